@@ -1,0 +1,131 @@
+// Package change describes a change to a repository: the files it touches, with their
+// content on both sides and the lines it changed. Dimensions read file content only from a
+// Set, never from the disk, so a proposed edit can be verified before it is written.
+package change
+
+import (
+	"io/fs"
+	"sort"
+)
+
+// Op is what a change does to a file.
+type Op string
+
+// The operations of DESIGN §2.
+const (
+	Create Op = "create"
+	Modify Op = "modify"
+	Delete Op = "delete"
+	Rename Op = "rename"
+)
+
+// Ops lists every operation in a stable order.
+var Ops = []Op{Create, Modify, Delete, Rename}
+
+// Side names one side of a change.
+type Side int
+
+// Sides of a change.
+const (
+	Head Side = iota // the new content (working tree, index, proposed edit)
+	Base             // the content before the change
+)
+
+// Range is an inclusive range of 1-based line numbers.
+type Range struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// Contains reports whether line falls inside r.
+func (r Range) Contains(line int) bool { return line >= r.Start && line <= r.End }
+
+// File is one file of a change. Paths are relative to the repository root with '/'
+// separators.
+type File struct {
+	Path    string // path at the head (for a delete: the deleted path)
+	OldPath string // path at the base; equals Path except for renames; empty for creates
+	Op      Op
+
+	// Base and Head hold the content; nil on the side where the file does not exist.
+	Base []byte
+	Head []byte
+
+	// Changed lists the head lines the change added or modified (sorted, disjoint).
+	// For a create every line is changed; for a delete it is empty.
+	Changed []Range
+
+	// Binary is set when either side holds a NUL byte in its first 8000 bytes (as git
+	// decides); binary files get scope checks only.
+	Binary bool
+	// Symlink is set when the file is a symbolic link; its content is the link target,
+	// which is never followed.
+	Symlink bool
+	// TooLarge is set when a side is over MaxFileSize; its content is then nil and only
+	// scope checks run.
+	TooLarge bool
+	Size     int64 // size in bytes of the larger side
+}
+
+// MaxFileSize is the size over which a file's content is not loaded (DESIGN: files over
+// 5 MB are skipped with a warning finding).
+const MaxFileSize = 5 << 20
+
+// Content returns the file's content on side s.
+func (f *File) Content(s Side) []byte {
+	if s == Base {
+		return f.Base
+	}
+	return f.Head
+}
+
+// LineChanged reports whether head line n was added or modified by the change.
+func (f *File) LineChanged(n int) bool {
+	i := sort.Search(len(f.Changed), func(i int) bool { return f.Changed[i].End >= n })
+	return i < len(f.Changed) && f.Changed[i].Contains(n)
+}
+
+// Analyzable reports whether the file's head content can be given to a language frontend.
+func (f *File) Analyzable() bool {
+	return f.Op != Delete && !f.Binary && !f.Symlink && !f.TooLarge
+}
+
+// Set is a whole change. It is immutable once built: dimensions share it.
+type Set struct {
+	// Root is the absolute path of the repository root (or, for check mode outside a
+	// repository, of the directory checked).
+	Root string
+	// Files is sorted by Path.
+	Files []*File
+
+	// Base and HeadFS give read access to every file of the tree on each side (not only
+	// the changed ones), so that a dimension can load a whole package. Base is nil when
+	// there is no base (check mode). HeadFS reflects the head of the change: the working
+	// tree, the index, or the working tree with in-memory edits applied.
+	BaseFS fs.FS
+	HeadFS fs.FS
+
+	// BaseRev names the base (a commit hash), empty when there is none.
+	BaseRev string
+	// NoBase is set in check mode: everything counts as new.
+	NoBase bool
+}
+
+// File returns the file with the given head or base path, or nil.
+func (s *Set) File(path string) *File {
+	i := sort.Search(len(s.Files), func(i int) bool { return s.Files[i].Path >= path })
+	if i < len(s.Files) && s.Files[i].Path == path {
+		return s.Files[i]
+	}
+	for _, f := range s.Files {
+		if f.OldPath == path {
+			return f
+		}
+	}
+	return nil
+}
+
+// Sort orders Files by Path; builders call it once before handing the Set out.
+func (s *Set) Sort() {
+	sort.Slice(s.Files, func(i, j int) bool { return s.Files[i].Path < s.Files[j].Path })
+}

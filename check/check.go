@@ -1,0 +1,168 @@
+// Package check defines the interface between the engine and the dimensions, in the manner
+// of golang.org/x/tools/go/analysis: a Dimension is a plain, validated value with its rules
+// and a Run function; a Pass is its immutable input; a Finding is a rule firing at a place.
+// Findings carry no severity: the policy decides it.
+package check
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sync"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/policy"
+)
+
+// Rule is one kind of finding.
+type Rule struct {
+	ID      string          // "dimension/kebab-name"
+	Default policy.Severity // severity when the policy says nothing
+	Short   string          // one line, shown in lists and SARIF shortDescription
+	Doc     string          // full description: what fires, why it matters, how to fix
+}
+
+// Dimension is one independent axis of verification.
+type Dimension struct {
+	Name  string // one of policy.Dimensions
+	Doc   string
+	Rules []*Rule
+	// Run reports the findings of the dimension for the pass. An error means the
+	// dimension could not complete; the engine turns it into <dim>/internal-error.
+	Run func(*Pass) ([]Finding, error)
+}
+
+var ruleID = regexp.MustCompile(`^[a-z]+/[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// Validate checks that a dimension is well formed: a known name, a Run function and rule
+// IDs of the form "<name>/kebab-name", each once.
+func (d *Dimension) Validate() error {
+	known := false
+	for _, n := range policy.Dimensions {
+		known = known || n == d.Name
+	}
+	if !known {
+		return fmt.Errorf("dimension %q: unknown name", d.Name)
+	}
+	if d.Run == nil {
+		return fmt.Errorf("dimension %q: no Run function", d.Name)
+	}
+	seen := map[string]bool{}
+	for _, r := range d.Rules {
+		if !ruleID.MatchString(r.ID) || r.ID[:len(d.Name)+1] != d.Name+"/" {
+			return fmt.Errorf("dimension %q: bad rule ID %q", d.Name, r.ID)
+		}
+		if seen[r.ID] {
+			return fmt.Errorf("dimension %q: rule %q declared twice", d.Name, r.ID)
+		}
+		if r.Short == "" || r.Doc == "" {
+			return fmt.Errorf("dimension %q: rule %q has no documentation", d.Name, r.ID)
+		}
+		if r.Default != policy.Error && r.Default != policy.Warning {
+			return fmt.Errorf("dimension %q: rule %q has bad default severity %q", d.Name, r.ID, r.Default)
+		}
+		seen[r.ID] = true
+	}
+	return nil
+}
+
+// Location is where a finding is. Paths are repository-relative with '/' separators.
+// Line is ≥ 1; a finding about a whole file is at line 1, column 0.
+type Location struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column,omitempty"`
+	EndLine   int    `json:"end_line,omitempty"`
+	EndColumn int    `json:"end_column,omitempty"`
+}
+
+// Finding is a rule firing at a location.
+type Finding struct {
+	Rule       string // rule ID
+	Location   Location
+	Message    string
+	Suggestion string // optional, e.g. "did you mean strings.TrimSpace?"
+	// Symbol names what the finding is about (a function, an import path), for
+	// fingerprints that survive line shifts.
+	Symbol string
+	// Introduced is set when the dimension itself established that the change introduced
+	// the finding (a metric that got worse, a removed export reported at the base, a
+	// broken dependent, any scope finding). The diff filter keeps such findings even when
+	// they are not on a changed line; the others are kept only on changed lines.
+	Introduced bool
+}
+
+// Mode says what counts as new.
+type Mode int
+
+// Modes of DESIGN §3.
+const (
+	Diff  Mode = iota // only findings introduced by the change
+	All               // diff, but pre-existing findings in changed files count too (--all)
+	Check             // files as they are, no base: everything counts
+)
+
+// Pass is the immutable input of one dimension run. Every dimension of a run gets the same
+// Changes, Policy and Files; none may modify them.
+type Pass struct {
+	Context context.Context
+	Changes *change.Set
+	Policy  *policy.Policy
+	// PolicyPath is the repository-relative path of the policy file protected by
+	// scope/policy-changed (DefaultFile when the policy is the built-in default).
+	PolicyPath string
+	Mode       Mode
+	Languages  lang.Registry
+	Files      *Files
+}
+
+// Files parses each (path, side) once and shares the result between dimensions. It is safe
+// for concurrent use.
+type Files struct {
+	langs lang.Registry
+	mu    sync.Mutex
+	cache map[fileKey]*parsed
+}
+
+type fileKey struct {
+	path string
+	side change.Side
+}
+
+type parsed struct {
+	once sync.Once
+	file *lang.File
+	err  error
+}
+
+// NewFiles returns a parse cache over the given frontends.
+func NewFiles(langs lang.Registry) *Files {
+	return &Files{langs: langs, cache: map[fileKey]*parsed{}}
+}
+
+// Parse returns the parsed side s of f, or nil with no error when no frontend handles the
+// file or the side is not analysable (absent, binary, symlink, too large).
+func (fs *Files) Parse(f *change.File, s change.Side) (*lang.File, error) {
+	path := f.Path
+	if s == change.Base && f.OldPath != "" {
+		path = f.OldPath
+	}
+	src := f.Content(s)
+	if src == nil || f.Binary || f.Symlink || f.TooLarge {
+		return nil, nil
+	}
+	fe := fs.langs.For(path)
+	if fe == nil {
+		return nil, nil
+	}
+	fs.mu.Lock()
+	p, ok := fs.cache[fileKey{path, s}]
+	if !ok {
+		p = &parsed{}
+		fs.cache[fileKey{path, s}] = p
+	}
+	fs.mu.Unlock()
+	p.once.Do(func() { p.file, p.err = fe.Parse(path, src) })
+	return p.file, p.err
+}

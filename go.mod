@@ -1,0 +1,3 @@
+module github.com/agentverify/agentverify
+
+go 1.26.8

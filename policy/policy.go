@@ -1,0 +1,130 @@
+// Package policy holds the verification policy of DESIGN §5: which dimensions run, their
+// options, the severity of each rule and per-path overrides. Policies are decoded strictly:
+// an unknown key, a bad glob or a bad severity is an error naming the file, line and key.
+package policy
+
+// DefaultFile is the policy file looked up at the repository root.
+const DefaultFile = ".agentverify.yaml"
+
+// Severity is what the policy makes of a rule's findings.
+type Severity string
+
+// Severities, worst first.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+	Off     Severity = "off"
+)
+
+// Dimension names, in report order.
+const (
+	Scope         = "scope"
+	Hallucination = "hallucination"
+	Style         = "style"
+	Semantics     = "semantics"
+	Complexity    = "complexity"
+)
+
+// Dimensions lists the five dimensions in report order.
+var Dimensions = []string{Scope, Hallucination, Style, Semantics, Complexity}
+
+// Policy is a loaded, validated policy. A nil dimension pointer means the dimension is
+// skipped (P2).
+type Policy struct {
+	Version int
+	Name    string
+	// Source is the file the policy came from, relative to the repository root when it
+	// is inside it; empty for the built-in default.
+	Source string
+
+	Scope         *ScopeOptions
+	Hallucination *HallucinationOptions
+	Style         *StyleOptions
+	Semantics     *SemanticsOptions
+	Complexity    *ComplexityOptions
+
+	// Rules maps rule IDs or globs over rule IDs ("style/*") to severities, in file order.
+	Rules []RuleSeverity
+	// Overrides apply, in order, to files whose path matches one of their globs.
+	Overrides []Override
+}
+
+// RuleSeverity is one entry of the rules: map.
+type RuleSeverity struct {
+	Pattern  string // a rule ID or a doublestar glob over rule IDs
+	Severity Severity
+}
+
+// ScopeOptions configures the scope dimension.
+type ScopeOptions struct {
+	AllowedPaths      []string // doublestar globs; empty = everything allowed
+	ForbiddenPaths    []string // doublestar globs; forbidden beats allowed (P5)
+	AllowedOperations []string // subset of create, modify, delete, rename
+	MaxFilesChanged   int      // 0 = no limit
+}
+
+// HallucinationOptions configures the hallucination dimension.
+type HallucinationOptions struct{}
+
+// StyleOptions configures the style dimension.
+type StyleOptions struct {
+	Naming        string // go | lisp-case | snake_case | camelCase | detect
+	RequireDocs   string // none | exported
+	MaxLineLength int    // 0 = off
+}
+
+// SemanticsOptions configures the semantics dimension.
+type SemanticsOptions struct {
+	PreserveExports    bool
+	PreserveSignatures bool
+	PreserveTests      bool
+	IncludeInternal    bool
+}
+
+// ComplexityOptions configures the complexity dimension; a limit of 0 turns its rule off.
+type ComplexityOptions struct {
+	MaxFunctionLines int
+	MaxNestingDepth  int
+	MaxCyclomatic    int
+	MaxCognitive     int
+}
+
+// Override changes options (and severities) for the files matching Paths. Only the keys
+// present in the file are set; the others are nil.
+type Override struct {
+	Paths []string
+
+	Scope      *ScopeOverride
+	Style      *StyleOverride
+	Semantics  *SemanticsOverride
+	Complexity *ComplexityOverride
+	Rules      []RuleSeverity
+}
+
+// ScopeOverride holds the scope keys an override sets.
+type ScopeOverride struct {
+	MaxFilesChanged *int
+}
+
+// StyleOverride holds the style keys an override sets.
+type StyleOverride struct {
+	Naming        *string
+	RequireDocs   *string
+	MaxLineLength *int
+}
+
+// SemanticsOverride holds the semantics keys an override sets.
+type SemanticsOverride struct {
+	PreserveExports    *bool
+	PreserveSignatures *bool
+	PreserveTests      *bool
+	IncludeInternal    *bool
+}
+
+// ComplexityOverride holds the complexity keys an override sets.
+type ComplexityOverride struct {
+	MaxFunctionLines *int
+	MaxNestingDepth  *int
+	MaxCyclomatic    *int
+	MaxCognitive     *int
+}
