@@ -1,0 +1,93 @@
+package change
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/go-git/go-git/v5/utils/diff"
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// binaryProbe is how many leading bytes are searched for NUL, as git does.
+const binaryProbe = 8000
+
+// IsBinary reports whether content looks binary (a NUL byte among its first 8000 bytes).
+func IsBinary(content []byte) bool {
+	if len(content) > binaryProbe {
+		content = content[:binaryProbe]
+	}
+	return bytes.IndexByte(content, 0) >= 0
+}
+
+// NewFile builds a File from its two sides: base nil means created, head nil means deleted,
+// oldPath different from path means renamed. It classifies the content (binary, too large)
+// and computes the changed head lines. Callers that know a side is too large pass its size
+// with nil content through NewLargeFile instead.
+func NewFile(path, oldPath string, base, head []byte) *File {
+	f := &File{Path: path, OldPath: oldPath, Base: base, Head: head}
+	switch {
+	case base == nil && head == nil:
+		f.Op = Modify
+	case base == nil:
+		f.Op, f.OldPath = Create, ""
+	case head == nil:
+		f.Op, f.OldPath = Delete, path
+	case oldPath != "" && oldPath != path:
+		f.Op = Rename
+	default:
+		f.Op, f.OldPath = Modify, path
+	}
+	f.Size = int64(max(len(base), len(head)))
+	if f.Size > MaxFileSize {
+		f.TooLarge, f.Base, f.Head = true, nil, nil
+		return f
+	}
+	f.Binary = IsBinary(base) || IsBinary(head)
+	if !f.Binary {
+		f.Changed = ChangedLines(base, head)
+	}
+	return f
+}
+
+// ChangedLines returns the lines of head that are not in base according to a line diff,
+// as sorted, disjoint, inclusive ranges. Every line of head is changed when base is nil.
+func ChangedLines(base, head []byte) []Range {
+	if len(head) == 0 {
+		return nil
+	}
+	if base == nil {
+		return []Range{{1, countLines(head)}}
+	}
+	var out []Range
+	line := 1
+	for _, d := range diff.Do(string(base), string(head)) {
+		n := strings.Count(d.Text, "\n")
+		if !strings.HasSuffix(d.Text, "\n") {
+			n++ // a final line with no newline
+		}
+		switch d.Type {
+		case diffmatchpatch.DiffEqual:
+			line += n
+		case diffmatchpatch.DiffInsert:
+			out = addRange(out, Range{line, line + n - 1})
+			line += n
+		}
+	}
+	return out
+}
+
+func addRange(rs []Range, r Range) []Range {
+	if n := len(rs); n > 0 && rs[n-1].End+1 >= r.Start {
+		rs[n-1].End = max(rs[n-1].End, r.End)
+		return rs
+	}
+	return append(rs, r)
+}
+
+func countLines(b []byte) int {
+	n := bytes.Count(b, []byte("\n"))
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}

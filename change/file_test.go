@@ -1,0 +1,68 @@
+package change
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestChangedLines(t *testing.T) {
+	tests := []struct {
+		name       string
+		base, head string
+		want       []Range
+	}{
+		{"create", "", "a\nb\n", []Range{{1, 2}}},
+		{"unchanged", "a\nb\n", "a\nb\n", nil},
+		{"append", "a\nb\n", "a\nb\nc\n", []Range{{3, 3}}},
+		{"modify middle", "a\nb\nc\n", "a\nB\nc\n", []Range{{2, 2}}},
+		{"two hunks", "a\nb\nc\nd\ne\n", "A\nb\nc\nd\nE\n", []Range{{1, 1}, {5, 5}}},
+		{"delete only", "a\nb\nc\n", "a\nc\n", nil},
+		{"no final newline", "a\nb", "a\nb\nc", []Range{{2, 3}}},
+		{"insert block", "a\nz\n", "a\nx\ny\nz\n", []Range{{2, 3}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var base []byte
+			if tt.name != "create" {
+				base = []byte(tt.base)
+			}
+			got := ChangedLines(base, []byte(tt.head))
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("ChangedLines(%q, %q) = %v, want %v", tt.base, tt.head, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNewFileOps(t *testing.T) {
+	tests := []struct {
+		path, old  string
+		base, head []byte
+		want       Op
+	}{
+		{"a.go", "", nil, []byte("x"), Create},
+		{"a.go", "a.go", []byte("x"), nil, Delete},
+		{"a.go", "a.go", []byte("x"), []byte("y"), Modify},
+		{"b.go", "a.go", []byte("x"), []byte("x"), Rename},
+	}
+	for _, tt := range tests {
+		if f := NewFile(tt.path, tt.old, tt.base, tt.head); f.Op != tt.want {
+			t.Errorf("NewFile(%s, %s) op = %s, want %s", tt.path, tt.old, f.Op, tt.want)
+		}
+	}
+}
+
+func TestNewFileClassifies(t *testing.T) {
+	if f := NewFile("bin", "", nil, []byte("a\x00b")); !f.Binary || f.Changed != nil {
+		t.Errorf("binary file not classified: %+v", f)
+	}
+	big := []byte(strings.Repeat("x", MaxFileSize+1))
+	if f := NewFile("big", "", nil, big); !f.TooLarge || f.Head != nil || f.Analyzable() {
+		t.Errorf("large file not classified: TooLarge=%v", f.TooLarge)
+	}
+	f := NewFile("a.go", "a.go", []byte("a\nb\n"), []byte("a\nB\n"))
+	if !f.LineChanged(2) || f.LineChanged(1) || f.LineChanged(3) {
+		t.Errorf("LineChanged wrong for %v", f.Changed)
+	}
+}
