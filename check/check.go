@@ -166,3 +166,14 @@ func (fs *Files) Parse(f *change.File, s change.Side) (*lang.File, error) {
 	p.once.Do(func() { p.file, p.err = fe.Parse(path, src) })
 	return p.file, p.err
 }
+
+// Keep reports whether a finding survives the diff filter of DESIGN §3: in Diff mode only
+// findings the change introduced (on a changed head line, or marked Introduced by their
+// dimension); in All and Check mode every finding.
+func (p *Pass) Keep(f Finding) bool {
+	if p.Mode != Diff || f.Introduced || p.Changes.NoBase {
+		return true
+	}
+	cf := p.Changes.File(f.Location.File)
+	return cf != nil && cf.Path == f.Location.File && cf.Op != change.Delete && cf.LineChanged(f.Location.Line)
+}

@@ -1,0 +1,306 @@
+// Package checktest runs a dimension over txtar test cases and checks its findings against
+// "// want" expectations written in the cases, in the manner of
+// golang.org/x/tools/go/analysis/analysistest. It is the one harness every dimension's
+// testdata goes through.
+//
+// A case is a txtar archive. Its comment holds directives, one per line:
+//
+//	mode: diff | all | check    (default diff; check means no base)
+//	want: PATH:LINE "re" ...    (expectations for files that cannot hold comments)
+//
+// Its files are:
+//
+//	-- policy --        the policy YAML (default: the built-in policy)
+//	-- base/PATH --     PATH as it was at the base only
+//	-- head/PATH --     PATH as it is at the head only
+//	-- PATH --          PATH unchanged, the same on both sides
+//
+// A file with base/ and head/ sections is modified; head/ only is created; base/ only is
+// deleted. In any file, a comment "// want "re" ..." (or ";; want" for Lisp) expects one
+// finding per regexp on that line; each regexp is matched against
+// "RULE: MESSAGE [suggestion: SUGGESTION]". Every finding must be expected and every
+// expectation met. Findings go through the engine's diff filter (Pass.Keep) first.
+package checktest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/policy"
+)
+
+// Case is a parsed test case, materialised on disk.
+type Case struct {
+	Name    string
+	Mode    check.Mode
+	Policy  *policy.Policy
+	Changes *change.Set
+	// BaseDir and HeadDir hold the two trees on disk (BaseDir empty in check mode).
+	BaseDir, HeadDir string
+	want             map[key][]*expectation
+}
+
+type key struct {
+	file string
+	line int
+}
+
+type expectation struct {
+	re      *regexp.Regexp
+	matched bool
+}
+
+// Run runs dim on every *.txtar case in dir (each as a subtest) and checks expectations.
+// parsePolicy turns a "-- policy --" section into a policy; pass nil to use policy.Parse
+// semantics via the caller's own function (tests of packages that policy imports).
+func Run(t *testing.T, dir string, dim *check.Dimension, langs lang.Registry) {
+	t.Helper()
+	if err := dim.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no *.txtar cases in %s (err %v)", dir, err)
+	}
+	for _, p := range paths {
+		name := strings.TrimSuffix(filepath.Base(p), ".txtar")
+		t.Run(name, func(t *testing.T) {
+			c := Load(t, p)
+			got := RunDimension(t, c, dim, langs)
+			c.Check(t, dim, got)
+		})
+	}
+}
+
+// Load parses and materialises the case at path.
+func Load(t testing.TB, path string) *Case {
+	t.Helper()
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Case{Name: filepath.Base(path), Mode: check.Diff, Policy: policy.Default(), want: map[key][]*expectation{}}
+	for _, line := range strings.Split(string(ar.Comment), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "mode:"):
+			switch m := strings.TrimSpace(strings.TrimPrefix(line, "mode:")); m {
+			case "diff":
+				c.Mode = check.Diff
+			case "all":
+				c.Mode = check.All
+			case "check":
+				c.Mode = check.Check
+			default:
+				t.Fatalf("%s: unknown mode %q", path, m)
+			}
+		case strings.HasPrefix(line, "want:"):
+			rest := strings.TrimSpace(strings.TrimPrefix(line, "want:"))
+			loc, pats, _ := strings.Cut(rest, " ")
+			file, ln, ok := strings.Cut(loc, ":")
+			n, err := strconv.Atoi(ln)
+			if !ok || err != nil {
+				t.Fatalf("%s: bad want directive %q", path, line)
+			}
+			c.addWants(t, path, key{file, n}, pats)
+		}
+	}
+	base := map[string][]byte{}
+	head := map[string][]byte{}
+	for _, f := range ar.Files {
+		switch {
+		case f.Name == "policy":
+			pol, err := policy.Parse(c.Name+":policy", f.Data)
+			if err != nil {
+				t.Fatalf("%s: policy: %v", path, err)
+			}
+			c.Policy = pol
+			continue
+		case strings.HasPrefix(f.Name, "base/"):
+			base[strings.TrimPrefix(f.Name, "base/")] = f.Data
+		case strings.HasPrefix(f.Name, "head/"):
+			head[strings.TrimPrefix(f.Name, "head/")] = f.Data
+		default:
+			base[f.Name], head[f.Name] = f.Data, f.Data
+		}
+	}
+	root := t.TempDir()
+	c.HeadDir = filepath.Join(root, "head")
+	write(t, c.HeadDir, head)
+	set := &change.Set{Root: c.HeadDir, HeadFS: os.DirFS(c.HeadDir)}
+	if c.Mode == check.Check {
+		set.NoBase = true
+		for p, data := range head {
+			if _, unchanged := base[p]; unchanged || true {
+				set.Files = append(set.Files, change.NewFile(p, "", nil, data))
+			}
+		}
+	} else {
+		c.BaseDir = filepath.Join(root, "base")
+		write(t, c.BaseDir, base)
+		set.BaseFS = os.DirFS(c.BaseDir)
+		set.BaseRev = "base"
+		for p, data := range head {
+			old, ok := base[p]
+			if ok && string(old) == string(data) {
+				continue
+			}
+			if !ok {
+				old = nil
+			}
+			set.Files = append(set.Files, change.NewFile(p, p, old, data))
+		}
+		for p, data := range base {
+			if _, ok := head[p]; !ok {
+				set.Files = append(set.Files, change.NewFile(p, p, data, nil))
+			}
+		}
+	}
+	set.Sort()
+	c.Changes = set
+	for p, data := range head {
+		c.scanWants(t, path, p, data)
+	}
+	for p, data := range base {
+		if h, ok := head[p]; !ok || string(h) != string(data) {
+			c.scanWants(t, path, p, data)
+		}
+	}
+	return c
+}
+
+func write(t testing.TB, dir string, files map[string][]byte) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, data := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var wantComment = regexp.MustCompile(`(?://|;;)\s*want\s+(".*)$`)
+
+func (c *Case) scanWants(t testing.TB, casePath, file string, data []byte) {
+	for i, line := range strings.Split(string(data), "\n") {
+		if m := wantComment.FindStringSubmatch(line); m != nil {
+			c.addWants(t, casePath, key{file, i + 1}, m[1])
+		}
+	}
+}
+
+func (c *Case) addWants(t testing.TB, casePath string, k key, pats string) {
+	t.Helper()
+	pats = strings.TrimSpace(pats)
+	for pats != "" {
+		q, err := strconv.QuotedPrefix(pats)
+		if err != nil {
+			t.Fatalf("%s: %s:%d: bad want pattern %q: %v", casePath, k.file, k.line, pats, err)
+		}
+		s, _ := strconv.Unquote(q)
+		re, err := regexp.Compile(s)
+		if err != nil {
+			t.Fatalf("%s: %s:%d: bad regexp %q: %v", casePath, k.file, k.line, s, err)
+		}
+		c.want[k] = append(c.want[k], &expectation{re: re})
+		pats = strings.TrimSpace(pats[len(q):])
+	}
+}
+
+// Pass returns the pass a dimension gets for the case.
+func (c *Case) Pass(langs lang.Registry) *check.Pass {
+	return &check.Pass{
+		Context:    context.Background(),
+		Changes:    c.Changes,
+		Policy:     c.Policy,
+		PolicyPath: policy.DefaultFile,
+		Mode:       c.Mode,
+		Languages:  langs,
+		Files:      check.NewFiles(langs),
+	}
+}
+
+// RunDimension runs dim on the case and returns the findings that survive the diff filter.
+func RunDimension(t testing.TB, c *Case, dim *check.Dimension, langs lang.Registry) []check.Finding {
+	t.Helper()
+	pass := c.Pass(langs)
+	fs, err := dim.Run(pass)
+	if err != nil {
+		t.Fatalf("%s: %s.Run: %v", c.Name, dim.Name, err)
+	}
+	var kept []check.Finding
+	for _, f := range fs {
+		if pass.Keep(f) {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+// Check compares findings with the case's expectations.
+func (c *Case) Check(t testing.TB, dim *check.Dimension, got []check.Finding) {
+	t.Helper()
+	known := map[string]bool{}
+	for _, r := range dim.Rules {
+		known[r.ID] = true
+	}
+	sort.SliceStable(got, func(i, j int) bool {
+		a, b := got[i].Location, got[j].Location
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Line < b.Line
+	})
+	for _, f := range got {
+		if !known[f.Rule] {
+			t.Errorf("%s:%d: finding of undeclared rule %q: %s", f.Location.File, f.Location.Line, f.Rule, f.Message)
+		}
+		if f.Location.Line < 1 {
+			t.Errorf("%s: finding %s at line %d (must be ≥ 1)", f.Location.File, f.Rule, f.Location.Line)
+		}
+		text := f.Rule + ": " + f.Message
+		if f.Suggestion != "" {
+			text += " [suggestion: " + f.Suggestion + "]"
+		}
+		matched := false
+		for _, e := range c.want[key{f.Location.File, f.Location.Line}] {
+			if !e.matched && e.re.MatchString(text) {
+				e.matched, matched = true, true
+				break
+			}
+		}
+		if !matched {
+			t.Errorf("%s:%d:%d: unexpected finding: %s", f.Location.File, f.Location.Line, f.Location.Column, text)
+		}
+	}
+	var missing []string
+	for k, es := range c.want {
+		for _, e := range es {
+			if !e.matched {
+				missing = append(missing, fmt.Sprintf("%s:%d: no finding matched %q", k.file, k.line, e.re))
+			}
+		}
+	}
+	sort.Strings(missing)
+	for _, m := range missing {
+		t.Error(m)
+	}
+}
