@@ -1,0 +1,16 @@
+// Package engine runs the enabled dimensions of a policy in parallel over one change and
+// turns their findings into violations through an ordered list of processors, in the manner
+// of golangci-lint's result processors:
+//
+//  1. internal errors: a dimension that returned an error, panicked or timed out becomes one
+//     <dim>/internal-error violation (always an error: the gate fails closed, P1);
+//  2. suppressions: "//agentverify:ignore RULE reason" on the line or the line above
+//     (a reason is required; scope and internal-error findings cannot be suppressed);
+//  3. severity: the policy's severity for the rule and file; "off" drops the finding;
+//  4. diff filter: in diff mode only what the change introduced (DESIGN §3);
+//  5. dedupe: one violation per rule, place and message;
+//  6. sort: by file, line, column, rule, message.
+//
+// Dimensions are independent: each sees the same immutable Pass, and one failing never
+// hides another's findings (P1).
+package engine

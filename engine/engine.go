@@ -1,0 +1,133 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/policy"
+)
+
+// Outcome is what one dimension produced.
+type Outcome struct {
+	Dimension string
+	Skipped   bool
+	Findings  []check.Finding // as the dimension returned them
+	Err       error           // set when the dimension could not complete
+	Duration  time.Duration
+}
+
+// Options tune a run.
+type Options struct {
+	// Timeout bounds each dimension; 0 means no bound beyond the context.
+	Timeout time.Duration
+	// Parallelism bounds how many dimensions run at once; 0 means GOMAXPROCS.
+	Parallelism int
+}
+
+// Run runs every dimension in dims over pass, in parallel, and returns one Outcome per
+// dimension in the order of dims. Dimensions the policy skips are reported as skipped and
+// not run. Run never fails: a dimension's error, panic or timeout is in its Outcome.
+func Run(ctx context.Context, pass *check.Pass, dims []*check.Dimension, opts Options) []Outcome {
+	out := make([]Outcome, len(dims))
+	limit := opts.Parallelism
+	if limit <= 0 {
+		limit = runtime.GOMAXPROCS(0)
+	}
+	sem := make(chan struct{}, limit)
+	var wg sync.WaitGroup
+	for i, d := range dims {
+		out[i].Dimension = d.Name
+		if !pass.Policy.Enabled(d.Name) {
+			out[i].Skipped = true
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			start := time.Now()
+			out[i].Findings, out[i].Err = runOne(ctx, pass, d, opts.Timeout)
+			out[i].Duration = time.Since(start)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// runOne runs d with panic isolation and a deadline. A dimension that ignores its context
+// is abandoned at the deadline: its goroutine may linger, but its result is never used.
+func runOne(ctx context.Context, pass *check.Pass, d *check.Dimension, timeout time.Duration) ([]check.Finding, error) {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	p := *pass // each dimension gets its own copy of the Pass header; the data is shared
+	p.Context = ctx
+	type result struct {
+		fs  []check.Finding
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("panicked: %v (%s)", r, panicSite())}
+			}
+		}()
+		fs, err := d.Run(&p)
+		done <- result{fs, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err == nil && ctx.Err() != nil {
+			r.err = ctx.Err()
+		}
+		return r.fs, r.err
+	case <-ctx.Done():
+		if ctx.Err() == context.DeadlineExceeded && timeout > 0 {
+			return nil, fmt.Errorf("timed out after %s", timeout)
+		}
+		return nil, fmt.Errorf("interrupted: %w", ctx.Err())
+	}
+}
+
+// panicSite returns the innermost frame of the panicking code, outside the runtime and
+// this package, so an internal-error message points at the fault in one line.
+func panicSite() string {
+	lines := strings.Split(string(debug.Stack()), "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		fn := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(fn, "panic(") {
+			for j := i + 2; j+1 < len(lines); j += 2 {
+				loc := strings.TrimSpace(lines[j+1])
+				if !strings.Contains(loc, "/runtime/") {
+					if k := strings.LastIndex(loc, " +0x"); k > 0 {
+						loc = loc[:k]
+					}
+					return strings.TrimSpace(lines[j]) + " at " + loc
+				}
+			}
+		}
+	}
+	return "unknown site"
+}
+
+// InternalErrorRule returns the rule under which a dimension's failure is reported.
+func InternalErrorRule(dim string) *check.Rule {
+	return &check.Rule{
+		ID:      dim + "/internal-error",
+		Default: policy.Error,
+		Short:   "the " + dim + " dimension could not complete",
+		Doc: "The " + dim + " dimension returned an error, panicked or timed out, so it could not " +
+			"verify the change. The gate fails closed: this is always an error, whatever the policy " +
+			"says, because an unverified change must not pass. The message carries the cause.",
+	}
+}
