@@ -1,0 +1,434 @@
+package load
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// ErrorKind says where an error comes from.
+type ErrorKind int
+
+// Error kinds, in the order the toolchain finds them.
+const (
+	ListError  ErrorKind = iota // `go list` could not resolve something (an import, a file)
+	ParseError                  // the file does not parse
+	TypeError                   // the type checker rejected the code
+)
+
+// Error is one problem found while loading a package.
+type Error struct {
+	Kind ErrorKind
+	// Pos is where the error is; Filename is absolute, or empty when the error has no
+	// position (then it concerns the whole package).
+	Pos  token.Position
+	Msg  string
+	Soft bool // a type error that does not prevent type information (unused variable, …)
+}
+
+func (e Error) Error() string {
+	if e.Pos.Filename == "" {
+		return e.Msg
+	}
+	return e.Pos.String() + ": " + e.Msg
+}
+
+// Module describes the module of a check.
+type Module struct {
+	Path      string // module path; empty for files outside any module
+	Dir       string // absolute root directory
+	GoVersion string // the go directive, e.g. "1.22"; empty when there is none
+}
+
+// Import is one import of a package, resolved.
+type Import struct {
+	ID    string
+	Path  string         // package path
+	Types *types.Package // possibly incomplete when Errors is not empty
+	// Errors says why the import does not resolve (from `go list`), if it does not.
+	Errors []Error
+}
+
+// Package is one type-checked package. A package with test files comes in up to three
+// variants, as `go list -test` reports them: the package, the package with its in-package
+// tests ("p [p.test]"), and the external test package ("p_test [p.test]").
+type Package struct {
+	ID, PkgPath, Name string
+	// Files are the absolute paths of the Go files, parallel to Syntax.
+	Files      []string
+	Syntax     []*ast.File
+	Types      *types.Package
+	Info       *types.Info
+	TypesSizes types.Sizes
+	// Imports maps each import path as written in the source to what it resolves to.
+	Imports map[string]*Import
+	// Errors lists every list, parse and type error of the package, in that order.
+	Errors []Error
+}
+
+// Result is what one check produced.
+type Result struct {
+	Module   Module
+	Fset     *token.FileSet
+	Packages []*Package
+	// Warm is set when the check reused cached dependency information and ran no `go list`.
+	Warm bool
+}
+
+// Request names what to check.
+type Request struct {
+	// Dir is the absolute module root (the directory of the nearest go.mod). For files
+	// outside any module it is their directory, and they are checked as one package.
+	Dir string
+	// Files are absolute paths of Go files; the packages containing them are checked.
+	Files []string
+	// Overlay maps absolute paths to the content to check instead of the disk's.
+	Overlay map[string][]byte
+}
+
+// Options configure a Loader.
+type Options struct {
+	// Env is appended to the process environment for `go list` (later entries win).
+	Env []string
+}
+
+// Loader type-checks packages, caching dependency type information per module. It is safe
+// for concurrent use; checks run one at a time.
+type Loader struct {
+	env []string
+
+	mu   sync.Mutex
+	mods map[string]*snapshot
+	// colds and warms count the checks by path taken, for tests and diagnostics.
+	colds, warms int
+}
+
+// New returns a Loader.
+func New(opts Options) *Loader {
+	return &Loader{env: opts.Env, mods: map[string]*snapshot{}}
+}
+
+// Stats returns how many checks were cold (ran `go list`) and warm (reused the cache).
+func (l *Loader) Stats() (cold, warm int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.colds, l.warms
+}
+
+// Check type-checks the packages containing req.Files. It returns an error only when the
+// packages could not be loaded at all (no Go toolchain, a go.mod `go list` rejects, a
+// cancelled context); problems in the code are in the packages' Errors.
+func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
+	if len(req.Files) == 0 {
+		return &Result{Module: Module{Dir: req.Dir}, Fset: token.NewFileSet()}, nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if snap := l.mods[req.Dir]; snap != nil {
+		res, ok, err := snap.warm(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			l.warms++
+			return res, nil
+		}
+	}
+	res, snap, err := l.cold(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	l.colds++
+	if snap != nil {
+		l.mods[req.Dir] = snap
+	} else {
+		delete(l.mods, req.Dir)
+	}
+	return res, nil
+}
+
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax |
+	packages.NeedTypesInfo | packages.NeedModule
+
+// Env returns the environment `go list` runs with for a module at dir: no network, no
+// toolchain switch, no go.mod rewrite.
+func (l *Loader) Env(dir string) []string {
+	env := os.Environ()
+	var flags []string
+	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+		if !strings.HasPrefix(f, "-mod=") && !strings.HasPrefix(f, "--mod=") {
+			flags = append(flags, f)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt")); err == nil {
+		flags = append(flags, "-mod=vendor")
+	} else {
+		flags = append(flags, "-mod=readonly")
+	}
+	env = append(env, "GOPROXY=off", "GOTOOLCHAIN=local", "GOFLAGS="+strings.Join(flags, " "))
+	return append(env, l.env...)
+}
+
+func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, error) {
+	inModule := fileExists(filepath.Join(req.Dir, "go.mod"), req.Overlay)
+	var patterns []string
+	if inModule {
+		dirs := map[string]bool{}
+		for _, f := range req.Files {
+			rel, err := filepath.Rel(req.Dir, filepath.Dir(f))
+			if err != nil || strings.HasPrefix(rel, "..") {
+				return nil, nil, fmt.Errorf("%s: not inside module %s", f, req.Dir)
+			}
+			if rel == "." {
+				dirs["."] = true
+			} else {
+				dirs["./"+filepath.ToSlash(rel)] = true
+			}
+		}
+		for d := range dirs {
+			patterns = append(patterns, d)
+		}
+		sort.Strings(patterns)
+	} else {
+		patterns = append(patterns, req.Files...)
+		sort.Strings(patterns)
+	}
+	cfg := &packages.Config{
+		Context: ctx,
+		Mode:    loadMode,
+		Dir:     req.Dir,
+		Env:     l.Env(req.Dir),
+		Tests:   true,
+		Overlay: req.Overlay,
+		Fset:    token.NewFileSet(),
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		return nil, nil, fmt.Errorf("go list in %s: %w", req.Dir, err)
+	}
+	res := &Result{Module: Module{Dir: req.Dir}, Fset: cfg.Fset}
+	if inModule {
+		snapCandidate := &snapshot{dir: req.Dir, fset: cfg.Fset, modHash: modHash(req.Dir, req.Overlay), byDir: map[string][]*pkgState{}}
+		for _, p := range pkgs {
+			if isTestMain(p) {
+				continue
+			}
+			if p.Module != nil && res.Module.Path == "" {
+				res.Module.Path, res.Module.GoVersion = p.Module.Path, p.Module.GoVersion
+			}
+			pkg := convert(p, req.Dir)
+			res.Packages = append(res.Packages, pkg)
+			if err := addState(snapCandidate, p, pkg, req.Overlay); err != nil {
+				snapCandidate = nil
+			}
+		}
+		if fatal := listFailure(pkgs); fatal != nil {
+			return nil, nil, fatal
+		}
+		if snapCandidate != nil {
+			snapCandidate.module = res.Module
+		}
+		sortPackages(res.Packages)
+		return res, snapCandidate, nil
+	}
+	for _, p := range pkgs {
+		if !isTestMain(p) {
+			res.Packages = append(res.Packages, convert(p, req.Dir))
+		}
+	}
+	if fatal := listFailure(pkgs); fatal != nil {
+		return nil, nil, fatal
+	}
+	return res, nil, nil
+}
+
+// listFailure returns an error when `go list` failed for the module as a whole (a go.mod
+// it rejects, a missing toolchain version): every package then carries the same error
+// without position, and nothing was type-checked.
+func listFailure(pkgs []*packages.Package) error {
+	if len(pkgs) == 0 {
+		return errors.New("go list returned no package")
+	}
+	for _, p := range pkgs {
+		if len(p.Syntax) > 0 || len(p.CompiledGoFiles) > 0 {
+			return nil
+		}
+	}
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			if e.Kind == packages.ListError || e.Kind == packages.UnknownError {
+				return fmt.Errorf("go list: %s", strings.TrimSpace(e.Msg))
+			}
+		}
+	}
+	return nil
+}
+
+// isTestMain reports whether p is the synthesised test main package "p.test".
+func isTestMain(p *packages.Package) bool {
+	return strings.HasSuffix(p.ID, ".test") && p.Name == "main" && strings.HasSuffix(p.PkgPath, ".test")
+}
+
+// sortPackages orders packages so that each comes after those it may import: plain
+// packages, then in-package test variants, then external test packages.
+func sortPackages(ps []*Package) {
+	rank := func(p *Package) int {
+		switch {
+		case !strings.Contains(p.ID, " ["):
+			return 0
+		case strings.HasSuffix(p.Name, "_test") || strings.HasSuffix(p.PkgPath, "_test"):
+			return 2
+		}
+		return 1
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ri, rj := rank(ps[i]), rank(ps[j]); ri != rj {
+			return ri < rj
+		}
+		return ps[i].ID < ps[j].ID
+	})
+}
+
+func convert(p *packages.Package, dir string) *Package {
+	pkg := &Package{
+		ID: p.ID, PkgPath: p.PkgPath, Name: p.Name,
+		Files: p.CompiledGoFiles, Syntax: p.Syntax, Types: p.Types, Info: p.TypesInfo,
+		TypesSizes: p.TypesSizes, Imports: map[string]*Import{},
+	}
+	if len(pkg.Files) != len(pkg.Syntax) { // files that did not parse at all
+		pkg.Files = nil
+		for _, f := range p.Syntax {
+			pkg.Files = append(pkg.Files, p.Fset.Position(f.FileStart).Filename)
+		}
+	}
+	for path, ip := range p.Imports {
+		im := &Import{ID: ip.ID, Path: ip.PkgPath, Types: ip.Types}
+		for _, e := range ip.Errors {
+			im.Errors = append(im.Errors, listErr(e, dir))
+		}
+		pkg.Imports[path] = im
+	}
+	for _, e := range p.Errors {
+		// "# pkg" errors are the compiler's report of the type errors below, from the
+		// export data build of `go list -export`.
+		if e.Kind != packages.TypeError && !strings.HasPrefix(e.Msg, "# ") {
+			pkg.Errors = append(pkg.Errors, listErr(e, dir))
+		}
+	}
+	for _, e := range p.TypeErrors {
+		pkg.Errors = append(pkg.Errors, Error{Kind: TypeError, Pos: e.Fset.Position(e.Pos), Msg: e.Msg, Soft: e.Soft})
+	}
+	return pkg
+}
+
+// listErr converts a go/packages error, whose position is a "file:line:col" string that
+// may be relative to dir.
+func listErr(e packages.Error, dir string) Error {
+	kind := ListError
+	if e.Kind == packages.ParseError {
+		kind = ParseError
+	}
+	return Error{Kind: kind, Pos: parsePos(e.Pos, dir), Msg: strings.TrimSpace(e.Msg)}
+}
+
+func parsePos(s, dir string) token.Position {
+	if s == "" || s == "-" {
+		return token.Position{}
+	}
+	var p token.Position
+	rest := s
+	for range 2 {
+		i := strings.LastIndexByte(rest, ':')
+		if i < 0 {
+			break
+		}
+		n, err := strconv.Atoi(rest[i+1:])
+		if err != nil {
+			break
+		}
+		p.Column, p.Line = p.Line, n
+		rest = rest[:i]
+	}
+	if p.Line == 0 && p.Column != 0 {
+		p.Line, p.Column = p.Column, 0
+	}
+	p.Filename = rest
+	if !filepath.IsAbs(rest) {
+		p.Filename = filepath.Join(dir, rest)
+	}
+	return p
+}
+
+func fileExists(path string, overlay map[string][]byte) bool {
+	if _, ok := overlay[path]; ok {
+		return true
+	}
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func readFile(path string, overlay map[string][]byte) ([]byte, error) {
+	if b, ok := overlay[path]; ok {
+		return b, nil
+	}
+	return os.ReadFile(path)
+}
+
+// modHash fingerprints go.mod and go.sum as the check sees them.
+func modHash(dir string, overlay map[string][]byte) [32]byte {
+	h := sha256.New()
+	for _, name := range []string{"go.mod", "go.sum", "go.work", "go.work.sum"} {
+		b, err := readFile(filepath.Join(dir, name), overlay)
+		fmt.Fprintf(h, "%s %t %d\n", name, err == nil, len(b))
+		h.Write(b)
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// parseFiles parses the files of a package for the warm path, recording syntax errors.
+func parseFiles(fset *token.FileSet, files []string, overlay map[string][]byte) ([]*ast.File, []Error, error) {
+	syntax := make([]*ast.File, 0, len(files))
+	var errs []Error
+	for _, name := range files {
+		src, err := readFile(name, overlay)
+		if err != nil {
+			return nil, nil, err
+		}
+		f, err := parser.ParseFile(fset, name, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+		var list scanner.ErrorList
+		if errors.As(err, &list) {
+			for _, e := range list {
+				errs = append(errs, Error{Kind: ParseError, Pos: e.Pos, Msg: e.Msg})
+			}
+		} else if err != nil {
+			return nil, nil, err
+		}
+		if f != nil {
+			syntax = append(syntax, f)
+		}
+	}
+	return syntax, errs, nil
+}

@@ -1,0 +1,224 @@
+package load
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// writeModule writes files (relative path → content) under a new temporary directory.
+func writeModule(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+var module = map[string]string{
+	"go.mod":          "module example.com/m\n\ngo 1.22\n",
+	"auth/auth.go":    "package auth\n\n// VerifyToken reports whether s is valid.\nfunc VerifyToken(s string) bool { return s != \"\" }\n",
+	"app/app.go":      "package app\n\nimport (\n\t\"strings\"\n\n\t\"example.com/m/auth\"\n)\n\nfunc F(s string) bool { return auth.VerifyToken(strings.TrimSpace(s)) }\n",
+	"app/app_test.go": "package app\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { _ = F(\"x\") }\n",
+	"app/x_test.go":   "package app_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/app\"\n)\n\nfunc TestX(t *testing.T) { _ = app.F(\"x\") }\n",
+}
+
+func msgs(res *Result) []string {
+	var out []string
+	for _, p := range res.Packages {
+		for _, e := range p.Errors {
+			out = append(out, filepath.Base(e.Pos.Filename)+":"+strconv.Itoa(e.Pos.Line)+": "+e.Msg)
+		}
+	}
+	return out
+}
+
+func TestColdThenWarmEdit(t *testing.T) {
+	dir := writeModule(t, module)
+	l := New(Options{})
+	ctx := context.Background()
+	app := filepath.Join(dir, "app", "app.go")
+	res, err := l.Check(ctx, Request{Dir: dir, Files: []string{app}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Warm || len(msgs(res)) != 0 {
+		t.Fatalf("cold check: warm=%v errors=%v", res.Warm, msgs(res))
+	}
+	var ids []string
+	for _, p := range res.Packages {
+		ids = append(ids, p.ID)
+	}
+	if got := strings.Join(ids, ","); got != "example.com/m/app,example.com/m/app [example.com/m/app.test],example.com/m/app_test [example.com/m/app.test]" {
+		t.Fatalf("packages = %s", got)
+	}
+	if res.Module.Path != "example.com/m" || res.Module.GoVersion != "1.22" {
+		t.Fatalf("module = %+v", res.Module)
+	}
+
+	// An in-memory edit with a mistake: the warm path must see it, not the disk.
+	bad := strings.Replace(module["app/app.go"], "auth.VerifyToken(", "auth.VerifyTokne(", 1)
+	res, err = l.Check(ctx, Request{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte(bad)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Warm {
+		t.Fatal("second check of an edited package did not reuse the cache")
+	}
+	got := msgs(res)
+	if len(got) == 0 || !strings.Contains(got[0], "app.go:9: undefined: auth.VerifyTokne") {
+		t.Fatalf("warm errors = %v", got)
+	}
+	// The external test package is re-checked against the edited package.
+	if cold, warm := l.Stats(); cold != 1 || warm != 1 {
+		t.Fatalf("stats cold=%d warm=%d", cold, warm)
+	}
+}
+
+func TestWarmPathInvalidation(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name   string
+		change func(t *testing.T, dir string) map[string][]byte
+	}{
+		{"new import needs go list", func(t *testing.T, dir string) map[string][]byte {
+			src := strings.Replace(module["app/app.go"], "\"strings\"\n", "\"strings\"\n\t\"os\"\n", 1)
+			return map[string][]byte{filepath.Join(dir, "app", "app.go"): []byte(src)}
+		}},
+		{"go.mod changed", func(t *testing.T, dir string) map[string][]byte {
+			return map[string][]byte{filepath.Join(dir, "go.mod"): []byte("module example.com/m\n\ngo 1.23\n")}
+		}},
+		{"dependency file changed on disk", func(t *testing.T, dir string) map[string][]byte {
+			p := filepath.Join(dir, "auth", "auth.go")
+			if err := os.WriteFile(p, []byte(module["auth/auth.go"]+"\nfunc Extra() {}\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}},
+		{"dependency edited in overlay", func(t *testing.T, dir string) map[string][]byte {
+			return map[string][]byte{filepath.Join(dir, "auth", "auth.go"): []byte("package auth\n")}
+		}},
+		{"file added to the package", func(t *testing.T, dir string) map[string][]byte {
+			return map[string][]byte{filepath.Join(dir, "app", "more.go"): []byte("package app\n")}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := writeModule(t, module)
+			l := New(Options{})
+			app := filepath.Join(dir, "app", "app.go")
+			if _, err := l.Check(ctx, Request{Dir: dir, Files: []string{app}}); err != nil {
+				t.Fatal(err)
+			}
+			res, err := l.Check(ctx, Request{Dir: dir, Files: []string{app}, Overlay: c.change(t, dir)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Warm {
+				t.Fatal("check after an invalidating change was served from the cache")
+			}
+		})
+	}
+}
+
+func TestDependencyEditSeenByWarmDependent(t *testing.T) {
+	// Both packages are checked: the dependent must see the edited dependency's new API.
+	dir := writeModule(t, module)
+	l := New(Options{})
+	ctx := context.Background()
+	app, auth := filepath.Join(dir, "app", "app.go"), filepath.Join(dir, "auth", "auth.go")
+	if _, err := l.Check(ctx, Request{Dir: dir, Files: []string{app, auth}}); err != nil {
+		t.Fatal(err)
+	}
+	renamed := strings.Replace(module["auth/auth.go"], "VerifyToken", "Verify", -1)
+	res, err := l.Check(ctx, Request{Dir: dir, Files: []string{app, auth}, Overlay: map[string][]byte{auth: []byte(renamed)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Warm {
+		t.Fatal("not warm")
+	}
+	if got := strings.Join(msgs(res), "\n"); !strings.Contains(got, "undefined: auth.VerifyToken") {
+		t.Fatalf("errors = %q", got)
+	}
+}
+
+func TestCollectsAllErrorsAndOutsideModule(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"main.go": "package main\n\nimport \"os\"\n\nfunc main() {\n\tos.GetEnv(\"A\")\n\tos.Exitt(1)\n\tundefinedThing()\n}\n",
+	})
+	res, err := New(Options{}).Check(context.Background(), Request{Dir: dir, Files: []string{filepath.Join(dir, "main.go")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := msgs(res)
+	if len(got) != 3 {
+		t.Fatalf("want 3 errors, got %q", got)
+	}
+}
+
+func TestBrokenGoModIsAnError(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"go.mod":  "module example.com/m\n\ngo 1.22\nrequire (\n",
+		"main.go": "package main\n\nfunc main() {}\n",
+	})
+	_, err := New(Options{}).Check(context.Background(), Request{Dir: dir, Files: []string{filepath.Join(dir, "main.go")}})
+	if err == nil || !strings.Contains(err.Error(), "go.mod") {
+		t.Fatalf("err = %v, want a go list error naming go.mod", err)
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	dir := writeModule(t, module)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := New(Options{}).Check(ctx, Request{Dir: dir, Files: []string{filepath.Join(dir, "app", "app.go")}}); err == nil {
+		t.Fatal("a cancelled check succeeded")
+	}
+}
+
+func TestModuleRoot(t *testing.T) {
+	fsys := fstest.MapFS{
+		"go.mod":     {Data: []byte("module a\n")},
+		"sub/go.mod": {Data: []byte("module b\n")},
+		"sub/x/y.go": {},
+		"z/w.go":     {},
+	}
+	for file, want := range map[string]string{"sub/x/y.go": "sub", "z/w.go": ".", "main.go": "."} {
+		if got, ok := ModuleRoot(fsys, file); !ok || got != want {
+			t.Errorf("ModuleRoot(%s) = %q, %v; want %q", file, got, ok, want)
+		}
+	}
+	if _, ok := ModuleRoot(fstest.MapFS{"a/b.go": {}}, "a/b.go"); ok {
+		t.Error("file outside any module has a module root")
+	}
+}
+
+func BenchmarkWarmEdit(b *testing.B) {
+	dir := writeModule(b, module)
+	l := New(Options{})
+	ctx := context.Background()
+	app := filepath.Join(dir, "app", "app.go")
+	if _, err := l.Check(ctx, Request{Dir: dir, Files: []string{app}}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		src := module["app/app.go"] + "\nfunc G" + strconv.Itoa(i) + "() {}\n"
+		res, err := l.Check(ctx, Request{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte(src)}})
+		if err != nil || !res.Warm {
+			b.Fatalf("warm=%v err=%v", res != nil && res.Warm, err)
+		}
+	}
+}

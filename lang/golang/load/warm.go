@@ -1,0 +1,280 @@
+package load
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// snapshot is what a cold load of a module leaves for later checks.
+type snapshot struct {
+	dir     string
+	module  Module
+	fset    *token.FileSet // shared with the cached dependency types, so positions resolve
+	modHash [32]byte
+	byDir   map[string][]*pkgState // absolute directory → its package variants
+}
+
+// pkgState is one loaded package variant, enough to re-type-check it alone.
+type pkgState struct {
+	id, pkgPath, name string
+	dir               string
+	files             []string
+	listing           string // the .go file names of dir, as seen at load time
+	imports           map[string]*Import
+	sizes             types.Sizes
+	goVersion         string
+	deps              map[string]string // in-module dependency directory → fingerprint
+}
+
+var errUncacheable = errors.New("package cannot be re-checked without go list")
+
+// addState records p in snap for the warm path, or fails when p cannot be re-checked by
+// go/types alone (cgo, no files, no module).
+func addState(snap *snapshot, p *packages.Package, pkg *Package, overlay map[string][]byte) error {
+	if snap == nil {
+		return errUncacheable
+	}
+	if p.Types == nil || p.Module == nil || len(p.CompiledGoFiles) == 0 ||
+		len(p.CompiledGoFiles) != len(p.GoFiles) || len(p.Syntax) != len(p.CompiledGoFiles) {
+		return errUncacheable
+	}
+	st := &pkgState{
+		id: p.ID, pkgPath: p.PkgPath, name: p.Name,
+		dir:       filepath.Dir(p.CompiledGoFiles[0]),
+		files:     p.CompiledGoFiles,
+		imports:   pkg.Imports,
+		sizes:     p.TypesSizes,
+		goVersion: p.Module.GoVersion,
+		deps:      map[string]string{},
+	}
+	st.listing = listing(st.dir, overlay)
+	modPath := p.Module.Path
+	seen := map[string]bool{}
+	var walk func(*types.Package)
+	walk = func(tp *types.Package) {
+		for _, ip := range tp.Imports() {
+			path := ip.Path()
+			if seen[path] || !(path == modPath || strings.HasPrefix(path, modPath+"/")) {
+				continue
+			}
+			seen[path] = true
+			dir := filepath.Join(snap.dir, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(path, modPath), "/")))
+			st.deps[dir] = fingerprint(dir, overlay)
+			walk(ip)
+		}
+	}
+	walk(p.Types)
+	snap.byDir[st.dir] = append(snap.byDir[st.dir], st)
+	return nil
+}
+
+// listing returns the sorted .go file names of dir on disk and in the overlay.
+func listing(dir string, overlay map[string][]byte) string {
+	names := map[string]bool{}
+	if ents, err := os.ReadDir(dir); err == nil {
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), ".go") && !e.IsDir() {
+				names[e.Name()] = true
+			}
+		}
+	}
+	for p := range overlay {
+		if filepath.Dir(p) == dir && strings.HasSuffix(p, ".go") {
+			names[filepath.Base(p)] = true
+		}
+	}
+	list := make([]string, 0, len(names))
+	for n := range names {
+		list = append(list, n)
+	}
+	sort.Strings(list)
+	return strings.Join(list, "\n")
+}
+
+// fingerprint identifies the Go files of dir by name, size and modification time on disk
+// and by content in the overlay.
+func fingerprint(dir string, overlay map[string][]byte) string {
+	h := sha256.New()
+	if ents, err := os.ReadDir(dir); err == nil {
+		for _, e := range ents {
+			if !strings.HasSuffix(e.Name(), ".go") || e.IsDir() {
+				continue
+			}
+			if info, err := e.Info(); err == nil {
+				fmt.Fprintf(h, "d %s %d %d\n", e.Name(), info.Size(), info.ModTime().UnixNano())
+			}
+		}
+	}
+	var over []string
+	for p := range overlay {
+		if filepath.Dir(p) == dir {
+			over = append(over, p)
+		}
+	}
+	sort.Strings(over)
+	for _, p := range over {
+		fmt.Fprintf(h, "o %s %x\n", filepath.Base(p), sha256.Sum256(overlay[p]))
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// warm re-checks the packages of req with go/types alone when nothing but the content of
+// their files changed since the cold load; ok is false when a cold load is needed.
+func (s *snapshot) warm(ctx context.Context, req Request) (*Result, bool, error) {
+	if modHash(req.Dir, req.Overlay) != s.modHash {
+		return nil, false, nil
+	}
+	targets := map[string]bool{}
+	var states []*pkgState
+	for _, f := range req.Files {
+		dir := filepath.Dir(f)
+		if targets[dir] {
+			continue
+		}
+		targets[dir] = true
+		sts := s.byDir[dir]
+		if len(sts) == 0 {
+			return nil, false, nil
+		}
+		states = append(states, sts...)
+	}
+	for _, st := range states {
+		if listing(st.dir, req.Overlay) != st.listing {
+			return nil, false, nil
+		}
+		for dir, fp := range st.deps {
+			if !targets[dir] && fingerprint(dir, req.Overlay) != fp {
+				return nil, false, nil
+			}
+		}
+	}
+	order, ok := importOrder(states)
+	if !ok {
+		return nil, false, nil
+	}
+	res := &Result{Module: s.module, Fset: s.fset, Warm: true}
+	fresh := map[string]*types.Package{}
+	for _, st := range order {
+		if err := ctx.Err(); err != nil {
+			return nil, false, err
+		}
+		pkg, ok, err := s.recheck(st, req.Overlay, fresh)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		fresh[st.id] = pkg.Types
+		res.Packages = append(res.Packages, pkg)
+	}
+	sortPackages(res.Packages)
+	return res, true, nil
+}
+
+// importOrder orders states so that each comes after the states it imports.
+func importOrder(states []*pkgState) ([]*pkgState, bool) {
+	byID := map[string]*pkgState{}
+	for _, st := range states {
+		byID[st.id] = st
+	}
+	done := map[string]bool{}
+	var order []*pkgState
+	for len(order) < len(states) {
+		progress := false
+		for _, st := range states {
+			if done[st.id] {
+				continue
+			}
+			ready := true
+			for _, im := range st.imports {
+				if byID[im.ID] != nil && !done[im.ID] && im.ID != st.id {
+					ready = false
+				}
+			}
+			if ready {
+				done[st.id], progress = true, true
+				order = append(order, st)
+			}
+		}
+		if !progress {
+			return nil, false // an import cycle: let go list report it
+		}
+	}
+	return order, true
+}
+
+func (s *snapshot) recheck(st *pkgState, overlay map[string][]byte, fresh map[string]*types.Package) (*Package, bool, error) {
+	syntax, errs, err := parseFiles(s.fset, st.files, overlay)
+	if err != nil {
+		return nil, false, nil // a file vanished: let go list say what the package is now
+	}
+	for _, f := range syntax {
+		if f.Name == nil || f.Name.Name != st.name {
+			return nil, false, nil
+		}
+		for _, spec := range f.Imports {
+			path, err := strconv.Unquote(spec.Path.Value)
+			if err != nil {
+				continue // a parse error already says so
+			}
+			im := st.imports[path]
+			if im == nil || len(im.Errors) > 0 || im.Types == nil {
+				return nil, false, nil // a new or unresolved import needs go list
+			}
+		}
+	}
+	pkg := &Package{
+		ID: st.id, PkgPath: st.pkgPath, Name: st.name, Files: st.files, Syntax: syntax,
+		TypesSizes: st.sizes, Imports: st.imports, Errors: errs,
+		Info: &types.Info{
+			Types:        map[ast.Expr]types.TypeAndValue{},
+			Defs:         map[*ast.Ident]types.Object{},
+			Uses:         map[*ast.Ident]types.Object{},
+			Implicits:    map[ast.Node]types.Object{},
+			Instances:    map[*ast.Ident]types.Instance{},
+			Scopes:       map[ast.Node]*types.Scope{},
+			Selections:   map[*ast.SelectorExpr]*types.Selection{},
+			FileVersions: map[*ast.File]string{},
+		},
+	}
+	if len(syntax) != len(st.files) {
+		return nil, false, nil
+	}
+	cfg := &types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			im := st.imports[path]
+			if im == nil {
+				return nil, fmt.Errorf("could not import %s (not in the loaded import graph)", path)
+			}
+			if t := fresh[im.ID]; t != nil {
+				return t, nil
+			}
+			return im.Types, nil
+		}),
+		Sizes: st.sizes,
+		Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				pkg.Errors = append(pkg.Errors, Error{Kind: TypeError, Pos: te.Fset.Position(te.Pos), Msg: te.Msg, Soft: te.Soft})
+			}
+		},
+	}
+	if st.goVersion != "" {
+		cfg.GoVersion = "go" + st.goVersion
+	}
+	pkg.Types, _ = cfg.Check(st.pkgPath, s.fset, syntax, pkg.Info)
+	return pkg, true, nil
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
