@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs 'agentverify diff' for the GitHub Action: writes SARIF, prints annotations, and sets
+# the outputs status, sarif-file and exit-code. It always exits 0 so that the SARIF upload
+# runs before the Gate step fails the job. Inputs come from the environment (never
+# interpolated into the script, so no input can inject shell code):
+#   AV_BIN AV_BASE AV_POLICY AV_ARGS AV_FAIL_ON AV_SARIF, and GITHUB_OUTPUT.
+set -u
+args=(diff --fail-on "${AV_FAIL_ON:-error}")
+[ -n "${AV_BASE:-}" ] && args+=(--base "$AV_BASE")
+[ -n "${AV_POLICY:-}" ] && args+=(--policy "$AV_POLICY")
+# AV_ARGS is split on white space, as a user writes flags in a workflow file.
+read -r -a extra <<< "${AV_ARGS:-}"
+args+=("${extra[@]}")
+
+"$AV_BIN" "${args[@]}" --format sarif --output "$AV_SARIF"
+code=$?
+status=error
+if [ "$code" -le 1 ]; then
+  # The annotations of the same change, for the job log and the pull request's files; the
+  # verdict is read from them (the exit code also depends on --fail-on).
+  annotations=$("$AV_BIN" "${args[@]}" --format github)
+  printf '%s\n' "$annotations"
+  if grep -q '^::error ' <<< "$annotations"; then status=failed
+  elif grep -q '^::warning ' <<< "$annotations"; then status=warnings
+  else status=passed; fi
+fi
+{
+  echo "status=$status"
+  echo "exit-code=$code"
+  if [ -s "$AV_SARIF" ]; then echo "sarif-file=$AV_SARIF"; fi
+} >> "${GITHUB_OUTPUT:-/dev/null}"
+echo "agentverify: $status (exit $code)"
+exit 0
