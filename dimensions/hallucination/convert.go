@@ -1,0 +1,243 @@
+package hallucination
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang/golang/load"
+)
+
+// converter turns the errors of a load into findings.
+type converter struct {
+	pass  *check.Pass
+	res   *load.Result
+	unit  *unit
+	roots []string // the repository root, and its real path when it differs
+	seen  map[string]bool
+	out   []check.Finding
+	// importAt marks positions ("file:line:col") of imports reported by an import rule, so
+	// the type checker's "could not import" at the same place is not reported twice.
+	importAt map[string]bool
+	// syntaxSeen marks files whose first syntax error is reported.
+	syntaxSeen map[string]bool
+}
+
+func newConverter(p *check.Pass, res *load.Result, u *unit) *converter {
+	roots := []string{p.Changes.Root}
+	if real, err := filepath.EvalSymlinks(p.Changes.Root); err == nil && real != p.Changes.Root {
+		roots = append(roots, real)
+	}
+	return &converter{pass: p, res: res, unit: u, roots: roots, seen: map[string]bool{}, importAt: map[string]bool{}, syntaxSeen: map[string]bool{}}
+}
+
+// rel returns the repository-relative path of an absolute file name, or "" when the file
+// is outside the repository (the Go build cache, the module cache).
+func (c *converter) rel(abs string) string {
+	for _, r := range c.roots {
+		if rel, err := filepath.Rel(r, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return ""
+}
+
+func (c *converter) add(f check.Finding) {
+	k := fmt.Sprintf("%s:%d:%d:%s:%s", f.Location.File, f.Location.Line, f.Location.Column, f.Rule, f.Message)
+	if !c.seen[k] {
+		c.seen[k] = true
+		c.out = append(c.out, f)
+	}
+}
+
+func (c *converter) findings() []check.Finding {
+	for _, pkg := range c.res.Packages {
+		c.imports(pkg)
+	}
+	for _, pkg := range c.res.Packages {
+		for _, e := range pkg.Errors {
+			c.loadError(pkg, e)
+		}
+		c.tooNew(pkg)
+	}
+	return c.out
+}
+
+// imports reports the import specs that resolve to no package.
+func (c *converter) imports(pkg *load.Package) {
+	for i, f := range pkg.Syntax {
+		file := c.rel(pkg.Files[i])
+		if file == "" {
+			continue
+		}
+		for _, spec := range f.Imports {
+			ipath, err := strconv.Unquote(spec.Path.Value)
+			if err != nil {
+				continue
+			}
+			im := pkg.Imports[ipath]
+			if im == nil || len(im.Errors) == 0 {
+				continue
+			}
+			pos := c.res.Fset.Position(spec.Path.Pos())
+			c.importAt[posKey(pos)] = true
+			rule, msg := c.classifyImport(ipath, im.Errors[0].Msg)
+			c.add(check.Finding{
+				Rule: rule,
+				Location: check.Location{File: file, Line: pos.Line, Column: pos.Column,
+					EndLine: pos.Line, EndColumn: pos.Column + len(spec.Path.Value)},
+				Message: msg,
+				Symbol:  ipath,
+			})
+		}
+	}
+}
+
+func posKey(p token.Position) string { return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column) }
+
+// loadError reports one list, parse or type error.
+func (c *converter) loadError(pkg *load.Package, e load.Error) {
+	file := c.rel(e.Pos.Filename)
+	if e.Pos.Filename == "" || file == "" {
+		// A package-level problem (conflicting package names, an import cycle): put it
+		// on the first changed file of the package's directory.
+		file = c.fallbackFile(pkg)
+		if file == "" {
+			return
+		}
+		c.add(check.Finding{Rule: RuleTypeError, Location: check.Location{File: file, Line: 1},
+			Message: oneLine(sanitize(e.Msg)), Symbol: pkg.PkgPath, Introduced: true})
+		return
+	}
+	if e.Kind == load.TypeError && strings.HasPrefix(e.Msg, "could not import ") && c.importAt[posKey(e.Pos)] {
+		return
+	}
+	loc := check.Location{File: file, Line: max(e.Pos.Line, 1), Column: e.Pos.Column}
+	if e.Kind == load.ParseError {
+		// The parser's first error in a file is the problem; the rest are its echoes.
+		if c.syntaxSeen[file] {
+			return
+		}
+		c.syntaxSeen[file] = true
+		c.add(check.Finding{Rule: RuleSyntaxError, Location: loc, Message: oneLine(e.Msg), Symbol: file})
+		return
+	}
+	if e.Kind == load.ListError {
+		c.add(check.Finding{Rule: RuleTypeError, Location: loc, Message: oneLine(sanitize(e.Msg)), Symbol: file})
+		return
+	}
+	f := c.classifyTypeError(pkg, e)
+	f.Location = loc
+	if f.Symbol != "" && f.Location.EndColumn == 0 && (f.Rule == RuleUnknownSymbol || f.Rule == RuleUnknownMember || f.Rule == RuleUndefined) {
+		name := f.Symbol[strings.LastIndexByte(f.Symbol, '.')+1:]
+		f.Location.EndLine, f.Location.EndColumn = loc.Line, loc.Column+len(name)
+	}
+	c.add(f)
+}
+
+func (c *converter) fallbackFile(pkg *load.Package) string {
+	for _, f := range c.unit.goFiles {
+		for _, pf := range pkg.Files {
+			if c.rel(pf) == f.Path {
+				return f.Path
+			}
+		}
+	}
+	if len(c.unit.goFiles) > 0 {
+		return c.unit.goFiles[0].Path
+	}
+	return ""
+}
+
+var (
+	reUndefinedQualified = regexp.MustCompile(`^undefined: ([\pL_][\pL\pN_]*)\.([\pL_][\pL\pN_]*)`)
+	reUndefined          = regexp.MustCompile(`^undefined: ([\pL_][\pL\pN_]*)$`)
+	reMissingMember      = regexp.MustCompile(`^(.+)\.([\pL_][\pL\pN_]*) undefined \((.*)\)$`)
+	reWrongSignature     = regexp.MustCompile(`^(not enough arguments in call|too many arguments in call|not enough return values|too many return values|cannot use .* as .* value in (argument|return statement)|assignment mismatch: |.* \(no value\) used as value|cannot use .*\.\.\. in call to non-variadic|cannot use generic function .* without instantiation|not enough type arguments|too many type arguments|got \d+ type arguments?|.* is not a generic)`)
+	reTooNew             = regexp.MustCompile(`requires go1\.\d+(\.\d+)? or later|requires go\d|\(-lang was set to go`)
+)
+
+// classifyTypeError maps a go/types error message to a rule, message and suggestion. The
+// messages are go/types' stable wording (go/types exposes no error code); each pattern
+// has a test.
+func (c *converter) classifyTypeError(pkg *load.Package, e load.Error) check.Finding {
+	msg := e.Msg
+	if m := reUndefinedQualified.FindStringSubmatch(msg); m != nil {
+		return c.unknownSymbol(pkg, e, m[1], m[2])
+	}
+	if m := reUndefined.FindStringSubmatch(msg); m != nil {
+		return c.undefined(pkg, e, m[1])
+	}
+	if m := reMissingMember.FindStringSubmatch(msg); m != nil {
+		return c.unknownMember(pkg, e, m[1], m[2], m[3])
+	}
+	f := check.Finding{Rule: RuleTypeError, Message: firstLine(msg), Symbol: firstLine(msg)}
+	switch {
+	case reTooNew.MatchString(msg):
+		f.Rule = RuleAPITooNew
+	case reWrongSignature.MatchString(msg):
+		f.Rule = RuleWrongSignature
+		f.Message = oneLine(msg)
+	}
+	return f
+}
+
+// firstLine keeps go/types' headline; for calls the have/want lines follow and are
+// kept by oneLine where they help.
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// findSelector returns the selector expression whose Sel starts at pos, and the file.
+func findSelector(pkg *load.Package, fset *token.FileSet, pos token.Position) (*ast.SelectorExpr, *ast.File) {
+	var found *ast.SelectorExpr
+	var file *ast.File
+	for i, f := range pkg.Syntax {
+		if pkg.Files[i] != pos.Filename && fset.Position(f.FileStart).Filename != pos.Filename {
+			continue
+		}
+		file = f
+		ast.Inspect(f, func(n ast.Node) bool {
+			if found != nil {
+				return false
+			}
+			if se, ok := n.(*ast.SelectorExpr); ok {
+				if p := fset.Position(se.Sel.Pos()); p.Line == pos.Line && p.Column == pos.Column {
+					found = se
+					return false
+				}
+			}
+			return true
+		})
+	}
+	return found, file
+}
+
+// findIdent returns the identifier at pos and its file.
+func findIdent(pkg *load.Package, fset *token.FileSet, pos token.Position) (*ast.Ident, *ast.File) {
+	for i, f := range pkg.Syntax {
+		if pkg.Files[i] != pos.Filename && fset.Position(f.FileStart).Filename != pos.Filename {
+			continue
+		}
+		var found *ast.Ident
+		ast.Inspect(f, func(n ast.Node) bool {
+			if found != nil {
+				return false
+			}
+			if id, ok := n.(*ast.Ident); ok {
+				if p := fset.Position(id.Pos()); p.Line == pos.Line && p.Column == pos.Column {
+					found = id
+				}
+			}
+			return true
+		})
+		return found, f
+	}
+	return nil, nil
+}

@@ -1,0 +1,67 @@
+package hallucination
+
+import (
+	"errors"
+	"fmt"
+
+	"golang.org/x/mod/modfile"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/check"
+)
+
+// goModFindings reports the syntax errors of a changed go.mod and the requirements the
+// change adds; ok is false when the head go.mod does not parse.
+func goModFindings(f *change.File) (out []check.Finding, ok bool) {
+	headMod, err := modfile.Parse(f.Path, f.Head, nil)
+	if err != nil {
+		_, baseErr := modfile.Parse(f.Path, f.Base, nil)
+		introduced := f.Base == nil || baseErr == nil
+		var list modfile.ErrorList
+		if errors.As(err, &list) {
+			for _, e := range list {
+				line := max(e.Pos.Line, 1)
+				out = append(out, check.Finding{
+					Rule: RuleSyntaxError, Location: check.Location{File: f.Path, Line: line, Column: e.Pos.LineRune},
+					Message: e.Err.Error(), Symbol: f.Path, Introduced: introduced,
+				})
+			}
+		}
+		if len(out) == 0 {
+			out = append(out, check.Finding{
+				Rule: RuleSyntaxError, Location: check.Location{File: f.Path, Line: 1},
+				Message: oneLine(err.Error()), Symbol: f.Path, Introduced: introduced,
+			})
+		}
+		return out, false
+	}
+	before := map[string]bool{}
+	if f.Base != nil {
+		if baseMod, err := modfile.Parse(f.Path, f.Base, nil); err == nil {
+			for _, r := range baseMod.Require {
+				before[r.Mod.Path] = true
+			}
+		}
+	}
+	for _, r := range headMod.Require {
+		if before[r.Mod.Path] {
+			continue
+		}
+		kind := "requirement"
+		if r.Indirect {
+			kind = "indirect requirement"
+		}
+		loc := check.Location{File: f.Path, Line: 1}
+		if r.Syntax != nil {
+			loc = check.Location{File: f.Path, Line: r.Syntax.Start.Line, Column: r.Syntax.Start.LineRune,
+				EndLine: r.Syntax.End.Line, EndColumn: r.Syntax.End.LineRune}
+		}
+		out = append(out, check.Finding{
+			Rule: RuleNewDependency, Location: loc,
+			Message:    fmt.Sprintf("the change adds the %s %s %s to go.mod: review the new dependency", kind, r.Mod.Path, r.Mod.Version),
+			Symbol:     r.Mod.Path,
+			Introduced: true,
+		})
+	}
+	return out, true
+}

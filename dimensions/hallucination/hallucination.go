@@ -1,0 +1,241 @@
+package hallucination
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang/golang/load"
+	"github.com/agentverify/agentverify/policy"
+)
+
+// Rule IDs.
+const (
+	RuleSyntaxError          = "hallucination/syntax-error"
+	RuleUnknownImport        = "hallucination/unknown-import"
+	RuleUndeclaredDependency = "hallucination/undeclared-dependency"
+	RuleNewDependency        = "hallucination/new-dependency"
+	RuleUnknownSymbol        = "hallucination/unknown-symbol"
+	RuleUnknownMember        = "hallucination/unknown-member"
+	RuleUndefined            = "hallucination/undefined"
+	RuleWrongSignature       = "hallucination/wrong-signature"
+	RuleAPITooNew            = "hallucination/api-too-new"
+	RuleTypeError            = "hallucination/type-error"
+)
+
+var rules = []*check.Rule{
+	{ID: RuleSyntaxError, Default: policy.Error, Short: "the file does not parse",
+		Doc: "The Go parser rejects the file (or go.mod). Nothing else about the file can be verified until it parses; fix the syntax at the reported position."},
+	{ID: RuleUnknownImport, Default: policy.Error, Short: "an import path resolves to no package",
+		Doc: "The import path names no standard-library package, no package of the module and no package of a module go.mod requires. Agents invent plausible module paths; installing one with `go get` is how typo-squatted modules get in, so the fix is to use an existing package, never to add whatever module has that name."},
+	{ID: RuleUndeclaredDependency, Default: policy.Error, Short: "an import belongs to a module go.mod does not require",
+		Doc: "The imported package exists in the local module cache, but its module is not required by go.mod, so the build would need an unreviewed dependency. Use a package the module already depends on, or add the requirement deliberately in a reviewed change."},
+	{ID: RuleNewDependency, Default: policy.Warning, Short: "the change adds a requirement to go.mod",
+		Doc: "A module requirement is added to go.mod. New dependencies are a supply-chain decision: check that the module is the intended one (not a look-alike), maintained, and needed."},
+	{ID: RuleUnknownSymbol, Default: policy.Error, Short: "pkg.Name is not declared by that package",
+		Doc: "The selector names something the imported package does not declare (or does not export). The suggestion lists the closest exported names the package really has."},
+	{ID: RuleUnknownMember, Default: policy.Error, Short: "x.Name is no field or method of x's type",
+		Doc: "The selector names no field or method of the operand's type, including promoted fields and methods of embedded types and the pointer method set. The suggestion lists the closest real fields and methods."},
+	{ID: RuleUndefined, Default: policy.Error, Short: "an identifier is not declared in scope",
+		Doc: "The identifier is declared nowhere in scope: not locally, not in the package, not among the imports or the predeclared identifiers. The suggestion lists the closest names in scope."},
+	{ID: RuleWrongSignature, Default: policy.Error, Short: "a call does not match the function's signature",
+		Doc: "A call passes too many or too few arguments, arguments of the wrong types, or uses the wrong number of results of an existing function or method. Check the real signature."},
+	{ID: RuleAPITooNew, Default: policy.Error, Short: "a standard-library symbol or language feature is newer than the go directive",
+		Doc: "The code uses a standard-library symbol (or a language feature) introduced by a Go release later than the module's `go` directive, so it does not build with the Go versions the module supports. Raise the go directive deliberately or use an older API."},
+	{ID: RuleTypeError, Default: policy.Error, Short: "any other type-checker error",
+		Doc: "The type checker rejects the code for a reason no more specific rule covers (a mismatched type, an unused variable or import, a missing return, …). Every type error of the change is reported; nothing is hidden."},
+}
+
+// Dimension is the hallucination dimension; each run uses a fresh loader. Long-lived
+// processes use New with a shared load.Loader to re-check edits on the warm path.
+var Dimension = New(nil)
+
+// New returns the dimension using loader l to type-check packages; nil means a fresh
+// loader per run.
+func New(l *load.Loader) *check.Dimension {
+	return &check.Dimension{
+		Name:  policy.Hallucination,
+		Doc:   "every reference of the change resolves against the real APIs",
+		Rules: rules,
+		Run: func(p *check.Pass) ([]check.Finding, error) {
+			loader := l
+			if loader == nil {
+				loader = load.New(load.Options{})
+			}
+			return run(p, loader)
+		},
+	}
+}
+
+// unit is one group of changed files checked together: a module, or a directory outside
+// any module.
+type unit struct {
+	dir      string // repository-relative directory
+	inModule bool
+	goFiles  []*change.File
+	goMod    *change.File // set when the change touches this module's go.mod
+	goSum    *change.File
+}
+
+func run(p *check.Pass, loader *load.Loader) ([]check.Finding, error) {
+	set := p.Changes
+	head := set.HeadFS
+	if head == nil {
+		head = os.DirFS(set.Root)
+	}
+	units := map[string]*unit{}
+	get := func(dir string, inModule bool) *unit {
+		u := units[dir]
+		if u == nil {
+			u = &unit{dir: dir, inModule: inModule}
+			units[dir] = u
+		}
+		return u
+	}
+	for _, f := range set.Files {
+		if !f.Analyzable() {
+			continue
+		}
+		switch base := path.Base(f.Path); {
+		case base == "go.mod" || base == "go.sum":
+			u := get(path.Dir(f.Path), true)
+			if base == "go.mod" {
+				u.goMod = f
+			} else {
+				u.goSum = f
+			}
+		case strings.HasSuffix(f.Path, ".go"):
+			if dir, ok := load.ModuleRoot(head, f.Path); ok {
+				get(dir, true).goFiles = append(get(dir, true).goFiles, f)
+			} else {
+				get(path.Dir(f.Path), false).goFiles = append(get(path.Dir(f.Path), false).goFiles, f)
+			}
+		}
+	}
+	dirs := make([]string, 0, len(units))
+	for d := range units {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	var out []check.Finding
+	for _, d := range dirs {
+		if err := p.Context.Err(); err != nil {
+			return nil, err
+		}
+		fs, err := checkUnit(p, loader, head, units[d])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs...)
+	}
+	sortFindings(out)
+	return out, nil
+}
+
+func checkUnit(p *check.Pass, loader *load.Loader, head fs.FS, u *unit) ([]check.Finding, error) {
+	var out []check.Finding
+	if u.goMod != nil {
+		fs, ok := goModFindings(u.goMod)
+		out = append(out, fs...)
+		if !ok {
+			return out, nil // the loader would only repeat the syntax error
+		}
+	}
+	if len(u.goFiles) == 0 {
+		return out, nil
+	}
+	root := p.Changes.Root
+	modDir := filepath.Join(root, filepath.FromSlash(u.dir))
+	req := load.Request{Dir: modDir, Overlay: map[string][]byte{}}
+	for _, f := range []*change.File{u.goMod, u.goSum} {
+		if f != nil {
+			req.Overlay[filepath.Join(root, filepath.FromSlash(f.Path))] = f.Head
+		}
+	}
+	pkgDirs := map[string]bool{}
+	for _, f := range u.goFiles {
+		abs := filepath.Join(root, filepath.FromSlash(f.Path))
+		req.Files = append(req.Files, abs)
+		req.Overlay[abs] = f.Head
+		pkgDirs[path.Dir(f.Path)] = true
+	}
+	// The other files of the checked packages as the head sees them (the index, for
+	// --staged), which may differ from the working tree on disk.
+	for dir := range pkgDirs {
+		ents, err := fs.ReadDir(head, dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			rel := path.Join(dir, e.Name())
+			abs := filepath.Join(root, filepath.FromSlash(rel))
+			if _, done := req.Overlay[abs]; done || e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+				continue
+			}
+			if b, err := fs.ReadFile(head, rel); err == nil {
+				if disk, err := os.ReadFile(abs); err != nil || string(disk) != string(b) {
+					req.Overlay[abs] = b
+				}
+			}
+		}
+	}
+	sort.Strings(req.Files)
+	res, err := loader.Check(p.Context, req)
+	if err != nil {
+		if p.Context.Err() != nil {
+			return nil, p.Context.Err()
+		}
+		if u.goMod != nil || u.goSum != nil {
+			// The change touched go.mod or go.sum and go list now rejects the module.
+			f := u.goMod
+			if f == nil {
+				f = u.goSum
+			}
+			return append(out, check.Finding{
+				Rule: RuleTypeError, Location: check.Location{File: f.Path, Line: 1},
+				Message:    fmt.Sprintf("the Go toolchain rejects the changed %s: %s", path.Base(f.Path), oneLine(err.Error())),
+				Symbol:     f.Path,
+				Introduced: true,
+			}), nil
+		}
+		return nil, fmt.Errorf("type-checking %s: %w", displayDir(u.dir), err)
+	}
+	c := newConverter(p, res, u)
+	return append(out, c.findings()...), nil
+}
+
+func displayDir(d string) string {
+	if d == "." {
+		return "the repository root"
+	}
+	return d
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func sortFindings(fs []check.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i].Location, fs[j].Location
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		if fs[i].Rule != fs[j].Rule {
+			return fs[i].Rule < fs[j].Rule
+		}
+		return fs[i].Message < fs[j].Message
+	})
+}

@@ -1,0 +1,13 @@
+package hallucination
+
+import (
+	"testing"
+
+	"github.com/agentverify/agentverify/internal/checktest"
+)
+
+// TestCases runs every testdata case through the shared harness with the real Go
+// toolchain: each case's expectations are its "// want" comments.
+func TestCases(t *testing.T) {
+	checktest.Run(t, "testdata", Dimension, nil)
+}

@@ -1,0 +1,97 @@
+package hallucination
+
+import (
+	"sort"
+	"strings"
+)
+
+// maxSuggestions bounds how many names a suggestion offers.
+const maxSuggestions = 3
+
+// closest returns up to three of cands closest to name, best first: a case-insensitive
+// match, then by Damerau-Levenshtein distance (case-insensitive) with prefix and substring
+// matches preferred at equal distance. Candidates farther than about a third of the
+// name's length that are neither prefix nor substring are not offered, so an unrelated
+// name is never suggested.
+func closest(name string, cands []string) []string {
+	type scored struct {
+		name  string
+		class int // 0 case-insensitive equal, 1 near, 2 prefix/substring only
+		dist  int
+	}
+	lname := strings.ToLower(name)
+	limit := max(1, (len(name)+1)/3)
+	var ok []scored
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if c == name || seen[c] {
+			continue
+		}
+		seen[c] = true
+		lc := strings.ToLower(c)
+		d := distance(lname, lc)
+		switch {
+		case lc == lname:
+			ok = append(ok, scored{c, 0, 0})
+		case d <= limit:
+			ok = append(ok, scored{c, 1, d})
+		case related(lname, lc):
+			ok = append(ok, scored{c, 2, d})
+		}
+	}
+	sort.Slice(ok, func(i, j int) bool {
+		a, b := ok[i], ok[j]
+		if a.class != b.class {
+			return a.class < b.class
+		}
+		if a.dist != b.dist {
+			return a.dist < b.dist
+		}
+		return a.name < b.name
+	})
+	var out []string
+	for i := 0; i < len(ok) && i < maxSuggestions; i++ {
+		out = append(out, ok[i].name)
+	}
+	return out
+}
+
+// related reports a prefix or substring relation between two lower-cased names, when the
+// shorter one is long enough to mean something.
+func related(a, b string) bool {
+	short, long := a, b
+	if len(short) > len(long) {
+		short, long = long, short
+	}
+	if len(short) < 4 {
+		return false
+	}
+	return strings.HasPrefix(long, short) || (len(short) >= 5 && strings.Contains(long, short))
+}
+
+// distance is the optimal-string-alignment Damerau-Levenshtein distance over bytes:
+// insertions, deletions, substitutions and transpositions of adjacent characters.
+func distance(a, b string) int {
+	la, lb := len(a), len(b)
+	prev2 := make([]int, lb+1)
+	prev := make([]int, lb+1)
+	cur := make([]int, lb+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= la; i++ {
+		cur[0] = i
+		for j := 1; j <= lb; j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[lb]
+}
