@@ -24,7 +24,10 @@ func (c *converter) classifyImport(ipath, reason string) (rule, msg string) {
 		if mod := cachedModule(ipath); mod != "" {
 			return RuleUndeclaredDependency, fmt.Sprintf("import %q belongs to module %s, which go.mod does not require (do not add unreviewed dependencies)", ipath, mod)
 		}
-		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: module %s is not required by go.mod (do not add unreviewed dependencies)", ipath, guessModule(ipath))
+		if mod := guessModule(ipath); mod != "" {
+			return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: module %s is not required by go.mod (do not add unreviewed dependencies)", ipath, mod)
+		}
+		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: no module required by go.mod provides it (do not add unreviewed dependencies)", ipath)
 	case strings.Contains(reason, "missing go.sum entry") || strings.Contains(reason, "module lookup disabled"):
 		return RuleUnknownImport, fmt.Sprintf("import %q cannot be verified: its module is required by go.mod but is not in the local module cache or go.sum (no network access)", ipath)
 	}
@@ -36,17 +39,17 @@ func firstElem(p string) string {
 	return e
 }
 
-// guessModule names the module an import path would come from: the first three elements
-// on the well-known hosts, else the path itself.
+// guessModule names the module an import path would come from on the well-known hosts
+// (their module paths have three elements), or "" when it cannot be told.
 func guessModule(ipath string) string {
 	elems := strings.Split(ipath, "/")
 	switch elems[0] {
 	case "github.com", "gitlab.com", "bitbucket.org", "golang.org", "go.googlesource.com":
-		if len(elems) > 3 {
+		if len(elems) >= 3 {
 			return strings.Join(elems[:3], "/")
 		}
 	}
-	return ipath
+	return ""
 }
 
 // cachedModule returns the longest prefix of ipath that is a module present in the local

@@ -59,7 +59,8 @@ type Import struct {
 	ID    string
 	Path  string         // package path
 	Types *types.Package // possibly incomplete when Errors is not empty
-	// Errors says why the import does not resolve (from `go list`), if it does not.
+	// Errors says why the import resolves to no package (from `go list`); it is empty when
+	// the package was found, even if that package has errors of its own.
 	Errors []Error
 }
 
@@ -324,6 +325,10 @@ func convert(p *packages.Package, dir string) *Package {
 	}
 	for path, ip := range p.Imports {
 		im := &Import{ID: ip.ID, Path: ip.PkgPath, Types: ip.Types}
+		if len(ip.GoFiles) > 0 || len(ip.CompiledGoFiles) > 0 {
+			pkg.Imports[path] = im // resolved; its own errors are its own
+			continue
+		}
 		for _, e := range ip.Errors {
 			im.Errors = append(im.Errors, listErr(e, dir))
 		}
