@@ -20,7 +20,10 @@ func closest(name string, cands []string) []string {
 		dist  int
 	}
 	lname := strings.ToLower(name)
-	limit := max(1, (len(name)+1)/3)
+	limit := (len(name) + 1) / 3 // 1 up to five characters, 2 up to eight, …
+	if len(name) < 3 {
+		limit = 0 // a one- or two-letter name is close to everything
+	}
 	var ok []scored
 	seen := map[string]bool{}
 	for _, c := range cands {
