@@ -369,7 +369,7 @@ func parsePos(s, dir string) token.Position {
 			break
 		}
 		n, err := strconv.Atoi(rest[i+1:])
-		if err != nil {
+		if err != nil || n < 0 {
 			break
 		}
 		p.Column, p.Line = p.Line, n

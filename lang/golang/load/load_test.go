@@ -222,3 +222,34 @@ func BenchmarkWarmEdit(b *testing.B) {
 		}
 	}
 }
+
+// FuzzParsePos checks that positions from go list output never panic the parser and
+// that what parses as a position is absolute.
+func FuzzParsePos(f *testing.F) {
+	for _, s := range []string{"", "-", "a.go:1:2", "/x/a.go:3", "dir/a.go:1:2:3", "a.go:x:1", "::", "C:\\a.go:1:1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p := parsePos(s, "/root")
+		if p.Filename != "" && !filepath.IsAbs(p.Filename) {
+			t.Fatalf("parsePos(%q) = %+v: relative file", s, p)
+		}
+		if p.Line < 0 || p.Column < 0 {
+			t.Fatalf("parsePos(%q) = %+v: negative", s, p)
+		}
+	})
+}
+
+func TestParsePos(t *testing.T) {
+	for in, want := range map[string]string{
+		"app/a.go:7:2": "/root/app/a.go:7:2",
+		"/abs/b.go:3":  "/abs/b.go:3",
+		"c.go":         "/root/c.go",
+		"":             "-",
+		"app/a.go:x:2": "/root/app/a.go:x:2",
+	} {
+		if got := parsePos(in, "/root").String(); got != want {
+			t.Errorf("parsePos(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
