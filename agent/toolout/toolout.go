@@ -93,8 +93,38 @@ func Sanitize(s string) string {
 	return b.String()
 }
 
+// starts holds every rune that folds to the first rune of a marker; a
+// position starting with any other rune is skipped without trying markers.
+var starts = func() map[rune]bool {
+	set := map[rune]bool{}
+	for _, m := range injectionMarkers {
+		r, _ := utf8.DecodeRuneInString(m)
+		set[r] = true
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			set[f] = true
+		}
+	}
+	return set
+}()
+
+// asciiStarts is starts for single bytes, the common case.
+var asciiStarts = func() (t [utf8.RuneSelf]bool) {
+	for r := range starts {
+		if r < utf8.RuneSelf {
+			t[r] = true
+		}
+	}
+	return t
+}()
+
 // matchAt returns the byte length of the marker s starts with, or 0.
 func matchAt(s string) int {
+	if c := s[0]; c < utf8.RuneSelf && !asciiStarts[c] {
+		return 0
+	}
+	if r, _ := utf8.DecodeRuneInString(s); !starts[r] {
+		return 0
+	}
 	for _, m := range injectionMarkers {
 		if n := prefixFold(s, m); n > 0 {
 			return n
@@ -124,6 +154,9 @@ func prefixFold(s, m string) int {
 func foldEqual(a, b rune) bool {
 	if a == b {
 		return true
+	}
+	if a < utf8.RuneSelf && b < utf8.RuneSelf {
+		return 'A' <= a && a <= 'Z' && a+'a'-'A' == b || 'A' <= b && b <= 'Z' && b+'a'-'A' == a
 	}
 	for f := unicode.SimpleFold(a); f != a; f = unicode.SimpleFold(f) {
 		if f == b {

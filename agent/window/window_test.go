@@ -90,8 +90,11 @@ func genMessage() *rapid.Generator[core.Message] {
 // forAll checks prop on the bounded domain and then with rapid.
 func forAll(t *testing.T, prop func(t tb, msgs []core.Message, max int)) {
 	t.Run("bounded", func(t *testing.T) {
-		n := 0
-		for msgs := range boundedConversations(5) {
+		n, depth := 0, 5
+		if testing.Short() {
+			depth = 4
+		}
+		for msgs := range boundedConversations(depth) {
 			for _, max := range boundMax {
 				prop(t, msgs, max)
 				n++
