@@ -53,6 +53,7 @@ type Policy struct {
 type RuleSeverity struct {
 	Pattern  string // a rule ID or a doublestar glob over rule IDs
 	Severity Severity
+	Line     int // line in the policy file, for errors; 0 when not from a file
 }
 
 // ScopeOptions configures the scope dimension.

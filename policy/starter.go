@@ -1,0 +1,51 @@
+package policy
+
+// starter is the policy "agentverify init" writes. It spells out every key with the
+// built-in defaults, so that parsing it gives the same options as Default().
+const starter = `# agentverify policy. Reference: 'agentverify explain' lists the rules; the README
+# describes every key. Unknown keys are errors, so a typo never goes unnoticed.
+version: 1
+name: default                # shown in reports
+
+# Each dimension below runs when its key is present ({} runs it with the defaults) and is
+# skipped when the key is absent or null.
+
+scope:                       # which files the change may touch, and how
+  allowed_paths: ["**"]      # globs (doublestar syntax); a path matching none is an error
+  forbidden_paths: []        # e.g. ["vendor/**", ".github/**"]; forbidden beats allowed
+  allowed_operations: [create, modify, delete, rename]
+  max_files_changed: 0       # 0 = no limit
+
+hallucination: {}            # imports, symbols, members and signatures must exist
+
+style:
+  naming: go                 # go | lisp-case | snake_case | camelCase | detect
+  require_docs: exported     # none | exported: exported declarations need a doc comment
+  max_line_length: 0         # 0 = off
+
+semantics:                   # the public API and the tests survive the change
+  preserve_exports: true     # removing an exported declaration is an error
+  preserve_signatures: true  # changing one incompatibly is an error
+  preserve_tests: true       # removing a test is an error
+  include_internal: false    # also guard exports of internal/ packages
+
+complexity:                  # 0 turns a limit off
+  max_function_lines: 80
+  max_nesting_depth: 5
+  max_cyclomatic: 15
+  max_cognitive: 25
+
+# Severity per rule, or per glob over rule IDs: error, warning or off. An exact rule beats
+# a glob; among globs the last match wins.
+rules: {}
+#  style/*: warning
+#  complexity/cognitive: off
+
+# Per-path options; later entries win.
+overrides: []
+#  - paths: ["**/*_test.go"]
+#    complexity: {max_function_lines: 200}
+`
+
+// Starter returns the commented starter policy that "agentverify init" writes.
+func Starter() []byte { return []byte(starter) }
