@@ -1,0 +1,402 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"pgregory.net/rapid"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/policy"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+var testRules = []*check.Rule{
+	{ID: "complexity/cyclomatic", Default: policy.Error, Short: "a function is too complex", Doc: "Cyclomatic complexity as gocyclo counts it."},
+	{ID: "hallucination/unknown-symbol", Default: policy.Error, Short: "pkg.Name is not declared by pkg", Doc: "The package declares no such name."},
+	{ID: "scope/forbidden-path", Default: policy.Error, Short: "a changed path is forbidden", Doc: "The policy forbids changes to this path."},
+	{ID: "style/missing-doc", Default: policy.Warning, Short: "an exported declaration has no doc comment", Doc: "Exported declarations need a doc comment."},
+}
+
+func dims(status map[string]Status, skipped ...string) []DimensionResult {
+	var out []DimensionResult
+	for _, d := range policy.Dimensions {
+		r := DimensionResult{Dimension: d, Status: Passed, DurationMS: 3}
+		if s, ok := status[d]; ok {
+			r.Status = s
+			if s == Failed {
+				r.Errors = 1
+			} else {
+				r.Warnings = 1
+			}
+		}
+		for _, s := range skipped {
+			if s == d {
+				r.Skipped, r.DurationMS = true, 0
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func fixture(status Status, files []FileEntry, vs []Violation, ds []DimensionResult) *Report {
+	r := &Report{SchemaVersion: SchemaVersion, Tool: Tool{Name: "agentverify", Version: "0.1.0", InformationURI: "https://github.com/agentverify/agentverify"},
+		Policy: "code-writer", Status: status, Passed: status != Failed, Files: files, Violations: vs, DimensionResults: ds, DurationMS: 57, Rules: testRules}
+	r.Dimensions = Dimensions{Scope: true, Hallucination: true, Style: true, Semantics: true, Complexity: true}
+	for _, d := range ds {
+		if d.Status == Failed {
+			switch d.Dimension {
+			case "scope":
+				r.Dimensions.Scope = false
+			case "hallucination":
+				r.Dimensions.Hallucination = false
+			case "complexity":
+				r.Dimensions.Complexity = false
+			}
+		}
+	}
+	for i := range r.Violations {
+		v := &r.Violations[i]
+		v.Fingerprint = Fingerprint(v.Rule, v.Location.File, "", v.Message)
+	}
+	return r
+}
+
+func fixtures() map[string]*Report {
+	unknown := Violation{Rule: "hallucination/unknown-symbol", Dimension: "hallucination", Severity: policy.Error,
+		Message: "strings.Reverse is not declared by package strings", Suggestion: "did you mean strings.Repeat or strings.Replace?",
+		Location: check.Location{File: "auth/token.go", Line: 12, Column: 9, EndLine: 12, EndColumn: 24}}
+	doc := Violation{Rule: "style/missing-doc", Dimension: "style", Severity: policy.Warning,
+		Message: "exported function Verify has no doc comment", Location: check.Location{File: "auth/token.go", Line: 30, Column: 6}}
+	cyclo := Violation{Rule: "complexity/cyclomatic", Dimension: "complexity", Severity: policy.Error,
+		Message: "function Parse has cyclomatic complexity 22 (limit 15; was 14 at base)", Location: check.Location{File: "parse/parse.go", Line: 8, Column: 6}}
+	forbidden := Violation{Rule: "scope/forbidden-path", Dimension: "scope", Severity: policy.Error,
+		Message: `path vendor/x.go matches forbidden glob "vendor/**"`, Location: check.Location{File: "vendor/x.go", Line: 1}}
+	odd := Violation{Rule: "style/missing-doc", Dimension: "style", Severity: policy.Warning,
+		Message: "100% odd: a,b:c\nsecond line — ünïcödé", Location: check.Location{File: "dir with space/ü.go", Line: 3}}
+	files := []FileEntry{{Path: "auth/token.go", Operation: change.Modify}, {Path: "parse/parse.go", OldPath: "parse/old.go", Operation: change.Rename}, {Path: "vendor/x.go", Operation: change.Create}}
+	return map[string]*Report{
+		"passed":   fixture(Passed, []FileEntry{{Path: "a.go", Operation: change.Modify}}, nil, dims(nil)),
+		"warnings": fixture(Warnings, files[:1], []Violation{doc}, dims(map[string]Status{"style": Warnings})),
+		"failed": fixture(Failed, files, []Violation{unknown, doc, cyclo, forbidden},
+			dims(map[string]Status{"scope": Failed, "hallucination": Failed, "style": Warnings, "complexity": Failed}, "semantics")),
+		"special": fixture(Warnings, []FileEntry{{Path: "dir with space/ü.go", Operation: change.Create}}, []Violation{odd}, dims(map[string]Status{"style": Warnings})),
+	}
+}
+
+var writers = map[string]func(*bytes.Buffer, *Report) error{
+	"json":   func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) },
+	"sarif":  func(b *bytes.Buffer, r *Report) error { return WriteSARIF(b, r) },
+	"github": func(b *bytes.Buffer, r *Report) error { return WriteGitHub(b, r) },
+	"text":   func(b *bytes.Buffer, r *Report) error { return WriteText(b, r, TextOptions{Timings: true}) },
+	"color":  func(b *bytes.Buffer, r *Report) error { return WriteText(b, r, TextOptions{Color: true}) },
+}
+
+func TestGolden(t *testing.T) {
+	for name, rep := range fixtures() {
+		for format, write := range writers {
+			t.Run(name+"."+format, func(t *testing.T) {
+				var buf bytes.Buffer
+				if err := write(&buf, rep); err != nil {
+					t.Fatal(err)
+				}
+				golden := filepath.Join("testdata", name+"."+format+".golden")
+				if *update {
+					os.MkdirAll("testdata", 0o755)
+					if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test ./report -update)", err)
+				}
+				if !bytes.Equal(buf.Bytes(), want) {
+					t.Errorf("%s differs from %s:\n%s", format, golden, buf.String())
+				}
+				// Determinism: the same report gives the same bytes.
+				var again bytes.Buffer
+				write(&again, rep)
+				if !bytes.Equal(buf.Bytes(), again.Bytes()) {
+					t.Error("output is not deterministic")
+				}
+			})
+		}
+	}
+}
+
+func TestTextLayout(t *testing.T) {
+	var buf bytes.Buffer
+	WriteText(&buf, fixtures()["failed"], TextOptions{Timings: true})
+	want := "agentverify: FAILED  (policy code-writer, 3 files, 57 ms)\n" +
+		"  ✗ scope          1 error\n" +
+		"  ✗ hallucination  1 error\n" +
+		"  ✓ style          1 warning\n" +
+		"  - semantics      skipped\n" +
+		"  ✗ complexity     1 error\n" +
+		"\nauth/token.go:12:9: error: strings.Reverse is not declared by package strings [hallucination/unknown-symbol]\n" +
+		"    suggestion: did you mean strings.Repeat or strings.Replace?\n"
+	if !strings.HasPrefix(buf.String(), want) {
+		t.Errorf("text output:\n%s\nwant it to start with:\n%s", buf.String(), want)
+	}
+	if strings.Contains(buf.String(), "\x1b[") {
+		t.Error("colour without a terminal")
+	}
+}
+
+// sarifSchema loads ../shared/schemas/sarif-schema-2.1.0.json next to the repository.
+func sarifSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	dir, _ := filepath.Abs(".")
+	for ; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		if dir == filepath.Dir(dir) {
+			t.Fatal("no go.mod above the test")
+		}
+	}
+	path := filepath.Join(filepath.Dir(dir), "shared", "schemas", "sarif-schema-2.1.0.json")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("SARIF schema not available (%v); it is in ../shared beside the repository", err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestSARIFValid validates every fixture against the OASIS schema and checks the rules
+// GitHub code scanning adds.
+func TestSARIFValid(t *testing.T) {
+	schema := sarifSchema(t)
+	for name, rep := range fixtures() {
+		t.Run(name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := WriteSARIF(&buf, rep); err != nil {
+				t.Fatal(err)
+			}
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := schema.Validate(doc); err != nil {
+				t.Fatalf("SARIF does not validate: %v", err)
+			}
+			CheckGitHubSARIF(t, buf.Bytes(), rep)
+		})
+	}
+}
+
+// CheckGitHubSARIF checks what GitHub code scanning needs beyond the schema.
+func CheckGitHubSARIF(t *testing.T, data []byte, rep *Report) {
+	t.Helper()
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			ColumnKind string `json:"columnKind"`
+			Tool       struct {
+				Driver struct {
+					Name, Version, InformationURI string
+					Rules                         []struct {
+						ID               string `json:"id"`
+						ShortDescription *struct{ Text string }
+						FullDescription  *struct{ Text string }
+						Help             *struct{ Text string }
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results *[]struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex *int   `json:"ruleIndex"`
+				Level     string `json:"level"`
+				Message   struct{ Text string }
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI       string `json:"uri"`
+							URIBaseID string `json:"uriBaseId"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine int `json:"startLine"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		t.Fatal(err)
+	}
+	if log.Version != "2.1.0" || len(log.Runs) != 1 {
+		t.Fatalf("version %q, %d runs", log.Version, len(log.Runs))
+	}
+	run := log.Runs[0]
+	if run.ColumnKind == "" || run.Tool.Driver.Name != "agentverify" || run.Tool.Driver.Version == "" {
+		t.Errorf("driver %+v columnKind %q", run.Tool.Driver, run.ColumnKind)
+	}
+	if len(run.Tool.Driver.Rules) < len(rep.Rules) {
+		t.Errorf("%d rules in SARIF, want all %d", len(run.Tool.Driver.Rules), len(rep.Rules))
+	}
+	for _, r := range run.Tool.Driver.Rules {
+		if r.ShortDescription == nil || r.ShortDescription.Text == "" || r.FullDescription == nil || r.Help == nil || r.Help.Text == "" {
+			t.Errorf("rule %s lacks descriptions or help", r.ID)
+		}
+	}
+	if run.Results == nil {
+		t.Fatal(`no "results" array`)
+	}
+	if len(*run.Results) != len(rep.Violations) {
+		t.Fatalf("%d results for %d violations", len(*run.Results), len(rep.Violations))
+	}
+	for i, res := range *run.Results {
+		v := rep.Violations[i]
+		if res.RuleIndex == nil || *res.RuleIndex < 0 || *res.RuleIndex >= len(run.Tool.Driver.Rules) || run.Tool.Driver.Rules[*res.RuleIndex].ID != res.RuleID {
+			t.Errorf("result %d: ruleIndex %v does not point at %s", i, res.RuleIndex, res.RuleID)
+		}
+		if res.Level != string(v.Severity) {
+			t.Errorf("result %d: level %q, severity %q", i, res.Level, v.Severity)
+		}
+		if len(res.Locations) != 1 {
+			t.Fatalf("result %d: %d locations", i, len(res.Locations))
+		}
+		loc := res.Locations[0].PhysicalLocation
+		if loc.ArtifactLocation.URIBaseID != "%SRCROOT%" || strings.HasPrefix(loc.ArtifactLocation.URI, "/") || strings.Contains(loc.ArtifactLocation.URI, `\`) || loc.Region.StartLine < 1 {
+			t.Errorf("result %d: location %+v", i, loc)
+		}
+	}
+}
+
+// TestP3StatusIsWorstSeverity: the verdict is failed iff some violation is an error,
+// warnings iff there are violations and all are warnings, passed iff there are none.
+func TestP3StatusIsWorstSeverity(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sevs := rapid.SliceOf(rapid.SampledFrom([]policy.Severity{policy.Error, policy.Warning})).Draw(t, "severities")
+		var vs []Violation
+		errors := 0
+		for _, s := range sevs {
+			vs = append(vs, Violation{Severity: s})
+			if s == policy.Error {
+				errors++
+			}
+		}
+		want := Passed
+		switch {
+		case errors > 0:
+			want = Failed
+		case len(vs) > 0:
+			want = Warnings
+		}
+		if got := StatusOf(vs); got != want {
+			t.Fatalf("StatusOf(%v) = %s, want %s", sevs, got, want)
+		}
+	})
+}
+
+func genReport(t *rapid.T) *Report {
+	str := rapid.StringMatching(`[a-zA-Z0-9 ,:%ü—\n"\\]{0,20}`)
+	var vs []Violation
+	for i := rapid.IntRange(0, 5).Draw(t, "n"); i > 0; i-- {
+		vs = append(vs, Violation{
+			Rule: rapid.SampledFrom([]string{"style/naming", "scope/forbidden-path"}).Draw(t, "rule"), Dimension: "style",
+			Severity: rapid.SampledFrom([]policy.Severity{policy.Error, policy.Warning}).Draw(t, "sev"),
+			Message:  str.Draw(t, "msg"), Suggestion: str.Draw(t, "sugg"),
+			Location: check.Location{File: str.Draw(t, "file"), Line: rapid.IntRange(1, 1000).Draw(t, "line"), Column: rapid.IntRange(0, 80).Draw(t, "col")},
+		})
+	}
+	r := fixture(StatusOf(vs), []FileEntry{{Path: str.Draw(t, "path"), Operation: change.Modify}}, vs, dims(nil))
+	r.Task = str.Draw(t, "task")
+	r.Rules = nil // not part of the JSON document
+	return r
+}
+
+// TestP23JSONRoundTrip: writing a report as JSON and reading it back gives the same
+// report, and writing that again gives the same bytes.
+func TestP23JSONRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := genReport(t)
+		var first bytes.Buffer
+		if err := WriteJSON(&first, r); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadJSON(bytes.NewReader(first.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Violations == nil {
+			r.Violations = []Violation{}
+		}
+		if !reflect.DeepEqual(back, r) {
+			t.Fatalf("round trip changed the report:\n%+v\n%+v", r, back)
+		}
+		var second bytes.Buffer
+		WriteJSON(&second, back)
+		if !bytes.Equal(first.Bytes(), second.Bytes()) {
+			t.Fatal("second write differs")
+		}
+	})
+}
+
+func TestJSONShape(t *testing.T) {
+	var buf bytes.Buffer
+	WriteJSON(&buf, fixtures()["passed"])
+	var m map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"schema_version", "tool", "policy", "status", "passed", "dimensions", "dimension_results", "files", "violations", "duration_ms"} {
+		if _, ok := m[key]; !ok {
+			t.Errorf("JSON lacks %q", key)
+		}
+	}
+	if vs, ok := m["violations"].([]any); !ok || len(vs) != 0 {
+		t.Errorf("violations = %v, want []", m["violations"])
+	}
+	if _, err := ReadJSON(strings.NewReader(`{"schema_version":1,"surprise":true}`)); err == nil {
+		t.Error("unknown field accepted")
+	}
+}
+
+func TestFingerprintStableUnderLineShifts(t *testing.T) {
+	a := Fingerprint("semantics/removed-export", "a.go", "Parse", "Parse was removed (declared at a.go:12)")
+	b := Fingerprint("semantics/removed-export", "a.go", "Parse", "Parse was removed (declared at a.go:40)")
+	c := Fingerprint("complexity/cyclomatic", "a.go", "Parse", "function Parse has cyclomatic complexity 22 (limit 15)")
+	d := Fingerprint("complexity/cyclomatic", "a.go", "Parse", "function Parse has cyclomatic complexity 23 (limit 15)")
+	if a != b {
+		t.Error("fingerprint changed with the line number")
+	}
+	if c == d {
+		t.Error("fingerprint ignores a metric value")
+	}
+}
+
+func TestGitHubEscaping(t *testing.T) {
+	var buf bytes.Buffer
+	WriteGitHub(&buf, fixtures()["special"])
+	want := "::warning file=dir with space/ü.go,line=3,title=style/missing-doc::100%25 odd: a,b:c%0Asecond line — ünïcödé\n"
+	if buf.String() != want {
+		t.Errorf("got  %q\nwant %q", buf.String(), want)
+	}
+}

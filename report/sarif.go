@@ -1,0 +1,140 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/owenrumney/go-sarif/v2/sarif"
+
+	"github.com/agentverify/agentverify/check"
+)
+
+// srcRoot is the uriBaseId of every location: paths are relative to the repository root.
+const srcRoot = "%SRCROOT%"
+
+// WriteSARIF writes the report as SARIF 2.1.0 for GitHub code scanning: one run whose
+// driver lists every rule (not only those that fired), results with ruleIndex pointing
+// into that list, levels equal to the policy's severities, and repository-relative URIs.
+// It builds the log with go-sarif and encodes it itself, so output is indented, always has
+// "results" (empty when nothing fired) and is written to w only when complete.
+func WriteSARIF(w io.Writer, r *Report) error {
+	log, err := sarif.New(sarif.Version210)
+	if err != nil {
+		return err
+	}
+	driver := sarif.NewVersionedDriver(r.Tool.Name, r.Tool.Version)
+	if r.Tool.InformationURI != "" {
+		driver.InformationURI = &r.Tool.InformationURI
+	}
+	run := sarif.NewRun(*sarif.NewTool(driver))
+	run.ColumnKind = "unicodeCodePoints"
+	run.OriginalUriBaseIDs = map[string]*sarif.ArtifactLocation{srcRoot: {Description: &sarif.Message{Text: ptr("The root of the repository.")}}}
+	// Rules first, all of them, so that every result's ruleIndex is valid (go-sarif gives a
+	// result added before its rule the index 2^64-1).
+	index := map[string]int{}
+	for _, rule := range sarifRules(r) {
+		index[rule.ID] = len(driver.Rules)
+		driver.Rules = append(driver.Rules, descriptor(rule))
+	}
+	for _, v := range r.Violations {
+		run.AddResult(result(v, uint(index[v.Rule])))
+	}
+	log.AddRun(run)
+
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(log); err != nil {
+		return err
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// sarifRules is the report's rule catalogue plus any rule a violation names that the
+// catalogue lacks, sorted by ID.
+func sarifRules(r *Report) []*check.Rule {
+	byID := map[string]*check.Rule{}
+	for _, rule := range r.Rules {
+		byID[rule.ID] = rule
+	}
+	for _, v := range r.Violations {
+		if byID[v.Rule] == nil {
+			byID[v.Rule] = &check.Rule{ID: v.Rule, Default: v.Severity, Short: v.Rule, Doc: "Reported by the " + v.Dimension + " dimension."}
+		}
+	}
+	rules := make([]*check.Rule, 0, len(byID))
+	for _, rule := range byID {
+		rules = append(rules, rule)
+	}
+	sort.Slice(rules, func(i, j int) bool { return rules[i].ID < rules[j].ID })
+	return rules
+}
+
+func descriptor(rule *check.Rule) *sarif.ReportingDescriptor {
+	name := ruleName(rule.ID)
+	help := rule.Doc + "\n\nRun 'agentverify explain " + rule.ID + "' for this text."
+	markdown := "**" + rule.ID + "**: " + rule.Short + "\n\n" + rule.Doc
+	return &sarif.ReportingDescriptor{
+		ID:                   rule.ID,
+		Name:                 &name,
+		ShortDescription:     &sarif.MultiformatMessageString{Text: ptr(rule.Short)},
+		FullDescription:      &sarif.MultiformatMessageString{Text: ptr(rule.Doc)},
+		Help:                 &sarif.MultiformatMessageString{Text: &help, Markdown: &markdown},
+		DefaultConfiguration: &sarif.ReportingConfiguration{Level: level(string(rule.Default))},
+	}
+}
+
+// ruleName turns "hallucination/unknown-symbol" into "HallucinationUnknownSymbol", the
+// PascalCase identifier SARIF viewers show.
+func ruleName(id string) string {
+	var b strings.Builder
+	for _, part := range strings.FieldsFunc(id, func(r rune) bool { return r == '/' || r == '-' }) {
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String()
+}
+
+func level(severity string) string {
+	if severity == "warning" {
+		return "warning"
+	}
+	return "error"
+}
+
+func result(v Violation, ruleIndex uint) *sarif.Result {
+	text := v.Message
+	if v.Suggestion != "" {
+		text += " (" + v.Suggestion + ")"
+	}
+	region := &sarif.Region{StartLine: ptr(max(v.Location.Line, 1))}
+	if v.Location.Column > 0 {
+		region.StartColumn = ptr(v.Location.Column)
+	}
+	if v.Location.EndLine >= max(v.Location.Line, 1) {
+		region.EndLine = ptr(v.Location.EndLine)
+		if v.Location.EndColumn > 0 {
+			region.EndColumn = ptr(v.Location.EndColumn)
+		}
+	}
+	res := &sarif.Result{
+		RuleID:    ptr(v.Rule),
+		RuleIndex: &ruleIndex,
+		Level:     ptr(level(string(v.Severity))),
+		Message:   sarif.Message{Text: &text},
+		Locations: []*sarif.Location{{PhysicalLocation: &sarif.PhysicalLocation{
+			ArtifactLocation: &sarif.ArtifactLocation{URI: ptr(v.Location.File), URIBaseId: ptr(srcRoot)},
+			Region:           region,
+		}}},
+	}
+	if v.Fingerprint != "" {
+		res.PartialFingerprints = map[string]interface{}{"agentverify/v1": v.Fingerprint}
+	}
+	return res
+}
+
+func ptr[T any](v T) *T { return &v }

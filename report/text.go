@@ -1,0 +1,98 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// TextOptions tune the text format.
+type TextOptions struct {
+	Color   bool // ANSI colours; the CLI sets it only on a terminal
+	Timings bool // show the duration in the header
+}
+
+const (
+	red    = "\x1b[31m"
+	yellow = "\x1b[33m"
+	green  = "\x1b[32m"
+	bold   = "\x1b[1m"
+	faint  = "\x1b[2m"
+	reset  = "\x1b[0m"
+)
+
+// WriteText writes the human format of DESIGN §6: a verdict line, one line per dimension,
+// then one block per violation.
+func WriteText(w io.Writer, r *Report, opts TextOptions) error {
+	bw := bufio.NewWriter(w)
+	paint := func(code, s string) string {
+		if !opts.Color {
+			return s
+		}
+		return code + s + reset
+	}
+	verdict := strings.ToUpper(string(r.Status))
+	switch r.Status {
+	case Failed:
+		verdict = paint(bold+red, verdict)
+	case Warnings:
+		verdict = paint(bold+yellow, verdict)
+	default:
+		verdict = paint(bold+green, verdict)
+	}
+	header := fmt.Sprintf("policy %s, %s", r.Policy, plural(len(r.Files), "file", "files"))
+	if opts.Timings {
+		header += fmt.Sprintf(", %d ms", r.DurationMS)
+	}
+	fmt.Fprintf(bw, "agentverify: %s  (%s)\n", verdict, header)
+	if r.Task != "" {
+		fmt.Fprintf(bw, "  task: %s\n", oneLine(r.Task))
+	}
+	for _, d := range r.DimensionResults {
+		mark, detail := paint(green, "✓"), "passed"
+		switch {
+		case d.Skipped:
+			mark, detail = paint(faint, "-"), "skipped"
+		case d.Errors > 0 || d.Warnings > 0:
+			var parts []string
+			if d.Errors > 0 {
+				parts = append(parts, plural(d.Errors, "error", "errors"))
+			}
+			if d.Warnings > 0 {
+				parts = append(parts, plural(d.Warnings, "warning", "warnings"))
+			}
+			detail = strings.Join(parts, ", ")
+			if d.Status == Failed {
+				mark = paint(red, "✗")
+			}
+		}
+		fmt.Fprintf(bw, "  %s %-14s %s\n", mark, d.Dimension, detail)
+	}
+	for _, v := range r.Violations {
+		loc := fmt.Sprintf("%s:%d", v.Location.File, v.Location.Line)
+		if v.Location.Column > 0 {
+			loc += fmt.Sprintf(":%d", v.Location.Column)
+		}
+		sev := string(v.Severity)
+		if v.Severity == "error" {
+			sev = paint(red, sev)
+		} else {
+			sev = paint(yellow, sev)
+		}
+		fmt.Fprintf(bw, "\n%s: %s: %s %s\n", loc, sev, v.Message, paint(faint, "["+v.Rule+"]"))
+		if v.Suggestion != "" {
+			fmt.Fprintf(bw, "    suggestion: %s\n", v.Suggestion)
+		}
+	}
+	return bw.Flush()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
