@@ -91,3 +91,12 @@ func countLines(b []byte) int {
 	}
 	return n
 }
+
+// NewLargeFile builds a File whose content is over MaxFileSize: it is not loaded, and only
+// scope checks run on it.
+func NewLargeFile(path, oldPath string, op Op, size int64) *File {
+	if op == Create {
+		oldPath = ""
+	}
+	return &File{Path: path, OldPath: oldPath, Op: op, TooLarge: true, Size: size}
+}

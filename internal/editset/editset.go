@@ -6,16 +6,15 @@ package editset
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/internal/memfs"
 )
 
 // Edit is one proposed file: its repository-relative path and its new content, or a
@@ -138,7 +137,17 @@ func readBase(root, p string) ([]byte, error) {
 	return os.ReadFile(full)
 }
 
-// overlayFS is the working tree with the edits applied.
+// Overlay returns base with edits applied. Edit paths must be clean, relative and
+// '/'-separated (see Clean).
+func Overlay(base fs.FS, edits []Edit) fs.FS {
+	m := make(map[string]*Edit, len(edits))
+	for i := range edits {
+		m[edits[i].Path] = &edits[i]
+	}
+	return &overlayFS{base: base, edits: m}
+}
+
+// overlayFS is a file system with edits applied over it.
 type overlayFS struct {
 	base  fs.FS
 	edits map[string]*Edit
@@ -152,7 +161,7 @@ func (o *overlayFS) Open(name string) (fs.File, error) {
 		if e.Delete {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 		}
-		return &memFile{name: path.Base(name), data: e.Content}, nil
+		return memfs.NewFile(path.Base(name), e.Content), nil
 	}
 	f, err := o.base.Open(name)
 	if err == nil || !errors.Is(err, fs.ErrNotExist) {
@@ -162,7 +171,7 @@ func (o *overlayFS) Open(name string) (fs.File, error) {
 	prefix := name + "/"
 	for p, e := range o.edits {
 		if !e.Delete && (name == "." || strings.HasPrefix(p, prefix)) {
-			return &memDir{name: path.Base(name)}, nil
+			return memfs.NewDir(path.Base(name), nil), nil
 		}
 	}
 	return nil, err
@@ -193,10 +202,10 @@ func (o *overlayFS) ReadDir(name string) ([]fs.DirEntry, error) {
 			delete(byName, child)
 		case nested:
 			if _, ok := byName[child]; !ok {
-				byName[child], added = fs.FileInfoToDirEntry(&memDir{name: child}), true
+				byName[child], added = memfs.DirEntry(child), true
 			}
 		default:
-			byName[child], added = fs.FileInfoToDirEntry(&memFile{name: child, data: e.Content}), true
+			byName[child], added = memfs.FileEntry(child, int64(len(e.Content))), true
 		}
 	}
 	if err != nil && !added {
@@ -209,40 +218,3 @@ func (o *overlayFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
 	return out, nil
 }
-
-type memFile struct {
-	name string
-	data []byte
-	off  int
-}
-
-func (f *memFile) Stat() (fs.FileInfo, error) { return f, nil }
-func (f *memFile) Close() error               { return nil }
-func (f *memFile) Read(b []byte) (int, error) {
-	if f.off >= len(f.data) {
-		return 0, io.EOF
-	}
-	n := copy(b, f.data[f.off:])
-	f.off += n
-	return n, nil
-}
-func (f *memFile) Name() string       { return f.name }
-func (f *memFile) Size() int64        { return int64(len(f.data)) }
-func (f *memFile) Mode() fs.FileMode  { return 0o644 }
-func (f *memFile) ModTime() time.Time { return time.Time{} }
-func (f *memFile) IsDir() bool        { return false }
-func (f *memFile) Sys() any           { return nil }
-
-type memDir struct{ name string }
-
-func (d *memDir) Stat() (fs.FileInfo, error) { return d, nil }
-func (d *memDir) Close() error               { return nil }
-func (d *memDir) Read([]byte) (int, error) {
-	return 0, &fs.PathError{Op: "read", Path: d.name, Err: errors.New("is a directory")}
-}
-func (d *memDir) Name() string       { return d.name }
-func (d *memDir) Size() int64        { return 0 }
-func (d *memDir) Mode() fs.FileMode  { return fs.ModeDir | 0o755 }
-func (d *memDir) ModTime() time.Time { return time.Time{} }
-func (d *memDir) IsDir() bool        { return true }
-func (d *memDir) Sys() any           { return nil }

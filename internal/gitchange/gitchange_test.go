@@ -1,0 +1,309 @@
+package gitchange
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentverify/agentverify/change"
+)
+
+type repo struct {
+	t   testing.TB
+	dir string
+}
+
+func gitEnv(home string) []string {
+	return append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+home, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+}
+
+func newRepo(t testing.TB, files map[string]string) *repo {
+	t.Helper()
+	r := &repo{t: t, dir: t.TempDir()}
+	if real, err := filepath.EvalSymlinks(r.dir); err == nil {
+		r.dir = real
+	}
+	r.git("init", "-q", "-b", "main")
+	if len(files) > 0 {
+		r.write(files)
+		r.commit("base")
+	}
+	return r
+}
+
+func (r *repo) git(args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.dir
+	cmd.Env = gitEnv(r.dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		r.t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func (r *repo) commit(msg string) {
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", msg)
+}
+
+func (r *repo) write(files map[string]string) {
+	r.t.Helper()
+	for p, c := range files {
+		full := filepath.Join(r.dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+}
+
+// ops summarises a change set as "op path[<-old]" lines.
+func ops(set *change.Set) string {
+	var out []string
+	for _, f := range set.Files {
+		s := string(f.Op) + " " + f.Path
+		if f.Op == change.Rename {
+			s += "<-" + f.OldPath
+		}
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+func workingTree(t *testing.T, dir, base string) *change.Set {
+	t.Helper()
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := r.WorkingTree(context.Background(), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+func TestWorkingTreeOps(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n", "move.go": "package m\n\nvar X = 1\n", ".gitignore": "build/\n*.log\n", "sub/.gitignore": "gen.go\n"})
+	r.write(map[string]string{
+		"a.go":          "package a\n\nvar A = 1\n",
+		"new.go":        "package n\n",
+		"build/out.go":  "package ignored\n",
+		"x.log":         "ignored",
+		"sub/gen.go":    "package ignored\n",
+		"sub/keep.go":   "package sub\n",
+		"renamed.go":    "package m\n\nvar X = 1\n",
+		".git/info/exclude": "secret.txt\n",
+		"secret.txt":    "ignored via info/exclude",
+	})
+	os.Remove(filepath.Join(r.dir, "b.go"))
+	os.Remove(filepath.Join(r.dir, "move.go"))
+	set := workingTree(t, r.dir, "")
+	want := "create new.go, create sub/keep.go, delete b.go, modify a.go, rename renamed.go<-move.go"
+	if got := ops(set); got != want {
+		t.Errorf("ops = %s\nwant  %s", got, want)
+	}
+	a := set.File("a.go")
+	if !a.LineChanged(3) || a.LineChanged(1) || string(a.Base) != "package a\n" {
+		t.Errorf("a.go: changed %v base %q", a.Changed, a.Base)
+	}
+	if set.Root != r.dir || set.BaseRev == "" {
+		t.Errorf("root %s rev %s", set.Root, set.BaseRev)
+	}
+	// Base and head file systems give whole trees.
+	if b, err := fs.ReadFile(set.BaseFS, "b.go"); err != nil || string(b) != "package b\n" {
+		t.Errorf("BaseFS b.go = %q, %v", b, err)
+	}
+	if _, err := fs.ReadFile(set.HeadFS, "b.go"); err == nil {
+		t.Error("HeadFS shows the deleted b.go")
+	}
+	if es, err := fs.ReadDir(set.BaseFS, "sub"); err != nil || len(es) != 1 {
+		t.Errorf("BaseFS ReadDir(sub) = %v, %v", es, err)
+	}
+}
+
+func TestTrackedFileInIgnoredDirectory(t *testing.T) {
+	r := newRepo(t, map[string]string{"vendor/x.go": "package x\n"})
+	r.write(map[string]string{".gitignore": "vendor/\n", "vendor/x.go": "package x\n\nvar Y = 2\n", "vendor/untracked.go": "package x\n"})
+	if got := ops(workingTree(t, r.dir, "")); got != "create .gitignore, modify vendor/x.go" {
+		t.Errorf("ops = %s", got)
+	}
+}
+
+func TestBaseRefs(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.go": "package a\n"})
+	r.git("tag", "v1")
+	r.git("checkout", "-q", "-b", "feature")
+	r.write(map[string]string{"f.go": "package a\n\n// F is on feature.\nvar F = 1\n"})
+	r.commit("feature")
+	r.git("checkout", "-q", "main")
+	r.write(map[string]string{"m.go": "package a\n\n// M is on main.\nvar M = 1\n"})
+	r.commit("main moves on")
+	r.git("checkout", "-q", "feature")
+	// A branch means its merge-base with HEAD: main's own later commit is not part of the
+	// change, only feature's.
+	if got := ops(workingTree(t, r.dir, "main")); got != "create f.go" {
+		t.Errorf("--base main: %s", got)
+	}
+	if got := ops(workingTree(t, r.dir, "v1")); got != "create f.go" {
+		t.Errorf("--base v1: %s", got)
+	}
+	if got := ops(workingTree(t, r.dir, r.git("rev-parse", "main"))); got != "create f.go, delete m.go" {
+		t.Errorf("--base <commit of main>: %s", got)
+	}
+	if got := ops(workingTree(t, r.dir, "HEAD~1")); got != "create f.go" {
+		t.Errorf("--base HEAD~1: %s", got)
+	}
+	repo, _ := Open(r.dir)
+	if _, err := repo.WorkingTree(context.Background(), "no-such-ref"); err == nil || !strings.Contains(err.Error(), `"no-such-ref"`) {
+		t.Errorf("missing ref: %v", err)
+	}
+	// Detached HEAD works.
+	r.git("checkout", "-q", "--detach", "HEAD")
+	r.write(map[string]string{"d.go": "package a\n"})
+	if got := ops(workingTree(t, r.dir, "")); got != "create d.go" {
+		t.Errorf("detached: %s", got)
+	}
+}
+
+func TestStaged(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.go": "package a\n"})
+	r.write(map[string]string{"a.go": "package a\n\nvar Staged = 1\n", "s.go": "package a\n"})
+	r.git("add", "a.go", "s.go")
+	r.write(map[string]string{"a.go": "package a\n\nvar Unstaged = 2\n", "u.go": "package a\n"})
+	repo, _ := Open(r.dir)
+	set, err := repo.Staged(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ops(set); got != "create s.go, modify a.go" {
+		t.Errorf("staged ops = %s", got)
+	}
+	if h := string(set.File("a.go").Head); !strings.Contains(h, "Staged") {
+		t.Errorf("staged content = %q, want the index's", h)
+	}
+	if b, err := fs.ReadFile(set.HeadFS, "a.go"); err != nil || !strings.Contains(string(b), "Staged") {
+		t.Errorf("HeadFS of the index = %q %v", b, err)
+	}
+}
+
+func TestNotARepositoryAndEmptyRepository(t *testing.T) {
+	if _, err := Open(t.TempDir()); err == nil || !strings.Contains(err.Error(), "not a git repository") {
+		t.Errorf("plain dir: %v", err)
+	}
+	r := newRepo(t, nil)
+	r.write(map[string]string{"a.go": "package a\n"})
+	if got := ops(workingTree(t, r.dir, "")); got != "create a.go" {
+		t.Errorf("empty repository: %s", got)
+	}
+	repo, _ := Open(r.dir)
+	if _, err := repo.WorkingTree(context.Background(), "main"); err == nil || !strings.Contains(err.Error(), "no commits") {
+		t.Errorf("--base in an empty repository: %v", err)
+	}
+}
+
+func TestLinkedWorktreeAndShallowClone(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.go": "package a\n"})
+	wt := filepath.Join(t.TempDir(), "wt")
+	r.git("worktree", "add", "-q", wt)
+	os.WriteFile(filepath.Join(wt, "a.go"), []byte("package a\n\nvar W = 1\n"), 0o644)
+	if got := ops(workingTree(t, wt, "")); got != "modify a.go" {
+		t.Errorf("linked worktree: %s", got)
+	}
+	r.write(map[string]string{"b.go": "package a\n"})
+	r.commit("second")
+	clone := filepath.Join(t.TempDir(), "shallow")
+	r.git("clone", "-q", "--depth", "1", "file://"+r.dir, clone)
+	os.WriteFile(filepath.Join(clone, "c.go"), []byte("package a\n"), 0o644)
+	if got := ops(workingTree(t, clone, "")); got != "create c.go" {
+		t.Errorf("shallow clone: %s", got)
+	}
+}
+
+func TestSpecialFiles(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.go": "package a\n"})
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret"), []byte("TOP SECRET"), 0o644)
+	os.Symlink(filepath.Join(outside, "secret"), filepath.Join(r.dir, "link"))
+	r.write(map[string]string{"bin.dat": "a\x00b", "bad.go": "package a\n\nvar s = \"\xff\xfe\"\n", "crlf.go": "package a\r\n\r\nvar C = 1\r\n"})
+	big := make([]byte, change.MaxFileSize+10)
+	os.WriteFile(filepath.Join(r.dir, "big.go"), big, 0o644)
+	set := workingTree(t, r.dir, "")
+	link := set.File("link")
+	if link == nil || !link.Symlink || string(link.Head) != filepath.Join(outside, "secret") {
+		t.Errorf("symlink: %+v", link)
+	}
+	if f := set.File("bin.dat"); f == nil || !f.Binary {
+		t.Errorf("binary: %+v", f)
+	}
+	if f := set.File("big.go"); f == nil || !f.TooLarge || f.Head != nil || f.Size != int64(len(big)) {
+		t.Errorf("large file not marked: %+v", f)
+	}
+	if f := set.File("bad.go"); f == nil || !f.Analyzable() {
+		t.Errorf("invalid UTF-8 file: %+v", f)
+	}
+	if f := set.File("crlf.go"); f == nil || len(f.Changed) != 1 || f.Changed[0].End != 3 {
+		t.Errorf("crlf: %+v", f)
+	}
+	// HeadFS never follows a link out of the repository.
+	if _, err := fs.ReadFile(set.HeadFS, "link"); err == nil {
+		t.Error("HeadFS followed a symlink out of the repository")
+	}
+}
+
+func TestUnchangedTreeIsEmpty(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.go": "package a\n", "d/b.go": "package d\n"})
+	if set := workingTree(t, r.dir, ""); len(set.Files) != 0 {
+		t.Errorf("clean tree reports %s", ops(set))
+	}
+	// Touching a file (new mtime, same content) is no change.
+	now := filepath.Join(r.dir, "a.go")
+	later := time.Now().Add(2 * time.Second)
+	os.Chtimes(now, later, later)
+	if set := workingTree(t, r.dir, ""); len(set.Files) != 0 {
+		t.Errorf("touched file reported: %s", ops(set))
+	}
+}
+
+func TestPaths(t *testing.T) {
+	r := newRepo(t, map[string]string{".gitignore": "gen/\n", "a.go": "package a\n"})
+	r.write(map[string]string{"gen/x.go": "package gen\n", "sub/b.go": "package sub\n"})
+	set, err := Paths(context.Background(), r.dir, []string{r.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ops(set); got != "create .gitignore, create a.go, create sub/b.go" || !set.NoBase {
+		t.Errorf("check .: %s", got)
+	}
+	if f := set.File("a.go"); !f.LineChanged(1) {
+		t.Error("check mode: a line is not counted as changed")
+	}
+	// A named ignored file is checked; a path outside the root is refused.
+	set, err = Paths(context.Background(), r.dir, []string{filepath.Join(r.dir, "gen/x.go")})
+	if err != nil || ops(set) != "create gen/x.go" {
+		t.Errorf("named ignored file: %v %s", err, ops(set))
+	}
+	if _, err := Paths(context.Background(), r.dir, []string{t.TempDir()}); err == nil || !strings.Contains(err.Error(), "outside") {
+		t.Errorf("outside path: %v", err)
+	}
+	if _, err := Paths(context.Background(), r.dir, []string{filepath.Join(r.dir, "missing.go")}); err == nil || !strings.Contains(err.Error(), "missing.go") {
+		t.Errorf("missing path: %v", err)
+	}
+	// Outside any repository, the directory itself is the root.
+	plain := t.TempDir()
+	os.WriteFile(filepath.Join(plain, "p.go"), []byte("package p\n"), 0o644)
+	set, err = Paths(context.Background(), plain, []string{plain})
+	if err != nil || ops(set) != "create p.go" {
+		t.Errorf("plain dir: %v %s", err, ops(set))
+	}
+}

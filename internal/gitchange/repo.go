@@ -1,0 +1,410 @@
+package gitchange
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/agentverify/agentverify/change"
+)
+
+// Repo is an open repository.
+type Repo struct {
+	repo *git.Repository
+	root string
+}
+
+// Open opens the repository containing dir (its working tree may be a linked worktree).
+func Open(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	r, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, fmt.Errorf("%s: not a git repository (agentverify diff needs one; use agentverify check for plain directories)", abs)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: opening the git repository: %w", abs, err)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		return nil, fmt.Errorf("%s: a bare repository has no working tree to verify", abs)
+	}
+	root := wt.Filesystem.Root()
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	return &Repo{repo: r, root: root}, nil
+}
+
+// Root is the absolute path of the working tree's top directory.
+func (r *Repo) Root() string { return r.root }
+
+// headCommit returns HEAD's commit, or nil in a repository with no commits.
+func (r *Repo) headCommit() (*object.Commit, error) {
+	ref, err := r.repo.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading HEAD: %w", err)
+	}
+	c, err := r.repo.CommitObject(ref.Hash())
+	if err != nil {
+		return nil, fmt.Errorf("reading HEAD commit %s: %w", ref.Hash(), err)
+	}
+	return c, nil
+}
+
+// ResolveBase returns the commit a base revision names: a branch (local or
+// remote-tracking) means its merge-base with HEAD; anything else (a hash, a tag,
+// HEAD~2) is the commit itself. nil means the empty base of a repository with no commits.
+func (r *Repo) ResolveBase(rev string) (*object.Commit, error) {
+	head, err := r.headCommit()
+	if err != nil {
+		return nil, err
+	}
+	if rev == "" || rev == "HEAD" {
+		return head, nil
+	}
+	if head == nil {
+		return nil, fmt.Errorf("base %q: the repository has no commits yet", rev)
+	}
+	for _, name := range []plumbing.ReferenceName{plumbing.NewBranchReferenceName(rev), plumbing.ReferenceName("refs/remotes/" + rev)} {
+		ref, err := r.repo.Reference(name, true)
+		if err != nil {
+			continue
+		}
+		tip, err := r.repo.CommitObject(ref.Hash())
+		if err != nil {
+			return nil, fmt.Errorf("base %q: %w", rev, err)
+		}
+		bases, err := head.MergeBase(tip)
+		if err != nil {
+			return nil, fmt.Errorf("base %q: finding the merge-base with HEAD: %v (in a shallow clone, fetch more history or pass a commit)", rev, err)
+		}
+		if len(bases) == 0 {
+			return nil, fmt.Errorf("base %q: no common ancestor with HEAD", rev)
+		}
+		return bases[0], nil
+	}
+	h, err := r.repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return nil, fmt.Errorf("base %q: no such commit, tag or branch", rev)
+	}
+	c, err := r.repo.CommitObject(*h)
+	if err != nil {
+		return nil, fmt.Errorf("base %q: %s is not a commit: %v", rev, h, err)
+	}
+	return c, nil
+}
+
+// entry is one file on one side: its blob hash and mode.
+type entry struct {
+	hash plumbing.Hash
+	mode filemode.FileMode
+	size int64
+}
+
+// treeEntries lists every file of a commit's tree; nil commit gives none.
+func treeEntries(c *object.Commit) (map[string]entry, *object.Tree, error) {
+	out := map[string]entry{}
+	if c == nil {
+		return out, nil, nil
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading tree of %s: %w", c.Hash, err)
+	}
+	w := object.NewTreeWalker(tree, true, nil)
+	defer w.Close()
+	for {
+		name, e, err := w.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("walking tree of %s: %w", c.Hash, err)
+		}
+		if e.Mode == filemode.Dir || e.Mode == filemode.Submodule {
+			continue
+		}
+		out[name] = entry{hash: e.Hash, mode: e.Mode}
+	}
+	return out, tree, nil
+}
+
+func (r *Repo) index() (*index.Index, error) {
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return nil, fmt.Errorf("reading the git index: %w", err)
+	}
+	return idx, nil
+}
+
+// blob reads a blob, or returns its size alone when it is over the size limit.
+func (r *Repo) blob(h plumbing.Hash) ([]byte, int64, error) {
+	b, err := r.repo.BlobObject(h)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading blob %s: %w", h, err)
+	}
+	if b.Size > change.MaxFileSize {
+		return nil, b.Size, nil
+	}
+	rd, err := b.Reader()
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rd.Close()
+	data, err := io.ReadAll(rd)
+	return data, b.Size, err
+}
+
+// side is one side of a change: its files and how to read their content.
+type side struct {
+	files map[string]entry
+	read  func(path string, e entry) ([]byte, int64, error)
+}
+
+// diff builds the change set between base and head.
+func diff(ctx context.Context, root string, base, head side) (*change.Set, error) {
+	var created, deleted, modified []string
+	for p, h := range head.files {
+		b, ok := base.files[p]
+		switch {
+		case !ok:
+			created = append(created, p)
+		case b.hash != h.hash || b.mode != h.mode:
+			modified = append(modified, p)
+		}
+	}
+	for p := range base.files {
+		if _, ok := head.files[p]; !ok {
+			deleted = append(deleted, p)
+		}
+	}
+	sort.Strings(created)
+	sort.Strings(deleted)
+	set := &change.Set{Root: root}
+	// Exact renames: a deleted and a created file with the same content.
+	byHash := map[plumbing.Hash][]string{}
+	for _, p := range deleted {
+		h := base.files[p].hash
+		byHash[h] = append(byHash[h], p)
+	}
+	renamedFrom := map[string]string{}
+	for _, p := range created {
+		h := head.files[p].hash
+		if olds := byHash[h]; len(olds) > 0 && !h.IsZero() {
+			renamedFrom[p], byHash[h] = olds[0], olds[1:]
+		}
+	}
+	consumed := map[string]bool{}
+	for _, old := range renamedFrom {
+		consumed[old] = true
+	}
+	add := func(path, oldPath string, op change.Op) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var b, h []byte
+		var bsize, hsize int64
+		var err error
+		if op != change.Create {
+			if b, bsize, err = base.read(oldPath, base.files[oldPath]); err != nil {
+				return fmt.Errorf("%s: %w", oldPath, err)
+			}
+			if b == nil {
+				b = []byte{}
+			}
+		}
+		if op != change.Delete {
+			if h, hsize, err = head.read(path, head.files[path]); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			if h == nil {
+				h = []byte{}
+			}
+		}
+		if size := max(bsize, hsize); size > change.MaxFileSize {
+			set.Files = append(set.Files, change.NewLargeFile(path, oldPath, op, size))
+			return nil
+		}
+		f := change.NewFile(path, oldPath, b, h)
+		f.Symlink = base.files[oldPath].mode == filemode.Symlink || head.files[path].mode == filemode.Symlink
+		set.Files = append(set.Files, f)
+		return nil
+	}
+	for _, p := range modified {
+		if err := add(p, p, change.Modify); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range created {
+		var err error
+		if old, ok := renamedFrom[p]; ok {
+			err = add(p, old, change.Rename)
+		} else {
+			err = add(p, "", change.Create)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range deleted {
+		if !consumed[p] {
+			if err := add(p, p, change.Delete); err != nil {
+				return nil, err
+			}
+		}
+	}
+	set.Sort()
+	return set, nil
+}
+
+// WorkingTree returns the change between the base revision (default HEAD) and the working
+// tree, untracked files that are not ignored included.
+func (r *Repo) WorkingTree(ctx context.Context, base string) (*change.Set, error) {
+	commit, err := r.ResolveBase(base)
+	if err != nil {
+		return nil, err
+	}
+	baseFiles, tree, err := treeEntries(commit)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := r.index()
+	if err != nil {
+		return nil, err
+	}
+	headFiles, err := scanWorktree(ctx, r.root, idx, r.indexModTime())
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(r.root)
+	if err != nil {
+		return nil, err
+	}
+	set, err := diff(ctx, r.root, side{baseFiles, r.readBlob}, side{headFiles, r.readWorktree})
+	if err != nil {
+		return nil, err
+	}
+	set.HeadFS = root.FS()
+	set.BaseFS = newTreeFS(r.repo, tree)
+	if commit != nil {
+		set.BaseRev = commit.Hash.String()
+	}
+	return set, nil
+}
+
+// Staged returns the change between HEAD and the index: what a commit would record.
+func (r *Repo) Staged(ctx context.Context) (*change.Set, error) {
+	commit, err := r.headCommit()
+	if err != nil {
+		return nil, err
+	}
+	baseFiles, tree, err := treeEntries(commit)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := r.index()
+	if err != nil {
+		return nil, err
+	}
+	staged := map[string]entry{}
+	for _, e := range idx.Entries {
+		if e.Stage != 0 {
+			return nil, fmt.Errorf("%s: unmerged path in the index; resolve the conflict first", e.Name)
+		}
+		if e.Mode == filemode.Submodule || e.IntentToAdd {
+			continue
+		}
+		staged[e.Name] = entry{hash: e.Hash, mode: e.Mode, size: int64(e.Size)}
+	}
+	set, err := diff(ctx, r.root, side{baseFiles, r.readBlob}, side{staged, r.readBlob})
+	if err != nil {
+		return nil, err
+	}
+	set.HeadFS = newIndexFS(r.repo, staged)
+	set.BaseFS = newTreeFS(r.repo, tree)
+	if commit != nil {
+		set.BaseRev = commit.Hash.String()
+	}
+	return set, nil
+}
+
+func (r *Repo) readBlob(_ string, e entry) ([]byte, int64, error) {
+	return r.blob(e.hash)
+}
+
+// readWorktree reads a working-tree file: a symbolic link's content is its target, never
+// what it points to.
+func (r *Repo) readWorktree(path string, e entry) ([]byte, int64, error) {
+	full := filepath.Join(r.root, filepath.FromSlash(path))
+	fi, err := os.Lstat(full)
+	if err != nil {
+		return nil, 0, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := os.Readlink(full)
+		return []byte(target), int64(len(target)), err
+	}
+	if fi.Size() > change.MaxFileSize {
+		return nil, fi.Size(), nil
+	}
+	data, err := os.ReadFile(full)
+	return data, fi.Size(), err
+}
+
+func (r *Repo) indexModTime() int64 {
+	// The index file of this worktree: .git/index, or .git/worktrees/NAME/index.
+	gitDir := filepath.Join(r.root, ".git")
+	if fi, err := os.Stat(gitDir); err == nil && !fi.IsDir() {
+		if b, err := os.ReadFile(gitDir); err == nil {
+			if d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: "); ok {
+				if !filepath.IsAbs(d) {
+					d = filepath.Join(r.root, d)
+				}
+				gitDir = d
+			}
+		}
+	}
+	fi, err := os.Stat(filepath.Join(gitDir, "index"))
+	if err != nil {
+		return 0
+	}
+	return fi.ModTime().UnixNano()
+}
+
+// HeadFS returns a file system over HEAD's tree (empty in a repository with no commits),
+// the base of a patch.
+func (r *Repo) HeadFS() (fs.FS, error) {
+	c, err := r.headCommit()
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return newTreeFS(r.repo, nil), nil
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, err
+	}
+	return newTreeFS(r.repo, tree), nil
+}

@@ -1,0 +1,160 @@
+// Package patch builds a change set from a unified diff (agentverify diff --patch): the
+// base is the repository's HEAD, the head is the patch applied to it in memory. Nothing is
+// written to the working tree.
+package patch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/bluekeyes/go-gitdiff/gitdiff"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/internal/editset"
+)
+
+// maxPatch bounds the patch read.
+const maxPatch = 64 << 20
+
+// Base reads files at the base of the patch (the repository's HEAD).
+type Base interface {
+	// ReadBase returns the content of path at the base, or fs.ErrNotExist.
+	ReadBase(path string) ([]byte, error)
+}
+
+// Load parses the unified diff from r (name is used in errors) and returns the change of
+// applying it to base. root is the repository root; base and head file systems are given
+// by baseFS (the tree of HEAD) and the patched files over it.
+func Load(ctx context.Context, root string, baseFS fs.FS, r io.Reader, name string) (*change.Set, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxPatch+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > maxPatch {
+		return nil, fmt.Errorf("%s: patch larger than 64 MiB", name)
+	}
+	files, _, err := gitdiff.Parse(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a unified diff: %v", name, oneLine(err))
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no file changes in the patch", name)
+	}
+	set := &change.Set{Root: root, BaseFS: baseFS, BaseRev: "HEAD"}
+	var edits []editset.Edit
+	seen := map[string]bool{}
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		oldPath, newPath, err := paths(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		key := newPath
+		if key == "" {
+			key = oldPath
+		}
+		if seen[key] {
+			return nil, fmt.Errorf("%s: %s is patched twice", name, key)
+		}
+		seen[key] = true
+		var base []byte
+		if !f.IsNew {
+			base, err = fs.ReadFile(baseFS, oldPath)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%s: %s does not exist at HEAD", name, oldPath)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: reading %s at HEAD: %v", name, oldPath, err)
+			}
+		}
+		if f.IsBinary {
+			cf := &change.File{Path: key, OldPath: oldPath, Op: op(f), Binary: true}
+			if cf.Op == change.Create {
+				cf.OldPath = ""
+			}
+			set.Files = append(set.Files, cf)
+			continue
+		}
+		var head []byte
+		if !f.IsDelete {
+			var out bytes.Buffer
+			if err := gitdiff.Apply(&out, bytes.NewReader(base), f); err != nil {
+				return nil, fmt.Errorf("%s: %s: the patch does not apply to HEAD: %v", name, key, oneLine(err))
+			}
+			head = out.Bytes()
+			if head == nil {
+				head = []byte{}
+			}
+			edits = append(edits, editset.Edit{Path: newPath, Content: head})
+		} else {
+			edits = append(edits, editset.Edit{Path: oldPath, Delete: true})
+		}
+		if f.IsNew {
+			base = nil
+		}
+		if f.IsRename && len(edits) > 0 {
+			edits = append(edits, editset.Edit{Path: oldPath, Delete: true})
+		}
+		set.Files = append(set.Files, change.NewFile(key, oldPath, base, head))
+	}
+	set.HeadFS = editset.Overlay(baseFS, edits)
+	set.Sort()
+	return set, nil
+}
+
+func op(f *gitdiff.File) change.Op {
+	switch {
+	case f.IsNew:
+		return change.Create
+	case f.IsDelete:
+		return change.Delete
+	case f.IsRename:
+		return change.Rename
+	}
+	return change.Modify
+}
+
+// paths validates the patch's file names: relative, clean, no "..", not inside .git.
+func paths(f *gitdiff.File) (oldPath, newPath string, err error) {
+	check := func(p string) (string, error) {
+		if p == "" {
+			return "", nil
+		}
+		if strings.HasPrefix(p, "/") || strings.Contains(p, `\`) {
+			return "", fmt.Errorf("%s: absolute or non-slash path in patch", p)
+		}
+		for _, part := range strings.Split(p, "/") {
+			if part == ".." {
+				return "", fmt.Errorf("%s: path with '..' in patch", p)
+			}
+		}
+		c := path.Clean(p)
+		if c == "." || c == ".git" || strings.HasPrefix(c, ".git/") {
+			return "", fmt.Errorf("%s: not a file path inside the repository", p)
+		}
+		return c, nil
+	}
+	if oldPath, err = check(f.OldName); err != nil {
+		return "", "", err
+	}
+	if newPath, err = check(f.NewName); err != nil {
+		return "", "", err
+	}
+	if oldPath == "" && newPath == "" {
+		return "", "", errors.New("a file in the patch has no name")
+	}
+	if oldPath == "" {
+		oldPath = newPath
+	}
+	return oldPath, newPath, nil
+}
+
+func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
