@@ -1,0 +1,51 @@
+package scope
+
+import (
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/policy"
+)
+
+var (
+	outsideAllowed = &check.Rule{
+		ID: "scope/outside-allowed", Default: policy.Error,
+		Short: "a changed path matches no allowed_paths glob",
+		Doc: "The policy's scope.allowed_paths lists where the change may go (doublestar globs over " +
+			"repository-relative paths). A changed file outside all of them — either side of a rename — " +
+			"is a change the task did not ask for: agents wander into files they were never meant to touch. " +
+			"Revert the file, or widen allowed_paths if the change is intended.",
+	}
+	forbiddenPath = &check.Rule{
+		ID: "scope/forbidden-path", Default: policy.Error,
+		Short: "a changed path matches a forbidden_paths glob",
+		Doc: "The policy's scope.forbidden_paths lists paths no change may touch (vendored code, CI " +
+			"workflows, secrets). Forbidden beats allowed: a path that matches both is forbidden. Both " +
+			"sides of a rename are checked, so moving a file out of a forbidden directory is caught too.",
+	}
+	forbiddenOperation = &check.Rule{
+		ID: "scope/forbidden-operation", Default: policy.Error,
+		Short: "the change creates, modifies, deletes or renames a file in a way the policy does not allow",
+		Doc: "scope.allowed_operations lists the operations a change may perform (create, modify, delete, " +
+			"rename). An agent that may only modify files must not delete the tests that failed.",
+	}
+	tooManyFiles = &check.Rule{
+		ID: "scope/too-many-files", Default: policy.Error,
+		Short: "the change touches more files than max_files_changed",
+		Doc: "scope.max_files_changed bounds the size of one change (0 means no limit). A change that " +
+			"touches many files is hard to review; split it. The finding is reported once, at the first " +
+			"file beyond the limit in path order.",
+	}
+	policyChanged = &check.Rule{
+		ID: "scope/policy-changed", Default: policy.Error,
+		Short: "the change edits the policy file itself",
+		Doc: "An agent must not loosen its own gate: any change to the policy file in force " +
+			"(.agentverify.yaml, or the file given with --policy when it is inside the repository) is " +
+			"reported, whatever the change does. Policy changes belong to a human-reviewed commit of their own.",
+	}
+	largeFile = &check.Rule{
+		ID: "scope/large-file", Default: policy.Warning,
+		Short: "a file over 5 MB was not analysed beyond scope",
+		Doc: "Files over 5 MB are not loaded: only scope checks run on them, and this finding says so, " +
+			"so that a large file never passes silently. Generated or data files usually belong outside " +
+			"the change, or in forbidden_paths.",
+	}
+)

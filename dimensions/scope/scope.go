@@ -1,0 +1,126 @@
+package scope
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/policy"
+)
+
+// Dimension is the scope dimension.
+var Dimension = &check.Dimension{
+	Name:  policy.Scope,
+	Doc:   "where a change goes: allowed and forbidden paths, operations, size, the policy itself",
+	Rules: []*check.Rule{outsideAllowed, forbiddenPath, forbiddenOperation, tooManyFiles, policyChanged, largeFile},
+	Run:   run,
+}
+
+func run(pass *check.Pass) ([]check.Finding, error) {
+	opts := pass.Policy.Scope
+	var out []check.Finding
+	report := func(f *change.File, rule *check.Rule, msg, suggestion string) {
+		out = append(out, check.Finding{
+			Rule:       rule.ID,
+			Location:   check.Location{File: f.Path, Line: 1},
+			Message:    msg,
+			Suggestion: suggestion,
+			Symbol:     f.Path,
+			Introduced: true,
+		})
+	}
+	for _, f := range pass.Changes.Files {
+		if err := pass.Context.Err(); err != nil {
+			return nil, err
+		}
+		for _, p := range sides(f) {
+			if g := firstMatch(opts.ForbiddenPaths, p); g != "" {
+				report(f, forbiddenPath, fmt.Sprintf("%s matches forbidden glob %q%s", p, g, renameNote(f, p)),
+					"revert the change to this file, or ask for the policy to allow it")
+			} else if len(opts.AllowedPaths) > 0 && firstMatch(opts.AllowedPaths, p) == "" {
+				report(f, outsideAllowed, fmt.Sprintf("%s matches no allowed path (%s)%s", p, quoteList(opts.AllowedPaths), renameNote(f, p)),
+					"keep the change inside the allowed paths")
+			}
+			if p == pass.PolicyPath {
+				report(f, policyChanged, fmt.Sprintf("the change %s the policy file %s%s", verb(f.Op), p, renameNote(f, p)),
+					"policy changes need a human review: revert this file in the change")
+			}
+		}
+		if !slices.Contains(opts.AllowedOperations, string(f.Op)) {
+			report(f, forbiddenOperation, fmt.Sprintf("%s: operation %s is not allowed (allowed: %s)", f.Path, f.Op, joinOps(opts.AllowedOperations)), "")
+		}
+		if f.TooLarge {
+			report(f, largeFile, fmt.Sprintf("%s is %.1f MB, over the %d MB limit: only scope checks ran on it", f.Path, float64(f.Size)/(1<<20), change.MaxFileSize>>20), "")
+		}
+	}
+	if limit := opts.MaxFilesChanged; limit > 0 && len(pass.Changes.Files) > limit {
+		first := pass.Changes.Files[limit]
+		report(first, tooManyFiles, fmt.Sprintf("the change touches %d files (limit %d); %s is the first beyond the limit", len(pass.Changes.Files), limit, first.Path),
+			"split the change into smaller ones")
+	}
+	return out, nil
+}
+
+// sides returns the paths a file's change touches: both sides of a rename.
+func sides(f *change.File) []string {
+	if f.Op == change.Rename && f.OldPath != "" && f.OldPath != f.Path {
+		return []string{f.Path, f.OldPath}
+	}
+	return []string{f.Path}
+}
+
+func renameNote(f *change.File, p string) string {
+	switch {
+	case f.Op != change.Rename:
+		return ""
+	case p == f.OldPath:
+		return fmt.Sprintf(" (renamed to %s)", f.Path)
+	}
+	return fmt.Sprintf(" (renamed from %s)", f.OldPath)
+}
+
+func firstMatch(globs []string, p string) string {
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(g, p); ok {
+			return g
+		}
+	}
+	return ""
+}
+
+func quoteList(globs []string) string {
+	s := ""
+	for i, g := range globs {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%q", g)
+	}
+	return s
+}
+
+func joinOps(ops []string) string {
+	if len(ops) == 0 {
+		return "none"
+	}
+	s := ops[0]
+	for _, o := range ops[1:] {
+		s += ", " + o
+	}
+	return s
+}
+
+func verb(op change.Op) string {
+	switch op {
+	case change.Create:
+		return "creates"
+	case change.Delete:
+		return "deletes"
+	case change.Rename:
+		return "renames"
+	}
+	return "modifies"
+}
