@@ -1,0 +1,283 @@
+// Package agentverify is the one entry point of the verification gate: Check takes a
+// request (which change, which policy), builds the change set, runs the five dimensions in
+// parallel and returns the canonical report. The CLI, the hooks, the MCP server and the
+// agent runner all call it; there is no second code path.
+package agentverify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/engine"
+	"github.com/agentverify/agentverify/internal/editset"
+	"github.com/agentverify/agentverify/internal/gitchange"
+	"github.com/agentverify/agentverify/internal/patch"
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/policy"
+	"github.com/agentverify/agentverify/report"
+)
+
+// Version is agentverify's version.
+const Version = "0.1.0"
+
+// InformationURI is where the rules are documented (SARIF tool.driver.informationUri).
+const InformationURI = "https://github.com/agentverify/agentverify"
+
+// Source says which change a request verifies.
+type Source int
+
+// Change sources (DESIGN §3).
+const (
+	WorkingTree Source = iota // Base (default HEAD) vs the working tree, untracked files included
+	Staged                    // the index vs HEAD, what a pre-commit hook sees
+	Patch                     // a unified diff applied to HEAD
+	Paths                     // files as they are, no base (agentverify check)
+	Edits                     // proposed in-memory edits over the working tree
+)
+
+// Request is one verification.
+type Request struct {
+	// Dir is where the repository (or the files to check) is found; default ".".
+	Dir    string
+	Source Source
+	// Base is the base revision for WorkingTree (default HEAD; a branch means its
+	// merge-base with HEAD).
+	Base string
+	// Patch and PatchName give the diff for the Patch source.
+	Patch     io.Reader
+	PatchName string
+	// Paths are the files or directories for the Paths source (default Dir).
+	Paths []string
+	// Edits are the proposed files for the Edits source.
+	Edits []editset.Edit
+
+	// PolicyFile overrides the policy found at the repository root. Policy, when set, is
+	// used as is (callers that loaded it already).
+	PolicyFile string
+	Policy     *policy.Policy
+	// All reports pre-existing findings in the changed files too (--all).
+	All bool
+	// Task describes what the change was for; it is shown in reports.
+	Task string
+}
+
+// ErrUsage marks errors in the request itself (bad flags, missing inputs).
+var ErrUsage = errors.New("usage")
+
+// Checker runs verifications. A long-lived Checker (MCP server, agent runner) keeps what
+// its dimensions cache warm between calls. It is safe for concurrent use.
+type Checker struct {
+	// Dimensions run in this order in reports; default Dimensions().
+	Dimensions []*check.Dimension
+	// Languages are the frontends; default Languages().
+	Languages lang.Registry
+	// Timeout bounds each dimension; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Now measures durations; default time.Now (tests pin it for byte-identical output).
+	Now func() time.Time
+}
+
+// DefaultTimeout bounds one dimension's run.
+const DefaultTimeout = 5 * time.Minute
+
+// Dims returns the dimensions the checker runs.
+func (c *Checker) Dims() []*check.Dimension {
+	if c.Dimensions != nil {
+		return c.Dimensions
+	}
+	return Dimensions()
+}
+
+
+// Check runs one verification with a fresh Checker.
+func Check(ctx context.Context, req Request) (*report.Report, error) {
+	return (&Checker{}).Check(ctx, req)
+}
+
+// Check builds the change set of req, runs the dimensions and returns the report. An
+// error means the verification could not be made (usage, policy, repository); the gate
+// fails closed on it (exit 2). Findings, including a dimension's internal error, are in
+// the report.
+func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error) {
+	now := c.Now
+	if now == nil {
+		now = time.Now
+	}
+	start := now()
+	dims := c.Dims()
+	langs := c.Languages
+	if langs == nil {
+		langs = Languages()
+	}
+	dir := req.Dir
+	if dir == "" {
+		dir = "."
+	}
+	set, err := changeSet(ctx, dir, req)
+	if err != nil {
+		return nil, err
+	}
+	pol, polPath, err := loadPolicy(set.Root, req)
+	if err != nil {
+		return nil, err
+	}
+	rules := Rules(dims)
+	if err := pol.ValidateRules(func(id string) bool { return rules[id] != nil }); err != nil {
+		return nil, err
+	}
+	mode := check.Diff
+	switch {
+	case set.NoBase:
+		mode = check.Check
+	case req.All:
+		mode = check.All
+	}
+	pass := &check.Pass{
+		Context:    ctx,
+		Changes:    set,
+		Policy:     pol,
+		PolicyPath: polPath,
+		Mode:       mode,
+		Languages:  langs,
+		Files:      check.NewFiles(langs),
+	}
+	timeout := c.Timeout
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	outcomes := engine.Run(ctx, pass, dims, engine.Options{Timeout: timeout})
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("verification interrupted: %w", err)
+	}
+	violations, results := engine.Process(pass, outcomes, rules)
+	rep := &report.Report{
+		SchemaVersion:    report.SchemaVersion,
+		Tool:             report.Tool{Name: "agentverify", Version: Version, InformationURI: InformationURI},
+		Policy:           pol.Name,
+		Task:             req.Task,
+		Violations:       violations,
+		DimensionResults: results,
+		Files:            make([]report.FileEntry, 0, len(set.Files)),
+		Rules:            ruleList(dims),
+	}
+	for _, f := range set.Files {
+		e := report.FileEntry{Path: f.Path, Operation: f.Op}
+		if f.Op == change.Rename {
+			e.OldPath = f.OldPath
+		}
+		rep.Files = append(rep.Files, e)
+	}
+	rep.Status = report.StatusOf(violations)
+	rep.Passed = rep.Status != report.Failed
+	ok := func(dim string) bool {
+		for _, r := range results {
+			if r.Dimension == dim {
+				return r.Status != report.Failed
+			}
+		}
+		return true
+	}
+	rep.Dimensions = report.Dimensions{
+		Scope: ok(policy.Scope), Hallucination: ok(policy.Hallucination), Style: ok(policy.Style),
+		Semantics: ok(policy.Semantics), Complexity: ok(policy.Complexity),
+	}
+	rep.DurationMS = now().Sub(start).Milliseconds()
+	return rep, nil
+}
+
+func changeSet(ctx context.Context, dir string, req Request) (*change.Set, error) {
+	switch req.Source {
+	case WorkingTree, Staged, Patch:
+		repo, err := gitchange.Open(dir)
+		if err != nil {
+			return nil, err
+		}
+		switch req.Source {
+		case Staged:
+			return repo.Staged(ctx)
+		case Patch:
+			if req.Patch == nil {
+				return nil, fmt.Errorf("%w: no patch given", ErrUsage)
+			}
+			base, err := repo.HeadFS()
+			if err != nil {
+				return nil, err
+			}
+			return patch.Load(ctx, repo.Root(), base, req.Patch, req.PatchName)
+		}
+		base := req.Base
+		if base == "" {
+			base = "HEAD"
+		}
+		return repo.WorkingTree(ctx, base)
+	case Paths:
+		paths := req.Paths
+		if len(paths) == 0 {
+			paths = []string{dir}
+		}
+		return gitchange.Paths(ctx, dir, paths)
+	case Edits:
+		root := dir
+		if repo, err := gitchange.Open(dir); err == nil {
+			root = repo.Root()
+		}
+		return editset.Build(root, req.Edits)
+	}
+	return nil, fmt.Errorf("%w: unknown change source %d", ErrUsage, req.Source)
+}
+
+// loadPolicy returns the policy in force and the repository-relative path that
+// scope/policy-changed protects.
+func loadPolicy(root string, req Request) (*policy.Policy, string, error) {
+	if req.Policy != nil {
+		return req.Policy, policy.DefaultFile, nil
+	}
+	if req.PolicyFile != "" {
+		p, err := policy.Load(req.PolicyFile)
+		if err != nil {
+			return nil, "", err
+		}
+		abs, _ := filepath.Abs(req.PolicyFile)
+		if rel, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(rel) {
+			return p, filepath.ToSlash(rel), nil
+		}
+		return p, policy.DefaultFile, nil
+	}
+	path, found, err := policy.Find(root)
+	if err != nil {
+		return nil, "", err
+	}
+	if !found {
+		return policy.Default(), policy.DefaultFile, nil
+	}
+	p, err := policy.Load(path)
+	if err != nil {
+		return nil, "", err
+	}
+	rel, _ := filepath.Rel(root, path)
+	return p, filepath.ToSlash(rel), nil
+}
+
+// Rules returns every rule of dims, the synthesised internal-error rules included, by ID.
+func Rules(dims []*check.Dimension) map[string]*check.Rule {
+	m := map[string]*check.Rule{}
+	for _, r := range ruleList(dims) {
+		m[r.ID] = r
+	}
+	return m
+}
+
+func ruleList(dims []*check.Dimension) []*check.Rule {
+	var out []*check.Rule
+	for _, d := range dims {
+		out = append(out, d.Rules...)
+		out = append(out, engine.InternalErrorRule(d.Name))
+	}
+	return out
+}

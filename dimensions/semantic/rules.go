@@ -1,0 +1,47 @@
+package semantic
+
+import (
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/policy"
+)
+
+var (
+	removedExport = &check.Rule{
+		ID: "semantics/removed-export", Default: policy.Error,
+		Short: "an exported declaration present at the base is gone",
+		Doc: "Agents fix failing builds by deleting what fails. An exported function, method, type, " +
+			"variable, constant or field that existed at the base and is gone at the head breaks every " +
+			"caller outside the change. The finding is at the declaration as it was at the base. A rename " +
+			"is reported as the removal it is, with the new name as suggestion. Turn off with " +
+			"semantics.preserve_exports: false.",
+	}
+	incompatibleChange = &check.Rule{
+		ID: "semantics/incompatible-change", Default: policy.Error,
+		Short: "an exported declaration changed in a way that breaks callers",
+		Doc: "An exported declaration kept its name but changed its signature: parameters or results " +
+			"of a function or method, the type of a variable or field, the type or value of a constant. " +
+			"Callers written against the base no longer compile or change meaning. Adding new " +
+			"declarations is compatible and never reported. Turn off with semantics.preserve_signatures: false.",
+	}
+	brokenDependent = &check.Rule{
+		ID: "semantics/broken-dependent", Default: policy.Error,
+		Short: "code outside the change no longer type-checks because of it",
+		Doc: "A package of the module that imports a changed package type-checked at the base and no " +
+			"longer does at the head; the finding is at its first broken use. (The check of unchanged " +
+			"dependents is not implemented yet; removed-export and incompatible-change catch the cause.)",
+	}
+	removedTest = &check.Rule{
+		ID: "semantics/removed-test", Default: policy.Error,
+		Short: "a Test, Fuzz, Benchmark or Example function present at the base is gone",
+		Doc: "Deleting the test that failed makes the suite pass and the code no better. A test " +
+			"function that existed at the base and is gone at the head is reported at its base location; " +
+			"moving it to another file of the package is not a removal. Turn off with " +
+			"semantics.preserve_tests: false.",
+	}
+	testSkipped = &check.Rule{
+		ID: "semantics/test-skipped", Default: policy.Warning,
+		Short: "the change adds t.Skip or b.Skip to a test",
+		Doc: "A skipped test is a deleted test that still shows up as passing. The change adds a call to " +
+			"Skip, SkipNow or Skipf; explain why in the code, or fix what made the test fail.",
+	}
+)

@@ -1,0 +1,459 @@
+// Package cli implements the agentverify command line: it parses arguments, calls the
+// library's one entry point and maps the outcome to an exit code (DESIGN §6): 0 passed or
+// warnings, 1 failed, 2 usage, policy or internal error.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/internal/gitchange"
+	"github.com/agentverify/agentverify/policy"
+	"github.com/agentverify/agentverify/report"
+)
+
+// Exit codes.
+const (
+	ExitOK     = 0
+	ExitFailed = 1
+	ExitError  = 2
+)
+
+// Env is what a command runs with; tests give their own.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Dir is the working directory; default ".".
+	Dir string
+	// Getenv reads the environment; default os.Getenv.
+	Getenv func(string) string
+	// Terminal reports whether Stdout is a terminal (for colour).
+	Terminal bool
+	// Checker runs verifications; nil means a fresh one.
+	Checker *agentverify.Checker
+}
+
+type command struct {
+	name, args, short, long string
+	run                     func(ctx context.Context, env *Env, args []string) int
+}
+
+func commands() []*command {
+	return []*command{
+		{"diff", "[flags]", "verify the change between a base and the working tree (the main job)", diffLong, runDiff},
+		{"check", "[flags] [PATH ...]", "verify files or directories as they are, with no base", checkLong, runCheck},
+		{"init", "[--force]", "write a commented starter policy .agentverify.yaml", initLong, runInit},
+		{"explain", "[RULE]", "show the documentation of a rule, or list every rule", explainLong, runExplain},
+		{"hook", "install [--force] | claude", "install the git pre-commit hook, or run as a Claude Code PreToolUse hook", hookLong, runHook},
+		{"mcp", "[--http ADDR]", "serve the verification tools over the Model Context Protocol", mcpLong, runMCP},
+		{"version", "", "print the version", "Prints agentverify's version, the Go version it was built with and its platform.", runVersion},
+	}
+}
+
+// Main runs the command line args (without the program name) and returns the exit code.
+func Main(ctx context.Context, args []string, env *Env) int {
+	if env.Getenv == nil {
+		env.Getenv = os.Getenv
+	}
+	if env.Dir == "" {
+		env.Dir = "."
+	}
+	if len(args) == 0 {
+		usage(env.Stderr)
+		return ExitError
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 {
+			for _, c := range commands() {
+				if c.name == args[1] {
+					return c.run(ctx, env, []string{"--help"})
+				}
+			}
+		}
+		usage(env.Stdout)
+		return ExitOK
+	case "-v", "--version":
+		return runVersion(ctx, env, nil)
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, env, args[1:])
+		}
+	}
+	fmt.Fprintf(env.Stderr, "agentverify: unknown command %q (run 'agentverify help')\n", args[0])
+	return ExitError
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "agentverify is a static verification gate for code written by AI agents.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage:")
+	fmt.Fprintln(w, "  agentverify <command> [flags]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.short)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Exit codes: 0 passed or warnings, 1 failed, 2 usage, policy or internal error.")
+	fmt.Fprintln(w, "Run 'agentverify <command> --help' for a command's flags.")
+}
+
+// newFlags returns a flag set whose --help prints the command's documentation.
+func newFlags(env *Env, c string) *flag.FlagSet {
+	var cmd *command
+	for _, x := range commands() {
+		if x.name == c {
+			cmd = x
+		}
+	}
+	fs := flag.NewFlagSet("agentverify "+c, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "Usage: agentverify %s %s\n\n%s\n", cmd.name, cmd.args, cmd.long)
+		if hasFlags(fs) {
+			fmt.Fprintln(w, "\nFlags:")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// parse parses args; it returns done with the exit code when the command must stop
+// (--help: 0, bad flags: 2).
+func parse(fs *flag.FlagSet, env *Env, args []string) (code int, done bool) {
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.SetOutput(env.Stdout)
+			fs.Usage()
+			return ExitOK, true
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return ExitError, true
+	}
+	return 0, false
+}
+
+// verifyFlags are the flags shared by diff and check.
+type verifyFlags struct {
+	policy, format, output, failOn, task, dir string
+	all, noTimings                            bool
+}
+
+func (v *verifyFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&v.policy, "policy", "", "policy `FILE` (default: .agentverify.yaml at the repository root, else the built-in policy)")
+	fs.StringVar(&v.format, "format", "text", "output `format`: text, json, sarif or github")
+	fs.StringVar(&v.output, "output", "", "write the report to `FILE` instead of standard output")
+	fs.StringVar(&v.failOn, "fail-on", "error", "exit 1 when a violation of this `severity` or worse is found: error or warning")
+	fs.StringVar(&v.task, "task", "", "what the change was for, shown in the report")
+	fs.StringVar(&v.dir, "C", "", "run as if started in `DIR`")
+	fs.BoolVar(&v.all, "all", false, "also report pre-existing problems in the changed files")
+	fs.BoolVar(&v.noTimings, "no-timings", false, "write zero durations, so the same input gives byte-identical output")
+}
+
+func (v *verifyFlags) validate() error {
+	switch v.format {
+	case "text", "json", "sarif", "github":
+	default:
+		return fmt.Errorf("unknown --format %q (want text, json, sarif or github)", v.format)
+	}
+	switch v.failOn {
+	case "error", "warning":
+	default:
+		return fmt.Errorf("unknown --fail-on %q (want error or warning)", v.failOn)
+	}
+	return nil
+}
+
+const diffLong = `Verifies the change between a base revision and the working tree: tracked changes,
+deletions, renames and untracked files that are not ignored. Only problems introduced by
+the change are reported (a finding on a changed line, a function that got more complex, an
+export that was removed); --all also reports pre-existing problems in the changed files.
+
+  agentverify diff                    HEAD vs the working tree
+  agentverify diff --base main        the merge-base of main and HEAD vs the working tree
+  agentverify diff --staged           the index vs HEAD (pre-commit)
+  agentverify diff --patch change.diff  a unified diff applied to HEAD (- reads stdin)`
+
+func runDiff(ctx context.Context, env *Env, args []string) int {
+	fs := newFlags(env, "diff")
+	var v verifyFlags
+	v.register(fs)
+	base := fs.String("base", "", "base `REF`: a commit, tag or branch (a branch means its merge-base with HEAD); default HEAD")
+	staged := fs.Bool("staged", false, "verify the index against HEAD (what a pre-commit hook sees)")
+	patchFile := fs.String("patch", "", "verify a unified diff read from `FILE` (- for standard input)")
+	if code, done := parse(fs, env, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(env, "diff", fmt.Errorf("unexpected argument %q (diff takes flags only; did you mean 'agentverify check'?)", fs.Arg(0)))
+	}
+	if err := v.validate(); err != nil {
+		return usageError(env, "diff", err)
+	}
+	req := agentverify.Request{Source: agentverify.WorkingTree, Base: *base}
+	n := 0
+	for _, set := range []bool{*base != "", *staged, *patchFile != ""} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		return usageError(env, "diff", errors.New("--base, --staged and --patch exclude each other"))
+	}
+	switch {
+	case *staged:
+		req.Source = agentverify.Staged
+	case *patchFile == "-":
+		req.Source, req.Patch, req.PatchName = agentverify.Patch, env.Stdin, "<stdin>"
+	case *patchFile != "":
+		f, err := os.Open(abs(env, *patchFile))
+		if err != nil {
+			return fail(env, err)
+		}
+		defer f.Close()
+		req.Source, req.Patch, req.PatchName = agentverify.Patch, f, *patchFile
+	}
+	return verify(ctx, env, &v, req)
+}
+
+const checkLong = `Verifies files and directories as they are, with no base: every finding counts.
+Directories are walked recursively; inside a git repository, ignored files are skipped.
+With no PATH, the current directory is checked.`
+
+func runCheck(ctx context.Context, env *Env, args []string) int {
+	fs := newFlags(env, "check")
+	var v verifyFlags
+	v.register(fs)
+	if code, done := parse(fs, env, args); done {
+		return code
+	}
+	if err := v.validate(); err != nil {
+		return usageError(env, "check", err)
+	}
+	req := agentverify.Request{Source: agentverify.Paths}
+	for _, p := range fs.Args() {
+		req.Paths = append(req.Paths, abs(env, p))
+	}
+	return verify(ctx, env, &v, req)
+}
+
+func abs(env *Env, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(env.Dir, p)
+}
+
+func verify(ctx context.Context, env *Env, v *verifyFlags, req agentverify.Request) int {
+	req.Dir = env.Dir
+	if v.dir != "" {
+		req.Dir = abs(env, v.dir)
+	}
+	if v.policy != "" {
+		req.PolicyFile = abs(env, v.policy)
+	}
+	req.All, req.Task = v.all, v.task
+	checker := env.Checker
+	if checker == nil {
+		checker = &agentverify.Checker{}
+	}
+	rep, err := checker.Check(ctx, req)
+	if err != nil {
+		return fail(env, err)
+	}
+	if v.noTimings {
+		rep.DurationMS = 0
+		for i := range rep.DimensionResults {
+			rep.DimensionResults[i].DurationMS = 0
+		}
+	}
+	if err := writeReport(env, v, rep); err != nil {
+		return fail(env, err)
+	}
+	switch {
+	case rep.Status == report.Failed:
+		return ExitFailed
+	case rep.Status == report.Warnings && v.failOn == "warning":
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+func writeReport(env *Env, v *verifyFlags, rep *report.Report) error {
+	write := func(w io.Writer, color bool) error {
+		switch v.format {
+		case "json":
+			return report.WriteJSON(w, rep)
+		case "sarif":
+			return report.WriteSARIF(w, rep)
+		case "github":
+			return report.WriteGitHub(w, rep)
+		}
+		return report.WriteText(w, rep, report.TextOptions{Color: color, Timings: !v.noTimings})
+	}
+	if v.output == "" {
+		color := env.Terminal && env.Getenv("NO_COLOR") == "" && env.Getenv("TERM") != "dumb"
+		return write(env.Stdout, color)
+	}
+	return writeFileAtomic(abs(env, v.output), func(w io.Writer) error { return write(w, false) })
+}
+
+// writeFileAtomic writes a file through a temporary file in the same directory and a rename,
+// so a reader never sees a partial report and a failure leaves the old file in place.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+func usageError(env *Env, cmd string, err error) int {
+	fmt.Fprintf(env.Stderr, "agentverify %s: %v\n", cmd, err)
+	fmt.Fprintf(env.Stderr, "Run 'agentverify %s --help' for usage.\n", cmd)
+	return ExitError
+}
+
+// fail prints a one-line error and returns exit 2: the gate fails closed.
+func fail(env *Env, err error) int {
+	fmt.Fprintf(env.Stderr, "agentverify: %s\n", strings.Join(strings.Fields(err.Error()), " "))
+	return ExitError
+}
+
+const initLong = `Writes a commented starter policy, .agentverify.yaml, at the root of the repository (or
+in the current directory outside a repository). Every key is explained in the file. An
+existing policy is never overwritten unless --force is given.`
+
+func runInit(ctx context.Context, env *Env, args []string) int {
+	fs := newFlags(env, "init")
+	force := fs.Bool("force", false, "overwrite an existing policy file")
+	if code, done := parse(fs, env, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(env, "init", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	root := env.Dir
+	if repo, err := gitchange.Open(env.Dir); err == nil {
+		root = repo.Root()
+	}
+	path := filepath.Join(root, policy.DefaultFile)
+	if _, err := os.Lstat(path); err == nil && !*force {
+		return fail(env, fmt.Errorf("%s already exists (use --force to overwrite it)", path))
+	}
+	if err := writeFileAtomic(path, func(w io.Writer) error { _, err := w.Write(policy.Starter()); return err }); err != nil {
+		return fail(env, err)
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s\n", path)
+	return ExitOK
+}
+
+const explainLong = `Shows the documentation of a rule: what makes it fire, why it matters and how to fix
+it. With no RULE, lists every rule with its dimension and default severity.`
+
+func runExplain(ctx context.Context, env *Env, args []string) int {
+	fs := newFlags(env, "explain")
+	if code, done := parse(fs, env, args); done {
+		return code
+	}
+	dims := agentverify.Dimensions()
+	rules := agentverify.Rules(dims)
+	if fs.NArg() == 0 {
+		ids := make([]string, 0, len(rules))
+		for id := range rules {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			fmt.Fprintf(env.Stdout, "%-36s %-8s %s\n", id, rules[id].Default, rules[id].Short)
+		}
+		return ExitOK
+	}
+	if fs.NArg() > 1 {
+		return usageError(env, "explain", errors.New("explain takes one rule"))
+	}
+	r := rules[fs.Arg(0)]
+	if r == nil {
+		msg := fmt.Sprintf("unknown rule %q", fs.Arg(0))
+		if s := closestRule(fs.Arg(0), rules); s != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", s)
+		}
+		fmt.Fprintf(env.Stderr, "agentverify explain: %s; run 'agentverify explain' to list the rules\n", msg)
+		return ExitError
+	}
+	fmt.Fprintf(env.Stdout, "%s (default severity: %s)\n\n%s\n\n%s\n", r.ID, r.Default, r.Short, r.Doc)
+	return ExitOK
+}
+
+// closestRule suggests a rule for a mistyped ID: the one sharing the longest suffix after
+// the dimension, or whose name contains what was typed.
+func closestRule(id string, rules map[string]*check.Rule) string {
+	_, name, _ := strings.Cut(id, "/")
+	if name == "" {
+		name = id
+	}
+	best := ""
+	for r := range rules {
+		_, rn, _ := strings.Cut(r, "/")
+		if strings.Contains(rn, name) || strings.Contains(name, rn) {
+			if best == "" || r < best {
+				best = r
+			}
+		}
+	}
+	return best
+}
+
+func runVersion(ctx context.Context, env *Env, args []string) int {
+	if len(args) > 0 {
+		fs := newFlags(env, "version")
+		if code, done := parse(fs, env, args); done {
+			return code
+		}
+	}
+	rev := ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				rev = " " + s.Value[:12]
+			}
+		}
+	}
+	fmt.Fprintf(env.Stdout, "agentverify %s%s (%s, %s/%s)\n", agentverify.Version, rev, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return ExitOK
+}

@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/internal/claudehook"
+	"github.com/agentverify/agentverify/internal/editset"
+	"github.com/agentverify/agentverify/internal/githook"
+	"github.com/agentverify/agentverify/internal/gitchange"
+	"github.com/agentverify/agentverify/internal/mcpserver"
+	"github.com/agentverify/agentverify/report"
+)
+
+const hookLong = `Connects agentverify to the places where agent code enters a repository.
+
+  agentverify hook install [--force]
+      Writes .git/hooks/pre-commit (the common hooks directory of linked worktrees, or
+      core.hooksPath) running 'agentverify diff --staged'. A hook agentverify did not write
+      is kept unless --force is given. With the pre-commit framework, use the hook
+      'agentverify' of this repository's .pre-commit-hooks.yaml instead.
+
+  agentverify hook claude
+      Runs as a Claude Code PreToolUse hook: reads the hook's JSON on standard input and,
+      for Write, Edit and MultiEdit, verifies the whole file as it will be after the edit,
+      in memory. A failed verdict denies the edit (exit 2, the violations as the reason);
+      warnings are passed to the model as additional context. Anything that cannot be
+      verified is denied: the hook fails closed.`
+
+func runHook(ctx context.Context, env *Env, args []string) int {
+	fs := newFlags(env, "hook")
+	force := fs.Bool("force", false, "install: replace a pre-commit hook that agentverify did not write")
+	policyFile := fs.String("policy", "", "claude: policy `FILE` (default: the repository's .agentverify.yaml)")
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		// Flags follow the subcommand: agentverify hook install --force.
+		args = append(args[1:], args[0])
+	}
+	if code, done := parse(fs, env, args); done {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return usageError(env, "hook", errors.New("want 'install' or 'claude'"))
+	}
+	switch fs.Arg(0) {
+	case "install":
+		self, err := os.Executable()
+		if err != nil {
+			self = "agentverify"
+		}
+		path, err := githook.Install(ctx, env.Dir, self, *force)
+		if err != nil {
+			return fail(env, err)
+		}
+		fmt.Fprintf(env.Stdout, "installed %s\n", path)
+		return ExitOK
+	case "claude":
+		checker := env.Checker
+		if checker == nil {
+			checker = agentverify.NewChecker()
+		}
+		verify := func(ctx context.Context, dir string, edits []editset.Edit) (*report.Report, error) {
+			if dir == "" {
+				dir = env.Dir
+			}
+			req := agentverify.Request{Dir: dir, Source: agentverify.Edits, Edits: edits}
+			if *policyFile != "" {
+				req.PolicyFile = abs(env, *policyFile)
+			}
+			return checker.Check(ctx, req)
+		}
+		res := claudehook.Run(ctx, env.Stdin, verify)
+		env.Stdout.Write(res.Stdout)
+		if res.Stderr != "" {
+			fmt.Fprintln(env.Stderr, strings.TrimRight(res.Stderr, "\n"))
+		}
+		return res.Exit
+	}
+	return usageError(env, "hook", fmt.Errorf("unknown hook %q (want install or claude)", fs.Arg(0)))
+}
+
+const mcpLong = `Serves the verification tools over the Model Context Protocol on standard input and
+output, or as streamable HTTP with --http (loopback addresses only). Tools: verify_diff
+(base, staged), verify_files (paths), verify_edit (path, content: verified in memory,
+nothing written) and explain_rule (rule). Results carry the JSON report as structured
+content and a short text summary; a failed verification is a result, not a protocol
+error. Loaded package information stays warm between calls.`
+
+func runMCP(ctx context.Context, env *Env, args []string) int {
+	fs := newFlags(env, "mcp")
+	addr := fs.String("http", "", "serve streamable HTTP on `ADDR` (a loopback address such as 127.0.0.1:8765) instead of stdio")
+	if code, done := parse(fs, env, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(env, "mcp", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	checker := env.Checker
+	if checker == nil {
+		checker = agentverify.NewChecker()
+	}
+	dir, err := rootDir(env.Dir)
+	if err != nil {
+		return fail(env, err)
+	}
+	server := mcpserver.New(checker, dir)
+	if *addr == "" {
+		if err := server.Run(ctx, &mcp.IOTransport{Reader: readCloser{env.Stdin}, Writer: writeCloser{env.Stdout}}); err != nil && ctx.Err() == nil {
+			return fail(env, err)
+		}
+		return ExitOK
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	if ip := net.ParseIP(host); err != nil || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
+		return usageError(env, "mcp", fmt.Errorf("--http %q: want a loopback address such as 127.0.0.1:8765", *addr))
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fail(env, err)
+	}
+	fmt.Fprintf(env.Stderr, "agentverify mcp: serving http://%s/\n", ln.Addr())
+	srv := &http.Server{Handler: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shut)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fail(env, err)
+	}
+	return ExitOK
+}
+
+type readCloser struct{ io.Reader }
+
+func (readCloser) Close() error { return nil }
+
+type writeCloser struct{ io.Writer }
+
+func (writeCloser) Close() error { return nil }
+
+// rootDir is the repository root containing dir, or dir itself outside a repository.
+func rootDir(dir string) (string, error) {
+	if repo, err := gitchange.Open(dir); err == nil {
+		return repo.Root(), nil
+	}
+	return filepath.Abs(dir)
+}

@@ -1,0 +1,125 @@
+// Package mcpserver serves agentverify over the Model Context Protocol, so that any MCP
+// client (a coding agent, an editor) can ask the same engine before it writes. One Checker
+// lives as long as the server, so what the dimensions load (package type information) stays
+// warm between calls: the gate's fast path.
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/internal/editset"
+	"github.com/agentverify/agentverify/report"
+)
+
+// DiffInput is the input of verify_diff.
+type DiffInput struct {
+	Base   string `json:"base,omitempty" jsonschema:"base revision: a commit, tag or branch (a branch means its merge-base with HEAD); default HEAD"`
+	Staged bool   `json:"staged,omitempty" jsonschema:"verify the index against HEAD instead of the working tree"`
+}
+
+// FilesInput is the input of verify_files.
+type FilesInput struct {
+	Paths []string `json:"paths" jsonschema:"files or directories to verify as they are, relative to the repository root"`
+}
+
+// EditInput is the input of verify_edit.
+type EditInput struct {
+	Path    string `json:"path" jsonschema:"the file the edit writes, relative to the repository root"`
+	Content string `json:"content" jsonschema:"the whole new content of the file; nothing is written"`
+}
+
+// ExplainInput is the input of explain_rule.
+type ExplainInput struct {
+	Rule string `json:"rule" jsonschema:"a rule ID such as hallucination/unknown-symbol"`
+}
+
+// RuleDoc is the output of explain_rule.
+type RuleDoc struct {
+	ID              string `json:"id"`
+	DefaultSeverity string `json:"default_severity"`
+	Short           string `json:"short"`
+	Doc             string `json:"doc"`
+}
+
+// New returns a server verifying the repository at dir with checker.
+func New(checker *agentverify.Checker, dir string) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "agentverify", Version: agentverify.Version}, nil)
+	run := func(ctx context.Context, req agentverify.Request) (*mcp.CallToolResult, *report.Report, error) {
+		req.Dir = dir
+		rep, err := checker.Check(ctx, req)
+		if err != nil {
+			return nil, nil, err // a tool error the model can read, not a protocol error
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: Summary(rep)}}}, rep, nil
+	}
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "verify_diff",
+		Description: "Verify the change between a base revision and the working tree (or the staged change) of the repository. Returns the agentverify report; status failed means the change must not land.",
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in DiffInput) (*mcp.CallToolResult, *report.Report, error) {
+		req := agentverify.Request{Source: agentverify.WorkingTree, Base: in.Base}
+		if in.Staged {
+			if in.Base != "" {
+				return nil, nil, fmt.Errorf("base and staged exclude each other")
+			}
+			req.Source = agentverify.Staged
+		}
+		return run(ctx, req)
+	})
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "verify_files",
+		Description: "Verify files or directories as they are, with no base: every finding counts.",
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in FilesInput) (*mcp.CallToolResult, *report.Report, error) {
+		if len(in.Paths) == 0 {
+			return nil, nil, fmt.Errorf("paths is empty")
+		}
+		var paths []string
+		for _, p := range in.Paths {
+			clean, err := editset.Clean(dir, p)
+			if err != nil && p != "." {
+				return nil, nil, err
+			}
+			if p == "." {
+				clean = "."
+			}
+			paths = append(paths, dir+"/"+clean)
+		}
+		return run(ctx, agentverify.Request{Source: agentverify.Paths, Paths: paths})
+	})
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "verify_edit",
+		Description: "Verify a proposed edit in memory before writing it: the file at path would get content. Nothing is written. Fix every error-severity violation before writing the file.",
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in EditInput) (*mcp.CallToolResult, *report.Report, error) {
+		return run(ctx, agentverify.Request{Source: agentverify.Edits, Edits: []editset.Edit{{Path: in.Path, Content: []byte(in.Content)}}})
+	})
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "explain_rule",
+		Description: "Explain an agentverify rule: what makes it fire, why it matters and how to fix it.",
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in ExplainInput) (*mcp.CallToolResult, RuleDoc, error) {
+		r := agentverify.Rules(checker.Dims())[in.Rule]
+		if r == nil {
+			return nil, RuleDoc{}, fmt.Errorf("unknown rule %q", in.Rule)
+		}
+		doc := RuleDoc{ID: r.ID, DefaultSeverity: string(r.Default), Short: r.Short, Doc: r.Doc}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.ID + ": " + r.Short + "\n\n" + r.Doc}}}, doc, nil
+	})
+	return s
+}
+
+// Summary is the short text a model reads first: the verdict, then one line per violation.
+func Summary(rep *report.Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "agentverify: %s (%d files)\n", strings.ToUpper(string(rep.Status)), len(rep.Files))
+	for _, v := range rep.Violations {
+		fmt.Fprintf(&b, "%s %s:%d: %s: %s", v.Rule, v.Location.File, v.Location.Line, v.Severity, v.Message)
+		if v.Suggestion != "" {
+			fmt.Fprintf(&b, " (%s)", v.Suggestion)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
