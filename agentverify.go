@@ -94,7 +94,6 @@ func (c *Checker) Dims() []*check.Dimension {
 	return Dimensions()
 }
 
-
 // Check runs one verification with a fresh Checker.
 func Check(ctx context.Context, req Request) (*report.Report, error) {
 	return (&Checker{}).Check(ctx, req)

@@ -17,8 +17,8 @@ import (
 	"github.com/agentverify/agentverify"
 	"github.com/agentverify/agentverify/internal/claudehook"
 	"github.com/agentverify/agentverify/internal/editset"
-	"github.com/agentverify/agentverify/internal/githook"
 	"github.com/agentverify/agentverify/internal/gitchange"
+	"github.com/agentverify/agentverify/internal/githook"
 	"github.com/agentverify/agentverify/internal/mcpserver"
 	"github.com/agentverify/agentverify/report"
 )

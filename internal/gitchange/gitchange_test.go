@@ -96,15 +96,15 @@ func workingTree(t *testing.T, dir, base string) *change.Set {
 func TestWorkingTreeOps(t *testing.T) {
 	r := newRepo(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n", "move.go": "package m\n\nvar X = 1\n", ".gitignore": "build/\n*.log\n", "sub/.gitignore": "gen.go\n"})
 	r.write(map[string]string{
-		"a.go":          "package a\n\nvar A = 1\n",
-		"new.go":        "package n\n",
-		"build/out.go":  "package ignored\n",
-		"x.log":         "ignored",
-		"sub/gen.go":    "package ignored\n",
-		"sub/keep.go":   "package sub\n",
-		"renamed.go":    "package m\n\nvar X = 1\n",
+		"a.go":              "package a\n\nvar A = 1\n",
+		"new.go":            "package n\n",
+		"build/out.go":      "package ignored\n",
+		"x.log":             "ignored",
+		"sub/gen.go":        "package ignored\n",
+		"sub/keep.go":       "package sub\n",
+		"renamed.go":        "package m\n\nvar X = 1\n",
 		".git/info/exclude": "secret.txt\n",
-		"secret.txt":    "ignored via info/exclude",
+		"secret.txt":        "ignored via info/exclude",
 	})
 	os.Remove(filepath.Join(r.dir, "b.go"))
 	os.Remove(filepath.Join(r.dir, "move.go"))

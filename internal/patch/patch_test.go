@@ -82,10 +82,10 @@ func TestLoad(t *testing.T) {
 
 func TestLoadErrors(t *testing.T) {
 	tests := map[string]string{
-		"":                 "no file changes",
-		"hello world\n":    "no file changes",
+		"":              "no file changes",
+		"hello world\n": "no file changes",
 		strings.Replace(modify, "a/a.go", "a/../etc/passwd", -1): "'..'",
-		strings.Replace(modify, "func A() {}", "func Z() {}", 1):  "does not apply",
+		strings.Replace(modify, "func A() {}", "func Z() {}", 1): "does not apply",
 		strings.Replace(modify, "a.go", "missing.go", -1):        "does not exist at HEAD",
 		modify + modify: "patched twice",
 		"diff --git a/.git/config b/.git/config\n--- a/.git/config\n+++ b/.git/config\n@@ -1 +1 @@\n-a\n+b\n": "not a file path",
