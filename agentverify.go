@@ -210,11 +210,7 @@ func changeSet(ctx context.Context, dir string, req Request) (*change.Set, error
 			}
 			return patch.Load(ctx, repo.Root(), base, req.Patch, req.PatchName)
 		}
-		base := req.Base
-		if base == "" {
-			base = "HEAD"
-		}
-		return repo.WorkingTree(ctx, base)
+		return repo.WorkingTree(ctx, req.Base)
 	case Paths:
 		paths := req.Paths
 		if len(paths) == 0 {

@@ -148,7 +148,9 @@ func parse(fs *flag.FlagSet, env *Env, args []string) (code int, done bool) {
 			return ExitOK, true
 		}
 	}
+	fs.SetOutput(io.Discard) // a bad flag gets one line, not the whole usage
 	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(env.Stderr, "%s: %v\nRun '%s --help' for usage.\n", fs.Name(), err, fs.Name())
 		return ExitError, true
 	}
 	return 0, false

@@ -74,17 +74,21 @@ func (r *Repo) headCommit() (*object.Commit, error) {
 
 // ResolveBase returns the commit a base revision names: a branch (local or
 // remote-tracking) means its merge-base with HEAD; anything else (a hash, a tag,
-// HEAD~2) is the commit itself. nil means the empty base of a repository with no commits.
+// HEAD~2) is the commit itself. An empty rev means HEAD, or nil — the empty base — in a
+// repository with no commits; naming any revision there is an error.
 func (r *Repo) ResolveBase(rev string) (*object.Commit, error) {
 	head, err := r.headCommit()
 	if err != nil {
 		return nil, err
 	}
-	if rev == "" || rev == "HEAD" {
+	if rev == "" {
 		return head, nil
 	}
 	if head == nil {
 		return nil, fmt.Errorf("base %q: the repository has no commits yet", rev)
+	}
+	if rev == "HEAD" {
+		return head, nil
 	}
 	for _, name := range []plumbing.ReferenceName{plumbing.NewBranchReferenceName(rev), plumbing.ReferenceName("refs/remotes/" + rev)} {
 		ref, err := r.repo.Reference(name, true)
