@@ -1,0 +1,86 @@
+package golang
+
+import (
+	"bytes"
+	"go/ast"
+	"go/printer"
+	"go/token"
+	"strings"
+)
+
+// exprString prints e on one line: go/printer's output with each line trimmed and its
+// whitespace runs collapsed, lines joined by "; " except after "{" and before "}".
+func exprString(e ast.Expr) string {
+	if e == nil {
+		return ""
+	}
+	var buf bytes.Buffer
+	// An empty file set: positions mean nothing to it, so the printer does not try to
+	// keep the source's line breaks.
+	if err := printer.Fprint(&buf, token.NewFileSet(), e); err != nil {
+		return ""
+	}
+	var out strings.Builder
+	prev := ""
+	for _, line := range strings.Split(buf.String(), "\n") {
+		line = strings.Join(strings.Fields(line), " ")
+		if line == "" {
+			continue
+		}
+		if prev != "" && !strings.HasSuffix(prev, "{") && !strings.HasPrefix(line, "}") {
+			out.WriteString("; ")
+		}
+		out.WriteString(line)
+		prev = line
+	}
+	return out.String()
+}
+
+// funcSignature prints ft with parameter and result names dropped.
+func funcSignature(ft *ast.FuncType) string {
+	return exprString(&ast.FuncType{
+		TypeParams: ft.TypeParams,
+		Params:     unnamed(ft.Params),
+		Results:    unnamed(ft.Results),
+	})
+}
+
+// unnamed returns fl with one nameless field per name, so "a, b int" becomes "int, int".
+func unnamed(fl *ast.FieldList) *ast.FieldList {
+	if fl == nil {
+		return nil
+	}
+	out := &ast.FieldList{}
+	for _, f := range fl.List {
+		for range max(1, len(f.Names)) {
+			out.List = append(out.List, &ast.Field{Type: f.Type})
+		}
+	}
+	return out
+}
+
+// typeSignature prints a type declaration's type parameters, alias marker and type.
+func typeSignature(s *ast.TypeSpec) string {
+	var b strings.Builder
+	if s.TypeParams != nil && len(s.TypeParams.List) > 0 {
+		b.WriteString("[")
+		for i, f := range s.TypeParams.List {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			for j, n := range f.Names {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(n.Name)
+			}
+			b.WriteString(" " + exprString(f.Type))
+		}
+		b.WriteString("] ")
+	}
+	if s.Assign.IsValid() {
+		b.WriteString("= ")
+	}
+	b.WriteString(exprString(s.Type))
+	return b.String()
+}
