@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"pgregory.net/rapid"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/internal/sariftest"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -155,137 +155,22 @@ func TestTextLayout(t *testing.T) {
 	}
 }
 
-// sarifSchema loads ../shared/schemas/sarif-schema-2.1.0.json next to the repository.
-func sarifSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	dir, _ := filepath.Abs(".")
-	for ; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if dir == filepath.Dir(dir) {
-			t.Fatal("no go.mod above the test")
-		}
-	}
-	path := filepath.Join(filepath.Dir(dir), "shared", "schemas", "sarif-schema-2.1.0.json")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Skipf("SARIF schema not available (%v); it is in ../shared beside the repository", err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // TestSARIFValid validates every fixture against the OASIS schema and checks the rules
 // GitHub code scanning adds.
 func TestSARIFValid(t *testing.T) {
-	schema := sarifSchema(t)
 	for name, rep := range fixtures() {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := WriteSARIF(&buf, rep); err != nil {
 				t.Fatal(err)
 			}
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
-			if err != nil {
-				t.Fatal(err)
+			var levels []string
+			for _, v := range rep.Violations {
+				levels = append(levels, string(v.Severity))
 			}
-			if err := schema.Validate(doc); err != nil {
-				t.Fatalf("SARIF does not validate: %v", err)
-			}
-			CheckGitHubSARIF(t, buf.Bytes(), rep)
+			sariftest.CheckGitHub(t, buf.Bytes(), len(rep.Rules), levels)
+			sariftest.ValidateSchema(t, buf.Bytes())
 		})
-	}
-}
-
-// CheckGitHubSARIF checks what GitHub code scanning needs beyond the schema.
-func CheckGitHubSARIF(t *testing.T, data []byte, rep *Report) {
-	t.Helper()
-	var log struct {
-		Version string `json:"version"`
-		Runs    []struct {
-			ColumnKind string `json:"columnKind"`
-			Tool       struct {
-				Driver struct {
-					Name, Version, InformationURI string
-					Rules                         []struct {
-						ID               string `json:"id"`
-						ShortDescription *struct{ Text string }
-						FullDescription  *struct{ Text string }
-						Help             *struct{ Text string }
-					} `json:"rules"`
-				} `json:"driver"`
-			} `json:"tool"`
-			Results *[]struct {
-				RuleID    string `json:"ruleId"`
-				RuleIndex *int   `json:"ruleIndex"`
-				Level     string `json:"level"`
-				Message   struct{ Text string }
-				Locations []struct {
-					PhysicalLocation struct {
-						ArtifactLocation struct {
-							URI       string `json:"uri"`
-							URIBaseID string `json:"uriBaseId"`
-						} `json:"artifactLocation"`
-						Region struct {
-							StartLine int `json:"startLine"`
-						} `json:"region"`
-					} `json:"physicalLocation"`
-				} `json:"locations"`
-			} `json:"results"`
-		} `json:"runs"`
-	}
-	if err := json.Unmarshal(data, &log); err != nil {
-		t.Fatal(err)
-	}
-	if log.Version != "2.1.0" || len(log.Runs) != 1 {
-		t.Fatalf("version %q, %d runs", log.Version, len(log.Runs))
-	}
-	run := log.Runs[0]
-	if run.ColumnKind == "" || run.Tool.Driver.Name != "agentverify" || run.Tool.Driver.Version == "" {
-		t.Errorf("driver %+v columnKind %q", run.Tool.Driver, run.ColumnKind)
-	}
-	if len(run.Tool.Driver.Rules) < len(rep.Rules) {
-		t.Errorf("%d rules in SARIF, want all %d", len(run.Tool.Driver.Rules), len(rep.Rules))
-	}
-	for _, r := range run.Tool.Driver.Rules {
-		if r.ShortDescription == nil || r.ShortDescription.Text == "" || r.FullDescription == nil || r.Help == nil || r.Help.Text == "" {
-			t.Errorf("rule %s lacks descriptions or help", r.ID)
-		}
-	}
-	if run.Results == nil {
-		t.Fatal(`no "results" array`)
-	}
-	if len(*run.Results) != len(rep.Violations) {
-		t.Fatalf("%d results for %d violations", len(*run.Results), len(rep.Violations))
-	}
-	for i, res := range *run.Results {
-		v := rep.Violations[i]
-		if res.RuleIndex == nil || *res.RuleIndex < 0 || *res.RuleIndex >= len(run.Tool.Driver.Rules) || run.Tool.Driver.Rules[*res.RuleIndex].ID != res.RuleID {
-			t.Errorf("result %d: ruleIndex %v does not point at %s", i, res.RuleIndex, res.RuleID)
-		}
-		if res.Level != string(v.Severity) {
-			t.Errorf("result %d: level %q, severity %q", i, res.Level, v.Severity)
-		}
-		if len(res.Locations) != 1 {
-			t.Fatalf("result %d: %d locations", i, len(res.Locations))
-		}
-		loc := res.Locations[0].PhysicalLocation
-		if loc.ArtifactLocation.URIBaseID != "%SRCROOT%" || strings.HasPrefix(loc.ArtifactLocation.URI, "/") || strings.Contains(loc.ArtifactLocation.URI, `\`) || loc.Region.StartLine < 1 {
-			t.Errorf("result %d: location %+v", i, loc)
-		}
 	}
 }
 

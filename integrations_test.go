@@ -1,0 +1,230 @@
+package agentverify_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/agentverify/agentverify/internal/sariftest"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// binary builds agentverify once per test run.
+func binary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "agentverify-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "agentverify")
+		out, err := exec.Command("go", "build", "-o", binPath, "./cmd/agentverify").CombinedOutput()
+		if err != nil {
+			buildErr = err
+			t.Logf("%s", out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+func gitEnv(home string) []string {
+	return append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+home, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = gitEnv(dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const modFile = "module example.com/m\n\ngo 1.22\n"
+const cleanFile = "// Package m is a test module.\npackage m\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n"
+const hallucinated = "// Package m is a test module.\npackage m\n\nimport \"strings\"\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n\n// Rev reverses.\nfunc Rev(s string) string { return strings.Reverse(s) }\n"
+
+func TestActionScriptWritesRelativeSARIF(t *testing.T) {
+	bin := binary(t)
+	repo := t.TempDir()
+	git(t, repo, "init", "-q", "-b", "main")
+	writeFiles(t, repo, map[string]string{"svc/go.mod": modFile, "svc/m.go": cleanFile})
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "-m", "base")
+	base := git(t, repo, "rev-parse", "HEAD")
+	writeFiles(t, repo, map[string]string{"svc/m.go": hallucinated})
+	outputs := filepath.Join(t.TempDir(), "github_output")
+	sarif := filepath.Join(t.TempDir(), "out.sarif")
+	script, _ := filepath.Abs("scripts/action-verify.sh")
+	cmd := exec.Command("bash", script)
+	cmd.Dir = filepath.Join(repo, "svc") // working-directory: a subfolder
+	cmd.Env = append(os.Environ(), "AV_BIN="+bin, "AV_BASE="+base, "AV_FAIL_ON=error", "AV_SARIF="+sarif, "AV_ARGS=", "AV_POLICY=", "GITHUB_OUTPUT="+outputs)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("script: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "::error file=svc/m.go,line=10") {
+		t.Errorf("no annotation for svc/m.go:\n%s", out)
+	}
+	got, _ := os.ReadFile(outputs)
+	for _, want := range []string{"status=failed", "exit-code=1", "sarif-file=" + sarif} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("outputs lack %q:\n%s", want, got)
+		}
+	}
+	data, err := os.ReadFile(sarif)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := sariftest.CheckGitHub(t, data, 20, []string{"error"})
+	if uri := results[0].Locations[0].PhysicalLocation.ArtifactLocation.URI; uri != "svc/m.go" {
+		t.Errorf("uri %q, want the repository-relative svc/m.go", uri)
+	}
+	sariftest.ValidateSchema(t, data)
+}
+
+func TestActionAndHookMetadata(t *testing.T) {
+	var action struct {
+		Inputs  map[string]struct{ Default string }
+		Outputs map[string]struct{ Value string }
+		Runs    struct {
+			Using string
+			Steps []map[string]any
+		}
+	}
+	b, err := os.ReadFile("action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, &action); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{"policy", "base", "args", "working-directory", "fail-on", "upload-sarif"} {
+		if _, ok := action.Inputs[in]; !ok {
+			t.Errorf("action.yml lacks input %s", in)
+		}
+	}
+	for _, o := range []string{"status", "sarif-file"} {
+		if _, ok := action.Outputs[o]; !ok {
+			t.Errorf("action.yml lacks output %s", o)
+		}
+	}
+	uploads := false
+	for _, s := range action.Runs.Steps {
+		if uses, _ := s["uses"].(string); strings.HasPrefix(uses, "github/codeql-action/upload-sarif") {
+			uploads = strings.Contains(s["if"].(string), "always()")
+		}
+	}
+	if action.Runs.Using != "composite" || !uploads {
+		t.Errorf("action.yml: using %q, SARIF uploaded even on failure: %v", action.Runs.Using, uploads)
+	}
+	var hooks []map[string]any
+	b, _ = os.ReadFile(".pre-commit-hooks.yaml")
+	if err := yaml.Unmarshal(b, &hooks); err != nil || len(hooks) != 1 {
+		t.Fatalf(".pre-commit-hooks.yaml: %v", err)
+	}
+	h := hooks[0]
+	if h["id"] != "agentverify" || h["language"] != "golang" || h["entry"] != "agentverify diff --staged" || h["pass_filenames"] != false || h["require_serial"] != true {
+		t.Errorf(".pre-commit-hooks.yaml: %v", h)
+	}
+}
+
+// TestExampleWorkflowLints runs actionlint on the documented workflow when it is installed
+// (.ci/run installs it from the module proxy).
+func TestExampleWorkflowLints(t *testing.T) {
+	lint, err := exec.LookPath("actionlint")
+	if err != nil {
+		t.Skip("actionlint not installed (go install github.com/rhysd/actionlint/cmd/actionlint@latest)")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{".github/workflows/agentverify.yml": mustRead(t, "docs/examples/agentverify.yml")})
+	cmd := exec.Command(lint, "-shellcheck=", "-pyflakes=", ".github/workflows/agentverify.yml")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("actionlint: %v\n%s", err, out)
+	}
+}
+
+func mustRead(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestPreCommitFramework uses this repository as a pre-commit hook source: a commit adding
+// a hallucinated call is blocked, a clean one is allowed.
+func TestPreCommitFramework(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the hook with the pre-commit framework")
+	}
+	pc, err := exec.LookPath("pre-commit")
+	if err != nil {
+		t.Skip("pre-commit not installed (Debian package pre-commit; .ci/run installs it)")
+	}
+	self, _ := filepath.Abs(".")
+	rev := git(t, self, "rev-parse", "HEAD")
+	repo := t.TempDir()
+	git(t, repo, "init", "-q", "-b", "main")
+	writeFiles(t, repo, map[string]string{"go.mod": modFile, "m.go": cleanFile,
+		".pre-commit-config.yaml": "repos:\n  - repo: " + self + "\n    rev: " + rev + "\n    hooks:\n      - id: agentverify\n"})
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "--no-verify", "-m", "base")
+	modcache, _ := exec.Command("go", "env", "GOMODCACHE").Output()
+	env := append(gitEnv(repo), "PRE_COMMIT_HOME="+filepath.Join(t.TempDir(), "pc"), "GOMODCACHE="+strings.TrimSpace(string(modcache)), "GOFLAGS=-buildvcs=false")
+	install := exec.Command(pc, "install")
+	install.Dir, install.Env = repo, env
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("pre-commit install: %v\n%s", err, out)
+	}
+	commit := func() (string, error) {
+		c := exec.Command("git", "commit", "-m", "change")
+		c.Dir, c.Env = repo, env
+		out, err := c.CombinedOutput()
+		return string(out), err
+	}
+	writeFiles(t, repo, map[string]string{"m.go": hallucinated})
+	git(t, repo, "add", "m.go")
+	if out, err := commit(); err == nil || !strings.Contains(out, "strings.Reverse") {
+		t.Fatalf("the hook did not block a hallucinated call: %v\n%s", err, out)
+	}
+	writeFiles(t, repo, map[string]string{"m.go": cleanFile + "\n// Sub subtracts.\nfunc Sub(a, b int) int { return a - b }\n"})
+	git(t, repo, "add", "m.go")
+	if out, err := commit(); err != nil {
+		t.Fatalf("the hook blocked a clean change: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,153 @@
+// Package sariftest checks SARIF logs in tests: against the OASIS SARIF 2.1.0 schema kept in
+// ../shared/schemas beside the repository, and against what GitHub code scanning requires
+// beyond the schema.
+package sariftest
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// SchemaPath returns the path of the shared SARIF schema, found from the module root.
+func SchemaPath(t testing.TB) string {
+	t.Helper()
+	dir, _ := filepath.Abs(".")
+	for ; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		if dir == filepath.Dir(dir) {
+			t.Fatal("no go.mod above the test")
+		}
+	}
+	return filepath.Join(filepath.Dir(dir), "shared", "schemas", "sarif-schema-2.1.0.json")
+}
+
+// ValidateSchema validates data against the OASIS schema; it skips the test when the
+// schema is not beside the repository.
+func ValidateSchema(t testing.TB, data []byte) {
+	t.Helper()
+	f, err := os.Open(SchemaPath(t))
+	if err != nil {
+		t.Skipf("SARIF schema not available (%v); it is in ../shared beside the repository", err)
+	}
+	defer f.Close()
+	schemaDoc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif-schema-2.1.0.json", schemaDoc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(doc); err != nil {
+		t.Fatalf("SARIF does not validate against the 2.1.0 schema: %v", err)
+	}
+}
+
+// Log is the part of a SARIF log the GitHub checks read.
+type Log struct {
+	Version string `json:"version"`
+	Runs    []struct {
+		ColumnKind string `json:"columnKind"`
+		Tool       struct {
+			Driver struct {
+				Name    string `json:"name"`
+				Version string `json:"version"`
+				Rules   []struct {
+					ID               string `json:"id"`
+					ShortDescription *struct{ Text string }
+					FullDescription  *struct{ Text string }
+					Help             *struct{ Text string }
+				} `json:"rules"`
+			} `json:"driver"`
+		} `json:"tool"`
+		Results *[]Result `json:"results"`
+	} `json:"runs"`
+}
+
+// Result is one SARIF result.
+type Result struct {
+	RuleID    string `json:"ruleId"`
+	RuleIndex *int   `json:"ruleIndex"`
+	Level     string `json:"level"`
+	Message   struct{ Text string }
+	Locations []struct {
+		PhysicalLocation struct {
+			ArtifactLocation struct {
+				URI       string `json:"uri"`
+				URIBaseID string `json:"uriBaseId"`
+			} `json:"artifactLocation"`
+			Region struct {
+				StartLine int `json:"startLine"`
+			} `json:"region"`
+		} `json:"physicalLocation"`
+	} `json:"locations"`
+}
+
+// CheckGitHub checks what GitHub code scanning needs: one run, a named and versioned
+// driver with at least minRules rules each with descriptions and help, a "results" array
+// even when empty, each result's ruleIndex pointing at its rule, levels equal to levels (in
+// order; nil skips that check), one location with a repository-relative uri, uriBaseId
+// %SRCROOT% and startLine ≥ 1. It returns the results.
+func CheckGitHub(t testing.TB, data []byte, minRules int, levels []string) []Result {
+	t.Helper()
+	var log Log
+	if err := json.Unmarshal(data, &log); err != nil {
+		t.Fatal(err)
+	}
+	if log.Version != "2.1.0" || len(log.Runs) != 1 {
+		t.Fatalf("version %q, %d runs", log.Version, len(log.Runs))
+	}
+	run := log.Runs[0]
+	if run.ColumnKind == "" || run.Tool.Driver.Name != "agentverify" || run.Tool.Driver.Version == "" {
+		t.Errorf("driver %+v columnKind %q", run.Tool.Driver, run.ColumnKind)
+	}
+	rules := run.Tool.Driver.Rules
+	if len(rules) < minRules {
+		t.Errorf("%d rules in SARIF, want at least %d", len(rules), minRules)
+	}
+	for _, r := range rules {
+		if r.ShortDescription == nil || r.ShortDescription.Text == "" || r.FullDescription == nil || r.Help == nil || r.Help.Text == "" {
+			t.Errorf("rule %s lacks descriptions or help", r.ID)
+		}
+	}
+	if run.Results == nil {
+		t.Fatal(`no "results" array`)
+	}
+	results := *run.Results
+	if levels != nil && len(results) != len(levels) {
+		t.Fatalf("%d results, want %d", len(results), len(levels))
+	}
+	for i, res := range results {
+		if res.RuleIndex == nil || *res.RuleIndex < 0 || *res.RuleIndex >= len(rules) || rules[*res.RuleIndex].ID != res.RuleID {
+			t.Errorf("result %d: ruleIndex %v does not point at %s", i, res.RuleIndex, res.RuleID)
+		}
+		if levels != nil && res.Level != levels[i] {
+			t.Errorf("result %d: level %q, want %q", i, res.Level, levels[i])
+		}
+		if len(res.Locations) != 1 {
+			t.Fatalf("result %d: %d locations", i, len(res.Locations))
+		}
+		loc := res.Locations[0].PhysicalLocation
+		if loc.ArtifactLocation.URIBaseID != "%SRCROOT%" || strings.HasPrefix(loc.ArtifactLocation.URI, "/") ||
+			strings.Contains(loc.ArtifactLocation.URI, `\`) || strings.HasPrefix(loc.ArtifactLocation.URI, "..") || loc.Region.StartLine < 1 {
+			t.Errorf("result %d: location %+v", i, loc)
+		}
+	}
+	return results
+}
