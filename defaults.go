@@ -6,6 +6,7 @@ import (
 	"github.com/agentverify/agentverify/dimensions/scope"
 	"github.com/agentverify/agentverify/dimensions/semantic"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
@@ -29,4 +30,4 @@ func NewChecker() *Checker {
 }
 
 // Languages returns the built-in frontends.
-func Languages() lang.Registry { return lang.Registry{} }
+func Languages() lang.Registry { return lang.Registry{golang.New()} }

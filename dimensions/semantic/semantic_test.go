@@ -1,0 +1,90 @@
+package semantic
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/policy"
+
+	"github.com/agentverify/agentverify/internal/checktest"
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/golang"
+)
+
+func TestDimension(t *testing.T) {
+	checktest.Run(t, "testdata", Dimension, lang.Registry{golang.New()})
+}
+
+// apiFile renders a Go file declaring one exported function per name with the given
+// parameter type.
+func apiFile(funcs map[string]string) []byte {
+	var b strings.Builder
+	b.WriteString("package api\n")
+	names := make([]string, 0, len(funcs))
+	for n := range funcs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(&b, "\n// %s is part of the API.\nfunc %s(x %s) {}\n", n, n, funcs[n])
+	}
+	return []byte(b.String())
+}
+
+// TestP13P14P15APIChanges: over random APIs and random mutations, every removed export is
+// reported as removed-export (P13), every changed signature as incompatible-change (P14),
+// and additions are never reported (P15).
+func TestP13P14P15APIChanges(t *testing.T) {
+	types := []string{"int", "string", "bool", "[]byte"}
+	rapid.Check(t, func(t *rapid.T) {
+		base := map[string]string{}
+		for i := rapid.IntRange(0, 6).Draw(t, "n"); i > 0; i-- {
+			base[fmt.Sprintf("F%d", rapid.IntRange(0, 9).Draw(t, "name"))] = rapid.SampledFrom(types).Draw(t, "type")
+		}
+		head := map[string]string{}
+		want := map[string]string{}
+		for n, typ := range base {
+			switch rapid.IntRange(0, 2).Draw(t, "mutation "+n) {
+			case 0:
+				head[n] = typ
+			case 1:
+				want[n] = "semantics/removed-export"
+			case 2:
+				other := rapid.SampledFrom(types).Draw(t, "new type "+n)
+				head[n] = other
+				if other != typ {
+					want[n] = "semantics/incompatible-change"
+				}
+			}
+		}
+		for i := rapid.IntRange(0, 3).Draw(t, "added"); i > 0; i-- {
+			n := fmt.Sprintf("G%d", i)
+			head[n] = rapid.SampledFrom(types).Draw(t, "added type")
+		}
+		set := &change.Set{Files: []*change.File{change.NewFile("api/api.go", "api/api.go", apiFile(base), apiFile(head))}}
+		langs := lang.Registry{golang.New()}
+		pol := policy.Default()
+		pass := &check.Pass{Context: context.Background(), Changes: set, Policy: pol, Languages: langs, Files: check.NewFiles(langs)}
+		fs, err := Dimension.Run(pass)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, f := range fs {
+			if f.Rule == removedExport.ID || f.Rule == incompatibleChange.ID {
+				got[f.Symbol] = f.Rule
+			}
+		}
+		if !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Fatalf("base %v head %v: got %v, want %v", base, head, got, want)
+		}
+	})
+}
