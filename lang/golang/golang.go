@@ -90,8 +90,8 @@ type extractor struct {
 	file *ast.File
 	test bool
 	lf   *lang.File
-	// testingName is the local name of the "testing" import, "" when not imported.
-	testingName string
+	// testingNames are the local names of the "testing" imports.
+	testingNames map[string]bool
 	// codeLines marks the lines that hold a non-comment token.
 	codeLines []bool
 }
@@ -123,10 +123,14 @@ func (x *extractor) run(src []byte) {
 			continue
 		}
 		if p, err := strconv.Unquote(imp.Path.Value); err == nil && p == "testing" {
-			x.testingName = "testing"
+			name := "testing"
 			if imp.Name != nil {
-				x.testingName = imp.Name.Name
+				name = imp.Name.Name
 			}
+			if x.testingNames == nil {
+				x.testingNames = map[string]bool{}
+			}
+			x.testingNames[name] = true
 		}
 	}
 	for _, cg := range af.Comments {
@@ -250,23 +254,22 @@ func hasTestPrefix(name, prefix string) bool {
 
 // oneTestingParam reports whether params is exactly one parameter of type *testing.<typ>.
 func (x *extractor) oneTestingParam(params *ast.FieldList, typ string) bool {
-	if x.testingName == "" || params == nil || len(params.List) != 1 || len(params.List[0].Names) > 1 {
+	if params == nil || len(params.List) != 1 || len(params.List[0].Names) > 1 {
 		return false
 	}
 	star, ok := params.List[0].Type.(*ast.StarExpr)
 	if !ok {
 		return false
 	}
-	if x.testingName == "." { // import . "testing"
-		id, ok := star.X.(*ast.Ident)
-		return ok && id.Name == typ
+	if id, ok := star.X.(*ast.Ident); ok { // import . "testing"
+		return x.testingNames["."] && id.Name == typ
 	}
 	sel, ok := star.X.(*ast.SelectorExpr)
 	if !ok || sel.Sel.Name != typ {
 		return false
 	}
 	id, ok := sel.X.(*ast.Ident)
-	return ok && id.Name == x.testingName
+	return ok && x.testingNames[id.Name]
 }
 
 func (x *extractor) genDecl(gd *ast.GenDecl) {

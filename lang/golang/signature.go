@@ -22,7 +22,7 @@ func exprString(e ast.Expr) string {
 	}
 	var out strings.Builder
 	prev := ""
-	for _, line := range strings.Split(buf.String(), "\n") {
+	for _, line := range strings.Split(stripComments(buf.String()), "\n") {
 		line = strings.Join(strings.Fields(line), " ")
 		if line == "" {
 			continue
@@ -82,5 +82,40 @@ func typeSignature(s *ast.TypeSpec) string {
 		b.WriteString("= ")
 	}
 	b.WriteString(exprString(s.Type))
+	return b.String()
+}
+
+// stripComments removes the comments go/printer writes for struct and interface
+// fields, leaving string and rune literals (struct tags) alone.
+func stripComments(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\'' || c == '`':
+			j := i + 1
+			for j < len(s) && s[j] != c {
+				if s[j] == '\\' && c != '`' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(s))
+			b.WriteString(s[i:j])
+			i = j - 1
+		case strings.HasPrefix(s[i:], "//"):
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			i-- // keep the newline
+		case strings.HasPrefix(s[i:], "/*"):
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				return b.String()
+			}
+			i += 2 + end + 1
+		default:
+			b.WriteByte(c)
+		}
+	}
 	return b.String()
 }
