@@ -1,0 +1,14 @@
+package complexity_test
+
+import (
+	"testing"
+
+	"github.com/agentverify/agentverify/dimensions/complexity"
+	"github.com/agentverify/agentverify/internal/checktest"
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/golang"
+)
+
+func TestDimension(t *testing.T) {
+	checktest.Run(t, "testdata", complexity.Dimension, lang.Registry{golang.New()})
+}
