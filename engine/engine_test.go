@@ -260,7 +260,8 @@ func TestP24ProcessIsDeterministic(t *testing.T) {
 	})
 }
 
-func TestSeverityFromPolicy(t *testing.T) {
+// TestP20SeverityFromPolicy: each finding gets the severity the policy gives its rule; off drops it.
+func TestP20SeverityFromPolicy(t *testing.T) {
 	pol := policy.Default()
 	pol.Rules = []policy.RuleSeverity{{Pattern: "style/a", Severity: policy.Off}}
 	rules := map[string]*check.Rule{"style/a": {ID: "style/a", Default: policy.Warning}, "style/b": {ID: "style/b", Default: policy.Warning}}
