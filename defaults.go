@@ -2,6 +2,7 @@ package agentverify
 
 import (
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/dimensions/complexity"
 	"github.com/agentverify/agentverify/dimensions/hallucination"
 	"github.com/agentverify/agentverify/dimensions/scope"
 	"github.com/agentverify/agentverify/dimensions/semantic"
@@ -19,6 +20,7 @@ func dimensions(l *load.Loader) []*check.Dimension {
 		scope.Dimension,
 		hallucination.New(l),
 		semantic.Dimension,
+		complexity.Dimension,
 	}
 }
 
