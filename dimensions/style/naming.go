@@ -1,0 +1,268 @@
+package style
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang"
+)
+
+// convention checks one identifier; it returns a message and the conforming name, or
+// "" when the name is fine.
+type convention func(id lang.Ident) (msg, should string)
+
+var conventions = map[string]convention{
+	"go":         goConvention,
+	"lisp-case":  lispCase,
+	"snake_case": snakeCase,
+	"camelCase":  camelCase,
+}
+
+// things names identifier kinds in messages.
+var things = map[lang.IdentKind]string{
+	lang.IdentFunc:    "func",
+	lang.IdentMethod:  "method",
+	lang.IdentType:    "type",
+	lang.IdentVar:     "var",
+	lang.IdentConst:   "const",
+	lang.IdentField:   "struct field",
+	lang.IdentParam:   "parameter",
+	lang.IdentPackage: "package",
+	lang.IdentLabel:   "label",
+}
+
+func naming(path, conv string, lf *lang.File) []check.Finding {
+	fn := conventions[conv]
+	if fn == nil {
+		return nil
+	}
+	tests := map[lang.Pos]bool{} // test function names may hold underscores: TestFoo_bar
+	for _, d := range lf.Decls {
+		if d.Test {
+			tests[d.NamePos] = true
+		}
+	}
+	var out []check.Finding
+	for _, id := range lf.Idents {
+		if tests[id.Pos] {
+			continue
+		}
+		msg, should := fn(id)
+		if msg == "" {
+			continue
+		}
+		out = append(out, check.Finding{
+			Rule:       "style/naming",
+			Location:   check.Location{File: path, Line: id.Pos.Line, Column: id.Pos.Column},
+			Message:    msg,
+			Suggestion: "rename to " + should,
+			Symbol:     id.Name,
+		})
+	}
+	return out
+}
+
+// knownNameExceptions are names golint accepts although they break the rules.
+var knownNameExceptions = map[string]bool{"LastInsertId": true, "kWh": true}
+
+var allCaps = regexp.MustCompile(`^[A-Z0-9_]+$`)
+
+// goConvention is golint's and revive's var-naming check.
+func goConvention(id lang.Ident) (string, string) {
+	name, thing := id.Name, things[id.Kind]
+	if id.Kind == lang.IdentPackage {
+		base, suffix := name, ""
+		if strings.HasSuffix(name, "_test") && len(name) > len("_test") {
+			base, suffix = strings.TrimSuffix(name, "_test"), "_test"
+		}
+		should := strings.ToLower(strings.ReplaceAll(base, "_", "")) + suffix
+		switch {
+		case strings.Contains(base, "_"):
+			return "don't use an underscore in package name", should
+		case base != strings.ToLower(base):
+			return fmt.Sprintf("don't use MixedCaps in package name; %s should be %s", name, should), should
+		}
+		return "", ""
+	}
+	if knownNameExceptions[name] {
+		return "", ""
+	}
+	if len(name) >= 5 && allCaps.MatchString(name) && strings.Contains(name, "_") {
+		should := goName(joinWords(strings.ToLower(name), true, ""))
+		return fmt.Sprintf("don't use ALL_CAPS in Go names; %s %s should be %s", thing, name, should), should
+	}
+	if len(name) > 2 && name[0] == 'k' && name[1] >= 'A' && name[1] <= 'Z' {
+		should := goName(string(name[1]+'a'-'A') + name[2:])
+		return fmt.Sprintf("don't use leading k in Go names; %s %s should be %s", thing, name, should), should
+	}
+	should := goName(name)
+	switch {
+	case should == name:
+		return "", ""
+	case len(name) > 2 && strings.Contains(name[1:], "_"):
+		return fmt.Sprintf("don't use underscores in Go names; %s %s should be %s", thing, name, should), should
+	}
+	return fmt.Sprintf("%s %s should be %s", thing, name, should), should
+}
+
+// commonInitialisms is revive's list (golint's plus IDS): words written in one case.
+var commonInitialisms = map[string]bool{
+	"ACL": true, "API": true, "ASCII": true, "CPU": true, "CSS": true, "DNS": true,
+	"EOF": true, "GUID": true, "HTML": true, "HTTP": true, "HTTPS": true, "ID": true,
+	"IDS": true, "IP": true, "JSON": true, "LHS": true, "QPS": true, "RAM": true,
+	"RHS": true, "RPC": true, "SLA": true, "SMTP": true, "SQL": true, "SSH": true,
+	"TCP": true, "TLS": true, "TTL": true, "UDP": true, "UI": true, "UID": true,
+	"UUID": true, "URI": true, "URL": true, "UTF8": true, "VM": true, "XML": true,
+	"XMPP": true, "XSRF": true, "XSS": true,
+}
+
+// goName is the name golint would suggest: underscores removed (but one between two
+// digits), words split at lower-to-upper changes, and common initialisms in one case
+// (lower case only at the start of the name).
+func goName(name string) string {
+	if name == "_" || strings.IndexFunc(name, func(r rune) bool { return !unicode.IsLower(r) }) < 0 {
+		return name
+	}
+	runes := []rune(name)
+	w, i := 0, 0 // start of the current word, scan position
+	for i+1 <= len(runes) {
+		eow := false
+		switch {
+		case i+1 == len(runes):
+			eow = true
+		case runes[i+1] == '_':
+			eow = true
+			n := 1 // the run of underscores after i
+			for i+n+1 < len(runes) && runes[i+n+1] == '_' {
+				n++
+			}
+			if i+n+1 < len(runes) && unicode.IsDigit(runes[i]) && unicode.IsDigit(runes[i+n+1]) {
+				n--
+			}
+			copy(runes[i+1:], runes[i+n+1:])
+			runes = runes[:len(runes)-n]
+		case unicode.IsLower(runes[i]) && !unicode.IsLower(runes[i+1]):
+			eow = true
+		}
+		i++
+		if !eow {
+			continue
+		}
+		word := string(runes[w:i])
+		if u := strings.ToUpper(word); commonInitialisms[u] {
+			if w == 0 && unicode.IsLower(runes[w]) {
+				u = strings.ToLower(u)
+			}
+			if u == "IDS" {
+				u = "IDs"
+			}
+			copy(runes[w:], []rune(u))
+		} else if w > 0 && strings.ToLower(word) == word {
+			runes[w] = unicode.ToUpper(runes[w])
+		}
+		w = i
+	}
+	return string(runes)
+}
+
+// splitWords splits a name at '_', '-' and case changes: "HTTPServer_v2" is
+// ["HTTP", "Server", "v2"].
+func splitWords(name string) []string {
+	var words []string
+	rs := []rune(name)
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			words = append(words, string(rs[start:end]))
+		}
+	}
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '-':
+			flush(i)
+			start = i + 1
+		case i > start && unicode.IsUpper(r) &&
+			(!unicode.IsUpper(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])):
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(rs))
+	return words
+}
+
+// joinWords joins the words of name in camel case, upper-casing the first word when
+// upperFirst, with sep between words.
+func joinWords(name string, upperFirst bool, sep string) string {
+	var b strings.Builder
+	for i, w := range splitWords(name) {
+		rs := []rune(strings.ToLower(w))
+		if i > 0 || upperFirst {
+			rs[0] = unicode.ToUpper(rs[0])
+		}
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(string(rs))
+	}
+	return b.String()
+}
+
+// lowerWords joins the lower-cased words of name with sep.
+func lowerWords(name, sep string) string {
+	words := splitWords(name)
+	for i, w := range words {
+		words[i] = strings.ToLower(w)
+	}
+	return strings.Join(words, sep)
+}
+
+// affixes splits off the Lisp markers around a name: *earmuffs*, +constants+, %internal.
+func affixes(name string) (pre, core, post string) {
+	core = strings.TrimLeft(name, "*+%&")
+	pre = name[:len(name)-len(core)]
+	trimmed := strings.TrimRight(core, "*+%?!")
+	return pre, trimmed, core[len(trimmed):]
+}
+
+func lispCase(id lang.Ident) (string, string) {
+	pre, core, post := affixes(id.Name)
+	if !strings.ContainsAny(core, "_") && strings.ToLower(core) == core || core == "" {
+		return "", ""
+	}
+	should := pre + lowerWords(core, "-") + post
+	return fmt.Sprintf("%s %s is not lisp-case; it should be %s", things[id.Kind], id.Name, should), should
+}
+
+var (
+	lowerSnake = regexp.MustCompile(`^_*[\p{Ll}\p{N}]+(_+[\p{Ll}\p{N}]+)*_*$`)
+	upperSnake = regexp.MustCompile(`^_*[\p{Lu}\p{N}]+(_+[\p{Lu}\p{N}]+)*_*$`)
+	pascal     = regexp.MustCompile(`^\p{Lu}[\p{L}\p{N}]*$`)
+)
+
+func snakeCase(id lang.Ident) (string, string) {
+	name := id.Name
+	if lowerSnake.MatchString(name) || id.Kind == lang.IdentConst && upperSnake.MatchString(name) ||
+		id.Kind == lang.IdentType && pascal.MatchString(name) {
+		return "", ""
+	}
+	core := strings.TrimLeft(name, "_")
+	should := name[:len(name)-len(core)] + lowerWords(core, "_")
+	if should == name {
+		return "", "" // nothing to suggest, e.g. "__"
+	}
+	return fmt.Sprintf("%s %s is not snake_case; it should be %s", things[id.Kind], name, should), should
+}
+
+func camelCase(id lang.Ident) (string, string) {
+	core := strings.TrimLeft(id.Name, "_$")
+	if !strings.ContainsAny(core, "_-") {
+		return "", ""
+	}
+	upper := core != "" && unicode.IsUpper([]rune(core)[0])
+	should := id.Name[:len(id.Name)-len(core)] + joinWords(core, upper, "")
+	return fmt.Sprintf("%s %s is not camelCase; it should be %s", things[id.Kind], id.Name, should), should
+}

@@ -1,0 +1,169 @@
+package style
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/policy"
+)
+
+// Dimension is the style dimension.
+var Dimension = &check.Dimension{
+	Name: policy.Style,
+	Doc:  "checks changed code against the project's conventions: naming, doc comments, line length, and no new lint suppressions",
+	Rules: []*check.Rule{
+		{
+			ID: "style/naming", Default: policy.Warning,
+			Short: "an identifier breaks the naming convention",
+			Doc: "Fires on a declared identifier that breaks style.naming: for Go MixedCaps, no " +
+				"underscores, no ALL_CAPS, common initialisms in one case (userID, HTTPServer); or " +
+				"lisp-case, snake_case, camelCase; detect uses the language's own convention. " +
+				"The suggestion gives the conforming name.",
+		},
+		{
+			ID: "style/missing-doc", Default: policy.Warning,
+			Short: "an exported declaration has no doc comment",
+			Doc: "With style.require_docs: exported, fires on an exported function, method, type, " +
+				"var or const without a doc comment (test files, package main and methods on " +
+				"unexported types are exempt). Write a comment that starts with the name and says why.",
+		},
+		{
+			ID: "style/line-length", Default: policy.Warning,
+			Short: "a line is longer than max_line_length",
+			Doc: "Fires on a changed line longer than style.max_line_length runes (0 = off). " +
+				"Break the line or extract a variable.",
+		},
+		{
+			ID: "style/suppression-added", Default: policy.Warning,
+			Short: "the change adds a lint-suppression comment",
+			Doc: "Fires on an added comment that silences a linter or this gate (//nolint, " +
+				"//lint:ignore, //agentverify:ignore, #nosec, eslint-disable, # noqa, …). An agent " +
+				"should fix the finding, not hide it; a human reviews every suppression.",
+		},
+	},
+	Run: run,
+}
+
+func run(pass *check.Pass) ([]check.Finding, error) {
+	var out []check.Finding
+	for _, f := range pass.Changes.Files {
+		if err := pass.Context.Err(); err != nil {
+			return nil, err
+		}
+		if !f.Analyzable() {
+			continue
+		}
+		opts := pass.Policy.ForPath(f.Path).Style
+		if opts == nil {
+			continue
+		}
+		lf, err := pass.Files.Parse(f, change.Head)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Path, err)
+		}
+		if lf == nil || len(lf.SyntaxErrors) > 0 {
+			continue
+		}
+		out = append(out, suppressions(f.Path, lf)...)
+		if generated(lf) {
+			continue
+		}
+		conv := opts.Naming
+		if conv == "detect" {
+			conv = ""
+			if fe := pass.Languages.For(f.Path); fe != nil {
+				conv = fe.Naming()
+			}
+		}
+		out = append(out, naming(f.Path, conv, lf)...)
+		if opts.RequireDocs == "exported" {
+			fs, err := missingDocs(pass, f, lf)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, fs...)
+		}
+		out = append(out, lineLength(f.Path, opts.MaxLineLength, lf)...)
+	}
+	return out, nil
+}
+
+var generatedRE = regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`)
+
+// generated reports whether the file carries the generated-code marker before its
+// package clause (or anywhere, for a language without one).
+func generated(lf *lang.File) bool {
+	pkgLine := len(lf.Lines) + 1
+	for _, id := range lf.Idents {
+		if id.Kind == lang.IdentPackage {
+			pkgLine = id.Pos.Line
+			break
+		}
+	}
+	for _, c := range lf.Comments {
+		if c.Pos.Line < pkgLine && generatedRE.MatchString(c.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+func lineLength(path string, limit int, lf *lang.File) []check.Finding {
+	if limit <= 0 {
+		return nil
+	}
+	var out []check.Finding
+	for i, line := range lf.Lines {
+		n := utf8.RuneCountInString(line)
+		if n <= limit {
+			continue
+		}
+		col, runes := 0, 0 // col: 1-based byte column of the first rune over the limit
+		for k := range line {
+			if runes == limit {
+				col = k + 1
+				break
+			}
+			runes++
+		}
+		out = append(out, check.Finding{
+			Rule:       "style/line-length",
+			Location:   check.Location{File: path, Line: i + 1, Column: col},
+			Message:    fmt.Sprintf("line is %d characters long (limit %d)", n, limit),
+			Suggestion: "break the line or extract a variable",
+			Symbol:     strings.TrimSpace(line),
+		})
+	}
+	return out
+}
+
+// suppressionRE matches comments that silence a linter or this gate.
+var suppressionRE = regexp.MustCompile(`^//\s*nolint\b|^//\s*lint:(?:file-)?ignore\b|^//\s*agentverify:ignore\b|#nosec\b|` +
+	`^//\s*revive:disable|^//\s*(?:gocognit|gocyclo):ignore\b|NOSONAR|eslint-disable|@ts-(?:ignore|nocheck)\b|` +
+	`#\s*noqa\b|#\s*type:\s*ignore\b|pylint:\s*disable`)
+
+func suppressions(path string, lf *lang.File) []check.Finding {
+	var out []check.Finding
+	for _, c := range lf.Comments {
+		if !suppressionRE.MatchString(c.Text) {
+			continue
+		}
+		text := strings.TrimSpace(c.Text)
+		if first, _, ok := strings.Cut(text, "\n"); ok {
+			text = first
+		}
+		out = append(out, check.Finding{
+			Rule:       "style/suppression-added",
+			Location:   check.Location{File: path, Line: c.Pos.Line, Column: c.Pos.Column},
+			Message:    "suppression comment " + text,
+			Suggestion: "fix what the linter reports instead of silencing it, or have a human approve the suppression",
+			Symbol:     text,
+		})
+	}
+	return out
+}

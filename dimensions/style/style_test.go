@@ -1,0 +1,14 @@
+package style_test
+
+import (
+	"testing"
+
+	"github.com/agentverify/agentverify/dimensions/style"
+	"github.com/agentverify/agentverify/internal/checktest"
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/golang"
+)
+
+func TestDimension(t *testing.T) {
+	checktest.Run(t, "testdata", style.Dimension, lang.Registry{golang.New()})
+}
