@@ -4,8 +4,8 @@
 //
 //   - style/naming: a declared identifier breaks the naming convention. For "go" the
 //     rules are golint's and revive's var-naming: MixedCaps, no underscores (except
-//     in test, fuzz, benchmark and example function names of _test.go files), no
-//     ALL_CAPS, no leading k, and the common initialisms (ID, URL, HTTP, JSON, API, …;
+//     in test, fuzz, benchmark and example function names of _test.go files, and a
+//     trailing one after a Go keyword, as in type_), no ALL_CAPS, no leading k, and the common initialisms (ID, URL, HTTP, JSON, API, …;
 //     revive's list) in one case: userId should be userID, HttpServer HTTPServer. A
 //     package name has no underscores (but for an _test suffix) and no upper case.
 //     "lisp-case" wants lower-case words joined by '-' (earmuffs and +constants+ kept),

@@ -2,6 +2,7 @@ package style
 
 import (
 	"fmt"
+	"go/token"
 	"regexp"
 	"strings"
 	"unicode"
@@ -87,8 +88,8 @@ func goConvention(id lang.Ident) (string, string) {
 		}
 		return "", ""
 	}
-	if knownNameExceptions[name] {
-		return "", ""
+	if knownNameExceptions[name] || token.IsKeyword(strings.TrimSuffix(name, "_")) {
+		return "", "" // type_, break_: the idiom for a name that would be a keyword
 	}
 	if len(name) >= 5 && allCaps.MatchString(name) && strings.Contains(name, "_") {
 		should := goName(joinWords(strings.ToLower(name), true, ""))

@@ -48,6 +48,8 @@ func TestConventions(t *testing.T) {
 		{"go", lang.IdentVar, "LastInsertId", "", ""},
 		{"go", lang.IdentVar, "userID", "", ""},
 		{"go", lang.IdentVar, "i", "", ""},
+		{"go", lang.IdentField, "type_", "", ""},
+		{"go", lang.IdentVar, "types_", "types", "don't use underscores in Go names; var types_ should be types"},
 		{"lisp-case", lang.IdentFunc, "make-thing", "", ""},
 		{"lisp-case", lang.IdentVar, "*default-port*", "", ""},
 		{"lisp-case", lang.IdentFunc, "makeThing", "make-thing", "func makeThing is not lisp-case; it should be make-thing"},
