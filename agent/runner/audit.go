@@ -41,8 +41,8 @@ type Record struct {
 	Step int `json:"step"`
 
 	// start
-	Version   int         `json:"version,omitempty"`
-	Settings  *Settings   `json:"settings,omitempty"`
+	Version  int       `json:"version,omitempty"`
+	Settings *Settings `json:"settings,omitempty"`
 
 	// model and model_error
 	Reply        *llm.Message `json:"reply,omitempty"`

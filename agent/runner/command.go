@@ -81,8 +81,8 @@ type runFlags struct {
 	task, taskFile, baseURL, model, dir  string
 	apiKeyEnv, access, policyFile, audit string
 	maxSteps, tokenBudget, contextTokens int
-	parallel                             int
-	timeBudget                           time.Duration
+	parallel, retries                    int
+	timeBudget, retryDelay               time.Duration
 	allowExec                            bool
 }
 
@@ -104,6 +104,8 @@ func newRunFlags(out io.Writer) *runFlags {
 	fs.BoolVar(&f.allowExec, "allow-exec", false, "offer run_command")
 	fs.StringVar(&f.policyFile, "policy", "", "policy `FILE` (default: .agentverify.yaml at the repository root)")
 	fs.StringVar(&f.audit, "audit", "", "append one JSON line per decision to `FILE`")
+	fs.IntVar(&f.retries, "retries", DefaultRetries, "retries of a failed exchange with the server (connection, 5xx, 429, malformed reply)")
+	fs.DurationVar(&f.retryDelay, "retry-delay", DefaultRetryDelay, "first pause before a retry, doubled each time")
 	fs.IntVar(&f.parallel, "parallel", 0, "run the task files in git worktrees, at most `N` at once")
 	return f
 }
@@ -148,6 +150,9 @@ func runCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if f.timeBudget <= 0 {
 		return usageErr(stderr, "--time-budget must be positive, got %s", f.timeBudget)
 	}
+	if f.retries < 0 || f.retryDelay < 0 {
+		return usageErr(stderr, "--retries and --retry-delay must not be negative")
+	}
 	if f.parallel < 0 {
 		return usageErr(stderr, "--parallel must not be negative")
 	}
@@ -177,7 +182,11 @@ func runCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return usageErr(stderr, "%v", err)
 	}
 	base := Config{Model: f.model, MaxSteps: f.maxSteps, TokenBudget: f.tokenBudget, TimeBudget: f.timeBudget,
-		ContextTokens: f.contextTokens, Access: access, AllowExec: f.allowExec}
+		ContextTokens: f.contextTokens, Access: access, AllowExec: f.allowExec,
+		Retries: f.retries, RetryDelay: f.retryDelay}
+	if f.retries == 0 {
+		base.Retries = -1
+	}
 	if key != "" {
 		base.Secrets = []string{key}
 	}

@@ -126,9 +126,10 @@ type loop struct {
 	tokens  int
 	answer  string
 	stop    string // set when a guard circuit break or the loop ends the run
-	// measure returns the time since start (replay substitutes recorded durations);
-	// sleep pauses between retries.
-	measure func(start time.Time) time.Duration
+	// elapsed returns the wall-clock time since its previous call (the first call: since
+	// the run started), so the deductions add up to the run's whole duration; replay
+	// substitutes the recorded durations. sleep pauses between retries.
+	elapsed func() time.Duration
 	sleep   func(ctx context.Context, d time.Duration)
 }
 
@@ -166,7 +167,14 @@ func newLoop(cfg Config, model Model, exec Executor) (*loop, error) {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
 	l := &loop{cfg: cfg, model: model, exec: exec, g: g, tools: tools.Core(),
-		measure: time.Since, sleep: sleepCtx}
+		sleep: sleepCtx}
+	last := time.Now()
+	l.elapsed = func() time.Duration {
+		now := time.Now()
+		d := now.Sub(last)
+		last = now
+		return d
+	}
 	s := core.NewState("")
 	s.MaxSteps = cfg.MaxSteps
 	s.TokenBudget = cfg.TokenBudget
@@ -280,7 +288,11 @@ func (l *loop) step(ctx context.Context) {
 	req := &llm.Request{Model: l.cfg.Model, Messages: toLLM(sent), Tools: l.defs}
 	resp, elapsed, err := l.complete(ctx, req)
 	if err != nil {
-		l.s = core.SetError(l.s, core.ToolError("model", l.redact(err.Error())))
+		// A budget that ran out during the exchange is the reason to stop, not the
+		// error it caused.
+		if !core.MustRespond(l.s) {
+			l.s = core.SetError(l.s, core.ToolError("model", l.redact(err.Error())))
+		}
 		return
 	}
 	choice := resp.Choices[0]
@@ -307,8 +319,8 @@ func (l *loop) step(ctx context.Context) {
 	l.record(Record{Kind: KindModel, Reply: &reply, FinishReason: choice.FinishReason, Usage: &usage,
 		Tokens: tokens, ElapsedNS: int64(elapsed)})
 	l.progress("turn %d: %d tool call(s), %d tokens, finish_reason %q", l.turn, len(reply.ToolCalls), tokens, choice.FinishReason)
-	if gv.Kind == guard.CircuitBreak {
-		l.stop = gv.String()
+	if gv.Kind == guard.CircuitBreak && !core.MustRespond(l.s) {
+		l.stop = gv.String() // else the core's reason (a budget) is the clearer one
 		return
 	}
 	if len(reply.ToolCalls) == 0 {
@@ -337,14 +349,14 @@ func (l *loop) reply(content string) {
 	l.s, res = core.ReactStep(l.s, act, l.tools)
 	switch res.Outcome {
 	case core.Answered:
-		l.answer, l.stop = content, "done"
+		l.answer, l.stop = l.redact(content), "done"
 		l.progress("step %d: final answer", l.s.Step)
 	case core.Idle:
 		l.s = core.AddMessage(l.s, core.Message{Role: core.RoleUser,
 			Content: "Your reply had neither a tool call nor an answer. Call a tool, or answer if the task is done."})
 		l.progress("step %d: empty reply", l.s.Step)
 	case core.Refused:
-		l.answer = content
+		l.answer = l.redact(content)
 		l.stop = core.StopReason(l.s)
 		l.progress("step %d: answer refused: %s", l.s.Step, l.stop)
 	}
@@ -371,7 +383,7 @@ func (l *loop) call(ctx context.Context, tc llm.ToolCall) {
 	var obs string
 	switch res.Outcome {
 	case core.Answered:
-		l.answer, l.stop = act.Answer, "done"
+		l.answer, l.stop = l.redact(act.Answer), "done"
 		rec.Answer = act.Answer
 		obs = "finished"
 	case core.Denied:
@@ -389,9 +401,8 @@ func (l *loop) call(ctx context.Context, tc llm.ToolCall) {
 			}
 			break
 		}
-		start := time.Now()
 		r := l.exec.Run(ctx, name, args)
-		el := l.measure(start)
+		el := l.elapsed()
 		l.s = core.DeductUsage(l.s, 0, el)
 		rec.ElapsedNS = int64(el)
 		rec.Verdict = r.Verdict
@@ -432,9 +443,8 @@ func (l *loop) complete(ctx context.Context, req *llm.Request) (*llm.Response, t
 		delay = DefaultRetryDelay
 	}
 	for attempt := 0; ; attempt++ {
-		start := time.Now()
 		resp, err := l.model.Complete(ctx, req)
-		el := l.measure(start)
+		el := l.elapsed()
 		if err == nil && len(resp.Choices) == 0 {
 			err = &llm.Error{Status: 200, Message: "response has no choices"}
 		}

@@ -67,7 +67,7 @@ func Replay(ctx context.Context, session []Record) (Result, []string, error) {
 	if err != nil {
 		return Result{}, nil, err
 	}
-	l.measure = src.measure
+	l.elapsed = src.elapsed
 	l.sleep = func(context.Context, time.Duration) {}
 	res := l.run(ctx)
 	diffs := src.problems
@@ -123,7 +123,7 @@ func (r *recording) Run(_ context.Context, name, args string) tools.Result {
 
 func (r *recording) Final(context.Context) tools.Result { return r.final }
 
-func (r *recording) measure(time.Time) time.Duration {
+func (r *recording) elapsed() time.Duration {
 	if len(r.durations) == 0 {
 		return 0
 	}
