@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/agentverify/agentverify/agent/guard"
@@ -127,7 +128,7 @@ func (a *Audit) Write(r Record) {
 	if a.w == nil || a.err != nil {
 		return
 	}
-	data, err := json.Marshal(r)
+	data, err := json.Marshal(redactRecord(r, a.secrets))
 	if err != nil {
 		a.err = err
 		return
@@ -181,4 +182,43 @@ func ReadAudit(r io.Reader, name string) ([]Record, error) {
 		return nil, fmt.Errorf("%s:1: audit version %d, want %d", name, out[0].Version, AuditVersion)
 	}
 	return out, nil
+}
+
+// redactRecord replaces the secrets in every text a record carries.
+func redactRecord(r Record, secrets []string) Record {
+	if len(secrets) == 0 {
+		return r
+	}
+	red := func(s string) string { return redactString(s, secrets) }
+	r.Input, r.Observation, r.Answer, r.Error, r.Reason = red(r.Input), red(r.Observation), red(r.Answer), red(r.Error), red(r.Reason)
+	if r.Reply != nil {
+		m := *r.Reply
+		m.Content = red(m.Content)
+		m.ToolCalls = append([]llm.ToolCall(nil), m.ToolCalls...)
+		for i := range m.ToolCalls {
+			m.ToolCalls[i].Function.Arguments = red(m.ToolCalls[i].Function.Arguments)
+		}
+		r.Reply = &m
+	}
+	if r.Settings != nil {
+		st := *r.Settings
+		st.Task = red(st.Task)
+		r.Settings = &st
+	}
+	return r
+}
+
+// redactString replaces each secret in s, also in its JSON-escaped form (tool
+// arguments are JSON text).
+func redactString(s string, secrets []string) string {
+	for _, sec := range secrets {
+		if sec == "" {
+			continue
+		}
+		s = strings.ReplaceAll(s, sec, "[REDACTED]")
+		if q, err := json.Marshal(sec); err == nil && string(q[1:len(q)-1]) != sec {
+			s = strings.ReplaceAll(s, string(q[1:len(q)-1]), "[REDACTED]")
+		}
+	}
+	return s
 }

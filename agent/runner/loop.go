@@ -236,14 +236,7 @@ func (l *loop) progress(format string, args ...any) {
 	fmt.Fprintln(l.cfg.Progress, l.redact(msg))
 }
 
-func (l *loop) redact(s string) string {
-	for _, sec := range l.cfg.Secrets {
-		if sec != "" {
-			s = strings.ReplaceAll(s, sec, "[REDACTED]")
-		}
-	}
-	return s
-}
+func (l *loop) redact(s string) string { return redactString(s, l.cfg.Secrets) }
 
 func (l *loop) run(parent context.Context) Result {
 	l.record(Record{Kind: KindStart, Version: AuditVersion, Settings: l.settings()})
