@@ -6,6 +6,7 @@ import (
 	"github.com/agentverify/agentverify/dimensions/hallucination"
 	"github.com/agentverify/agentverify/dimensions/scope"
 	"github.com/agentverify/agentverify/dimensions/semantic"
+	"github.com/agentverify/agentverify/dimensions/style"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/lang/golang/load"
@@ -19,6 +20,7 @@ func dimensions(l *load.Loader) []*check.Dimension {
 	return []*check.Dimension{
 		scope.Dimension,
 		hallucination.New(l),
+		style.Dimension,
 		semantic.Dimension,
 		complexity.Dimension,
 	}

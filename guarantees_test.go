@@ -1,0 +1,54 @@
+package agentverify_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestGuaranteesAreBound checks docs/guarantees.md: every property P1–P24 has a row, and
+// every test a row names exists in the named package.
+func TestGuaranteesAreBound(t *testing.T) {
+	doc, err := os.ReadFile("docs/guarantees.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(string(doc), "\n") {
+		if m := regexp.MustCompile(`^\| (P\d+) \|`).FindStringSubmatch(line); m != nil {
+			rows[m[1]] = line
+		}
+	}
+	for i := 1; i <= 24; i++ {
+		if rows[fmt.Sprintf("P%d", i)] == "" {
+			t.Errorf("docs/guarantees.md has no row for P%d", i)
+		}
+	}
+	// Index every test function by package name.
+	tests := map[string]bool{}
+	filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, "_test.go") || strings.Contains(p, "testdata") {
+			return nil
+		}
+		src, _ := os.ReadFile(p)
+		pkg := regexp.MustCompile(`(?m)^package (\w+)`).FindSubmatch(src)
+		if pkg == nil {
+			return nil
+		}
+		name := strings.TrimSuffix(string(pkg[1]), "_test")
+		for _, m := range regexp.MustCompile(`(?m)^func (Test\w+)\(`).FindAllSubmatch(src, -1) {
+			tests[name+"."+string(m[1])] = true
+		}
+		return nil
+	})
+	for id, row := range rows {
+		for _, m := range regexp.MustCompile("`(\\w+)\\.(Test\\w+)`").FindAllStringSubmatch(row, -1) {
+			if !tests[m[1]+"."+m[2]] {
+				t.Errorf("%s names %s.%s, which does not exist", id, m[1], m[2])
+			}
+		}
+	}
+}
