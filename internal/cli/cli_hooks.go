@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/agent/runner"
 	"github.com/agentverify/agentverify/internal/claudehook"
 	"github.com/agentverify/agentverify/internal/editset"
 	"github.com/agentverify/agentverify/internal/gitchange"
@@ -156,4 +157,32 @@ func rootDir(dir string) (string, error) {
 		return repo.Root(), nil
 	}
 	return filepath.Abs(dir)
+}
+
+const agentLong = `Runs agentverify's own coding agent against any OpenAI-compatible chat-completions
+server. Every write_file and edit_file is verified in memory before it touches the disk; a
+failed verdict writes nothing and tells the model what to fix.
+
+  agentverify agent run (--task TEXT | --task-file FILE) --base-url URL --model NAME [flags]
+  agentverify agent replay FILE
+
+Run 'agentverify agent run --help' for the flags of a run.`
+
+func runAgent(ctx context.Context, env *Env, args []string) int {
+	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" || args[0] == "-help" {
+		w := env.Stdout
+		if len(args) == 0 {
+			w = env.Stderr
+		}
+		fmt.Fprintf(w, "Usage: agentverify agent run|replay [flags]\n\n%s\n", agentLong)
+		if len(args) == 0 {
+			return ExitError
+		}
+		return ExitOK
+	}
+	checker := env.Checker
+	if checker == nil {
+		checker = agentverify.NewChecker()
+	}
+	return runner.Command(ctx, args, env.Stdin, env.Stdout, env.Stderr, checker)
 }
