@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,5 +165,23 @@ func TestStdioSubprocess(t *testing.T) {
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "verify_edit", Arguments: map[string]any{"path": "n.go", "content": "package m\n\nvar X = undefinedName\n"}})
 	if err != nil || !strings.Contains(text(res), "FAILED") || !strings.Contains(text(res), "undefinedName") {
 		t.Errorf("tools/call: %v %q", err, text(res))
+	}
+}
+
+// TestStreamableHTTP serves the tools over streamable HTTP on loopback.
+func TestStreamableHTTP(t *testing.T) {
+	dir := testRepo(t)
+	server := New(agentverify.NewChecker(), dir)
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	defer ts.Close()
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "explain_rule", Arguments: map[string]any{"rule": "hallucination/unknown-symbol"}})
+	if err != nil || res.IsError || !strings.Contains(text(res), "hallucination/unknown-symbol") {
+		t.Errorf("explain_rule over HTTP: %v %q", err, text(res))
 	}
 }
