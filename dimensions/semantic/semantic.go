@@ -53,18 +53,30 @@ func run(pass *check.Pass) ([]check.Finding, error) {
 		if f.Binary || f.Symlink || f.TooLarge {
 			continue
 		}
-		for _, s := range []change.Side{change.Base, change.Head} {
+		var sides [2]*lang.File
+		broken := false
+		for i, s := range []change.Side{change.Base, change.Head} {
 			lf, err := pass.Files.Parse(f, s)
 			if err != nil {
 				return nil, err
 			}
-			if lf == nil || len(lf.SyntaxErrors) > 0 {
-				continue // no frontend, absent side, or broken: hallucination reports it
+			sides[i] = lf
+			broken = broken || (lf != nil && len(lf.SyntaxErrors) > 0)
+		}
+		if broken {
+			// A side that does not parse says nothing about the API: comparing the other
+			// side with it would report every declaration as removed. Hallucination reports
+			// the syntax error.
+			continue
+		}
+		for i, lf := range sides {
+			if lf == nil {
+				continue // no frontend, or the side does not exist
 			}
 			p := get(path.Dir(lf.Path))
-			api, tests := p.head, p.headTests
-			if s == change.Base {
-				api, tests = p.base, p.baseTests
+			api, tests := p.base, p.baseTests
+			if i == 1 {
+				api, tests = p.head, p.headTests
 			}
 			public := lf.Package != "main" && !strings.HasSuffix(lf.Package, "_test")
 			if public {
