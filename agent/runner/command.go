@@ -282,8 +282,12 @@ func runOne(ctx context.Context, cfg Config, dir, policyFile string, env []strin
 	if err != nil {
 		return Result{}, err
 	}
-	if !inRepo {
-		fmt.Fprintf(cfg.Progress, "%s is not in a git repository: the final verification checks the written files as they are\n", dir)
+	if base == "" {
+		why := "is not in a git repository"
+		if inRepo {
+			why = "is in a repository without commits"
+		}
+		fmt.Fprintf(progressOf(cfg), "%s %s: the final verification checks the written files as they are\n", dir, why)
 	}
 	box, err := tools.New(tools.Options{Dir: dir, Verifier: v, PolicyFile: policyFile, Base: base})
 	if err != nil {
@@ -361,3 +365,10 @@ func (s syncWriter) Write(b []byte) (int, error) {
 
 // statusText shows a final verdict.
 func statusText(s report.Status) string { return orNone(s) }
+
+func progressOf(c Config) io.Writer {
+	if c.Progress == nil {
+		return io.Discard
+	}
+	return c.Progress
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentverify/agentverify/agent/llm"
+	"github.com/agentverify/agentverify/agent/toolout"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -361,4 +362,72 @@ func TestReplayDetectsDivergence(t *testing.T) {
 		t.Errorf("replaying a non-audit file: %s", o)
 	}
 	_ = runner.KindStart
+}
+
+// --dir may be a subdirectory of a repository (paths stay relative to it) or a directory
+// outside any repository (the final verification checks the written files as they are).
+func TestDirSubdirectoryAndNoRepository(t *testing.T) {
+	repo := newRepo(t, map[string]string{"sub/s.go": "package sub\n"})
+	plain := t.TempDir()
+	os.WriteFile(filepath.Join(plain, "go.mod"), []byte("module example.com/p\n\ngo 1.22\n"), 0o644)
+	for _, c := range []struct {
+		name, dir, file, final string
+	}{
+		{"subdirectory", filepath.Join(repo, "sub"), filepath.Join(repo, "sub", "rev.go"), "final verification passed (1 files changed)"},
+		{"no repository", plain, filepath.Join(plain, "rev.go"), "not in a git repository"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newServer(t,
+				call("write_file", map[string]string{"path": "rev.go", "content": strings.Replace(hallucinated, "package m", "package sub", 1)}),
+				call("write_file", map[string]string{"path": "rev.go", "content": strings.Replace(corrected, "package m", "package sub", 1)}),
+				answer("ok"),
+			)
+			o := agent(t, runArgs(s, c.dir, "--task", "t")...)
+			if o.code != 0 || !strings.Contains(o.stderr, c.final) {
+				t.Fatalf("%s", o)
+			}
+			if got := s.lastTool(t, 1); !strings.Contains(got, "hallucination/unknown-symbol rev.go:6:") {
+				t.Errorf("rejection: %s", got)
+			}
+			if got, _ := readFile(t, c.file); !strings.Contains(got, "slices.Reverse") {
+				t.Errorf("%s: %q", c.file, got)
+			}
+		})
+	}
+}
+
+// The conversation sent to the model stays within its window: old turns are dropped, the
+// system prompt with the task is always kept, and long tool output is truncated.
+func TestContextStaysInWindow(t *testing.T) {
+	big := strings.Repeat("// padding line of a large file\n", 2000)
+	dir := newRepo(t, map[string]string{"big.go": "package m\n" + big})
+	var script []turn
+	for i := 0; i < 6; i++ {
+		script = append(script, call("read_file", map[string]any{"path": []string{"big.go", "./big.go", "m.go"}[i%3]}))
+	}
+	script = append(script, answer("read"))
+	s := newServer(t, script...)
+	o := agent(t, runArgs(s, dir, "--task", "remember TASK-MARKER-42", "--context-tokens", "4000")...)
+	if o.code != 0 {
+		t.Fatalf("%s", o)
+	}
+	for i := 0; i < s.count(); i++ {
+		req := s.request(t, i)
+		var chars int
+		for _, m := range req.Messages {
+			chars += len(m.Content)
+			for _, tc := range m.ToolCalls {
+				chars += len(tc.Function.Arguments) + len(tc.Function.Name)
+			}
+		}
+		if est := chars / 4; est > 4000 {
+			t.Errorf("request %d: ~%d tokens, window 4000", i, est)
+		}
+		if req.Messages[0].Role != "system" || !strings.Contains(req.Messages[0].Content, "TASK-MARKER-42") {
+			t.Errorf("request %d lost the task", i)
+		}
+	}
+	if got := s.lastTool(t, 1); len(got) > toolout.DefaultOutputLimit+100 || !strings.HasPrefix(got, "package m\n") {
+		t.Errorf("tool output not truncated to its head and tail: %d characters", len(got))
+	}
 }

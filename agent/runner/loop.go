@@ -188,8 +188,10 @@ func newLoop(cfg Config, model Model, exec Executor) (*loop, error) {
 		}
 	}
 	l.defs = tools.Definitions(l.offered)
-	s.SystemPrompt = systemPrompt(l.offered)
-	l.s = core.AddMessage(s, core.Message{Role: core.RoleUser, Content: cfg.Task})
+	// The task lives in the system prompt, which the context manager always keeps; the
+	// oldest messages are the first it drops.
+	s.SystemPrompt = systemPrompt(l.offered) + "\n\nThe task:\n" + cfg.Task
+	l.s = core.AddMessage(s, core.Message{Role: core.RoleUser, Content: "Do the task."})
 	return l, nil
 }
 

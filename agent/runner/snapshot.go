@@ -32,7 +32,7 @@ func git(ctx context.Context, dir string, env []string, args ...string) (string,
 // untracked files that are not ignored — as a commit object whose parent is HEAD, and
 // returns its hash. It uses a temporary copy of the index, so neither the index nor the
 // working tree changes, and no ref points at the commit. ok is false when dir is not in
-// a git repository.
+// a git repository; commit is "" (and ok true) in a repository without commits.
 func Snapshot(ctx context.Context, dir string) (commit string, ok bool, err error) {
 	if _, err := git(ctx, dir, nil, "rev-parse", "--is-inside-work-tree"); err != nil {
 		return "", false, nil
@@ -74,10 +74,12 @@ func Snapshot(ctx context.Context, dir string) (commit string, ok bool, err erro
 	if err != nil {
 		return "", true, fmt.Errorf("snapshot: %w", err)
 	}
-	args := []string{"commit-tree", tree, "-m", "agentverify: working tree at the start of an agent run"}
-	if head, err := git(ctx, top, nil, "rev-parse", "--verify", "-q", "HEAD"); err == nil && head != "" {
-		args = append(args, "-p", head)
+	head, err := git(ctx, top, nil, "rev-parse", "--verify", "-q", "HEAD")
+	if err != nil || head == "" {
+		// A repository without commits has no revision a change can be measured against.
+		return "", true, nil
 	}
+	args := []string{"commit-tree", tree, "-m", "agentverify: working tree at the start of an agent run", "-p", head}
 	commit, err = git(ctx, top, env, args...)
 	if err != nil {
 		return "", true, fmt.Errorf("snapshot: %w", err)

@@ -21,13 +21,7 @@ func TestParallelTasksInWorktrees(t *testing.T) {
 	s := newServer(t)
 	// The model answers by task: write NAME.go, then finish.
 	s.fallback = func(w http.ResponseWriter, req *llm.Request) {
-		var task string
-		for _, m := range req.Messages {
-			if m.Role == "user" {
-				task = m.Content
-				break
-			}
-		}
+		_, task, _ := strings.Cut(req.Messages[0].Content, "The task:\n")
 		name := strings.TrimSuffix(strings.TrimPrefix(task, "create "), ".go")
 		if req.Messages[len(req.Messages)-1].Role == "tool" {
 			call("finish", map[string]string{"answer": "made " + name + ".go"})(w, req)
