@@ -25,7 +25,7 @@ import (
 var checker = agentverify.NewChecker()
 
 // newRepo makes a git repository with a Go module and one committed file.
-func newRepo(t *testing.T, files map[string]string) string {
+func newRepo(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
@@ -53,7 +53,7 @@ func newRepo(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func gitCmd(t *testing.T, dir string, args ...string) string {
+func gitCmd(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -111,7 +111,7 @@ type server struct {
 	fallback turn // answers once the script is used up
 }
 
-func newServer(t *testing.T, script ...turn) *server {
+func newServer(t testing.TB, script ...turn) *server {
 	s := &server{script: script}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v1/chat/completions" {
@@ -182,7 +182,7 @@ type outcome struct {
 }
 
 // agent runs "agentverify agent ARGS..." with the shared checker.
-func agent(t *testing.T, args ...string) outcome {
+func agent(t testing.TB, args ...string) outcome {
 	t.Helper()
 	var out, errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
