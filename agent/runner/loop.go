@@ -242,6 +242,8 @@ func (l *loop) redact(s string) string { return redactString(s, l.cfg.Secrets) }
 
 func (l *loop) run(parent context.Context) Result {
 	l.record(Record{Kind: KindStart, Version: AuditVersion, Settings: l.settings()})
+	l.progress("agent: model %s, access %s, tools %s; at most %d steps, %d tokens, %s",
+		l.cfg.Model, l.cfg.Access, strings.Join(l.offered, " "), l.cfg.MaxSteps, l.cfg.TokenBudget, l.cfg.TimeBudget)
 	ctx, cancel := context.WithTimeout(parent, l.cfg.TimeBudget)
 	defer cancel()
 	for l.stop == "" {
