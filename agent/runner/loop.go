@@ -266,7 +266,7 @@ func (l *loop) run(parent context.Context) Result {
 	if res.Done && res.Final.Verdict == report.Failed {
 		res.Reason = "final verification failed"
 	}
-	l.progress("stop: %s; final verification %s", res.Reason, orNone(res.Final.Verdict))
+	l.progress("stop: %s", res.Reason)
 	l.record(Record{Kind: KindStop, Reason: res.Reason, Done: res.Done, Answer: res.Answer,
 		Verdict: res.Final.Verdict, Observation: res.Final.Observation})
 	return res
@@ -378,6 +378,7 @@ func (l *loop) call(ctx context.Context, tc llm.ToolCall) {
 	l.s, res = core.ReactStep(l.s, act, l.tools)
 	rec.Outcome = res.Outcome.String()
 	var obs string
+	failed := false
 	switch res.Outcome {
 	case core.Answered:
 		l.answer, l.stop = l.redact(act.Answer), "done"
@@ -404,12 +405,19 @@ func (l *loop) call(ctx context.Context, tc llm.ToolCall) {
 		rec.ElapsedNS = int64(el)
 		rec.Verdict = r.Verdict
 		obs = r.Observation
+		failed = r.Failed
 	}
 	obs = toolout.Sanitize(l.redact(obs))
 	l.s = core.AddMessage(l.s, core.Message{Role: core.RoleTool, ToolCallID: tc.ID, Content: obs})
 	rec.Observation = obs
 	l.record(rec)
 	detail := rec.Outcome
+	switch {
+	case rec.Outcome == core.Invoke.String() && failed:
+		detail = "failed"
+	case rec.Outcome == core.Invoke.String():
+		detail = "ok"
+	}
 	if rec.Verdict != "" {
 		detail += ", verification " + string(rec.Verdict)
 	}
