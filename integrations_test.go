@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentverify/agentverify/internal/sariftest"
+	"github.com/agentverify/agentverify/internal/testrepo"
 )
 
 var (
@@ -44,33 +45,17 @@ func binary(t *testing.T) string {
 	return binPath
 }
 
-func gitEnv(home string) []string {
-	return append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+home, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-}
-
 func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = gitEnv(dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
+	return (&testrepo.Repo{Dir: dir}).GitTB(t, args...)
 }
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(dir, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	(&testrepo.Repo{Dir: dir}).WriteTB(t, files)
 }
+
+func gitEnv(home string) []string { return testrepo.Env(home) }
 
 const modFile = "module example.com/m\n\ngo 1.22\n"
 const cleanFile = "// Package m is a test module.\npackage m\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n"

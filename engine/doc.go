@@ -9,7 +9,7 @@
 //  3. severity: the policy's severity for the rule and file; "off" drops the finding;
 //  4. diff filter: in diff mode only what the change introduced (DESIGN §3);
 //  5. dedupe: one violation per rule, place and message;
-//  6. sort: by file, line, column, rule, message.
+//  6. sort: by file, line, column, rule, message (report.Sort).
 //
 // Dimensions are independent: each sees the same immutable Pass, and one failing never
 // hides another's findings (P1).

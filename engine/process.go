@@ -2,7 +2,6 @@ package engine
 
 import (
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -38,7 +37,6 @@ func Process(pass *check.Pass, outcomes []Outcome, rules map[string]*check.Rule)
 	items = severities(pass, items, rules)
 	items = diffFilter(pass, items)
 	items = dedupe(items)
-	sortItems(items)
 
 	vs := make([]report.Violation, 0, len(items))
 	for _, it := range items {
@@ -52,6 +50,7 @@ func Process(pass *check.Pass, outcomes []Outcome, rules map[string]*check.Rule)
 			Fingerprint: report.Fingerprint(it.f.Rule, it.f.Location.File, it.f.Symbol, it.f.Message),
 		})
 	}
+	report.Sort(vs)
 	results := make([]report.DimensionResult, 0, len(outcomes))
 	for _, o := range outcomes {
 		r := report.DimensionResult{Dimension: o.Dimension, Skipped: o.Skipped, DurationMS: o.Duration.Milliseconds()}
@@ -221,21 +220,4 @@ func dedupe(items []item) []item {
 		}
 	}
 	return kept
-}
-
-func sortItems(items []item) {
-	sort.SliceStable(items, func(i, j int) bool {
-		a, b := items[i].f, items[j].f
-		switch {
-		case a.Location.File != b.Location.File:
-			return a.Location.File < b.Location.File
-		case a.Location.Line != b.Location.Line:
-			return a.Location.Line < b.Location.Line
-		case a.Location.Column != b.Location.Column:
-			return a.Location.Column < b.Location.Column
-		case a.Rule != b.Rule:
-			return a.Rule < b.Rule
-		}
-		return a.Message < b.Message
-	})
 }

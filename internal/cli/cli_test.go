@@ -6,64 +6,20 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/agentverify/agentverify/internal/testrepo"
 	"github.com/agentverify/agentverify/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// repo is a real git repository in a temporary directory.
-type repo struct {
-	t   *testing.T
-	dir string
-}
+func newRepo(t *testing.T, files map[string]string) *testrepo.Repo { return testrepo.New(t, files) }
 
-func gitEnv(home string) []string {
-	return append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+home, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
-}
-
-func newRepo(t *testing.T, files map[string]string) *repo {
-	t.Helper()
-	r := &repo{t: t, dir: t.TempDir()}
-	r.git("init", "-q", "-b", "main")
-	r.write(files)
-	if len(files) > 0 {
-		r.git("add", "-A")
-		r.git("commit", "-q", "-m", "base")
-	}
-	return r
-}
-
-func (r *repo) git(args ...string) string {
-	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	cmd.Env = gitEnv(r.dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func (r *repo) write(files map[string]string) {
-	r.t.Helper()
-	for p, c := range files {
-		full := filepath.Join(r.dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			r.t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			r.t.Fatal(err)
-		}
-	}
-}
+func gitEnv(home string) []string { return testrepo.Env(home) }
 
 // run runs the command line in dir and returns exit code, stdout and stderr.
 func run(t *testing.T, dir, stdin string, args ...string) (int, string, string) {
@@ -84,20 +40,20 @@ func Add(a, b int) int { return a + b }
 
 func TestDiffExitCodes(t *testing.T) {
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
-	if code, out, errs := run(t, r.dir, "", "diff"); code != 0 || !strings.Contains(out, "PASSED") {
+	if code, out, errs := run(t, r.Dir, "", "diff"); code != 0 || !strings.Contains(out, "PASSED") {
 		t.Fatalf("clean tree: exit %d\n%s%s", code, out, errs)
 	}
 	// A warning (missing doc comment) passes with exit 0, and fails with --fail-on warning.
-	r.write(map[string]string{"m.go": cleanGo + "\nfunc Sub(a, b int) int { return a - b }\n"})
-	if code, out, _ := run(t, r.dir, "", "diff"); code != 0 || !strings.Contains(out, "style/missing-doc") {
+	r.Write(map[string]string{"m.go": cleanGo + "\nfunc Sub(a, b int) int { return a - b }\n"})
+	if code, out, _ := run(t, r.Dir, "", "diff"); code != 0 || !strings.Contains(out, "style/missing-doc") {
 		t.Errorf("warning: exit %d\n%s", code, out)
 	}
-	if code, _, _ := run(t, r.dir, "", "diff", "--fail-on", "warning"); code != 1 {
+	if code, _, _ := run(t, r.Dir, "", "diff", "--fail-on", "warning"); code != 1 {
 		t.Errorf("--fail-on warning: exit %d, want 1", code)
 	}
 	// An error-severity violation fails with exit 1.
-	r.write(map[string]string{"m.go": cleanGo + "\n// Sub subtracts.\nfunc Sub(a, b int) int { return a - b + undefinedThing }\n"})
-	if code, out, _ := run(t, r.dir, "", "diff"); code != 1 || !strings.Contains(out, "FAILED") {
+	r.Write(map[string]string{"m.go": cleanGo + "\n// Sub subtracts.\nfunc Sub(a, b int) int { return a - b + undefinedThing }\n"})
+	if code, out, _ := run(t, r.Dir, "", "diff"); code != 1 || !strings.Contains(out, "FAILED") {
 		t.Errorf("error: exit %d\n%s", code, out)
 	}
 }
@@ -117,19 +73,19 @@ func TestBadInputExitsTwo(t *testing.T) {
 		want string // in stderr
 	}{
 		{"not a repository", plain, []string{"diff"}, "not a git repository"},
-		{"missing ref", r.dir, []string{"diff", "--base", "no-such-ref"}, "no-such-ref"},
-		{"unknown key", r.dir, []string{"diff", "--policy", badPolicy}, "allowed_pathz"},
-		{"not yaml", r.dir, []string{"diff", "--policy", notYAML}, "p.yaml"},
-		{"missing policy file", r.dir, []string{"diff", "--policy", "nope.yaml"}, "nope.yaml"},
-		{"bad format", r.dir, []string{"diff", "--format", "xml"}, "--format"},
-		{"bad fail-on", r.dir, []string{"diff", "--fail-on", "info"}, "--fail-on"},
-		{"exclusive flags", r.dir, []string{"diff", "--staged", "--base", "HEAD"}, "exclude"},
-		{"stray argument", r.dir, []string{"diff", "x.go"}, "unexpected argument"},
-		{"unknown command", r.dir, []string{"difff"}, "unknown command"},
-		{"unknown flag", r.dir, []string{"diff", "--nope"}, "nope"},
-		{"missing patch", r.dir, []string{"diff", "--patch", "none.diff"}, "none.diff"},
-		{"base HEAD in an empty repository", empty.dir, []string{"diff", "--base", "HEAD"}, "no commits"},
-		{"unknown rule", r.dir, []string{"explain", "scope/nope"}, "unknown rule"},
+		{"missing ref", r.Dir, []string{"diff", "--base", "no-such-ref"}, "no-such-ref"},
+		{"unknown key", r.Dir, []string{"diff", "--policy", badPolicy}, "allowed_pathz"},
+		{"not yaml", r.Dir, []string{"diff", "--policy", notYAML}, "p.yaml"},
+		{"missing policy file", r.Dir, []string{"diff", "--policy", "nope.yaml"}, "nope.yaml"},
+		{"bad format", r.Dir, []string{"diff", "--format", "xml"}, "--format"},
+		{"bad fail-on", r.Dir, []string{"diff", "--fail-on", "info"}, "--fail-on"},
+		{"exclusive flags", r.Dir, []string{"diff", "--staged", "--base", "HEAD"}, "exclude"},
+		{"stray argument", r.Dir, []string{"diff", "x.go"}, "unexpected argument"},
+		{"unknown command", r.Dir, []string{"difff"}, "unknown command"},
+		{"unknown flag", r.Dir, []string{"diff", "--nope"}, "nope"},
+		{"missing patch", r.Dir, []string{"diff", "--patch", "none.diff"}, "none.diff"},
+		{"base HEAD in an empty repository", empty.Dir, []string{"diff", "--base", "HEAD"}, "no commits"},
+		{"unknown rule", r.Dir, []string{"explain", "scope/nope"}, "unknown rule"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -158,14 +114,14 @@ func TestHelpForEveryCommand(t *testing.T) {
 
 func TestFormatsAndOutputFile(t *testing.T) {
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
-	r.write(map[string]string{"m.go": cleanGo + "\nfunc Sub(a, b int) int { return a - b }\n"})
+	r.Write(map[string]string{"m.go": cleanGo + "\nfunc Sub(a, b int) int { return a - b }\n"})
 	for _, format := range []string{"text", "json", "sarif", "github"} {
-		code, out, errs := run(t, r.dir, "", "diff", "--format", format, "--no-timings")
+		code, out, errs := run(t, r.Dir, "", "diff", "--format", format, "--no-timings")
 		if code != 0 {
 			t.Fatalf("%s: exit %d %s", format, code, errs)
 		}
 		golden := filepath.Join("testdata", "diff."+format+".golden")
-		out = strings.ReplaceAll(out, r.dir, "$REPO")
+		out = strings.ReplaceAll(out, r.Dir, "$REPO")
 		if *update {
 			os.MkdirAll("testdata", 0o755)
 			os.WriteFile(golden, []byte(out), 0o644)
@@ -179,12 +135,12 @@ func TestFormatsAndOutputFile(t *testing.T) {
 			t.Errorf("%s output differs from %s:\n%s", format, golden, out)
 		}
 		// The same input gives byte-identical output (P24).
-		if _, again, _ := run(t, r.dir, "", "diff", "--format", format, "--no-timings"); strings.ReplaceAll(again, r.dir, "$REPO") != out {
+		if _, again, _ := run(t, r.Dir, "", "diff", "--format", format, "--no-timings"); strings.ReplaceAll(again, r.Dir, "$REPO") != out {
 			t.Errorf("%s output is not deterministic", format)
 		}
 	}
 	outFile := filepath.Join(t.TempDir(), "report.json")
-	if code, stdout, _ := run(t, r.dir, "", "diff", "--format", "json", "--output", outFile); code != 0 || stdout != "" {
+	if code, stdout, _ := run(t, r.Dir, "", "diff", "--format", "json", "--output", outFile); code != 0 || stdout != "" {
 		t.Fatalf("--output: exit %d stdout %q", code, stdout)
 	}
 	b, _ := os.ReadFile(outFile)
@@ -198,34 +154,34 @@ func TestStagedAndPatch(t *testing.T) {
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	// Staged content has an undefined name; the working tree fixes it. --staged must see
 	// the index, not the disk.
-	r.write(map[string]string{"m.go": cleanGo + "\n// Bad is broken.\nfunc Bad() int { return nope }\n"})
-	r.git("add", "m.go")
-	r.write(map[string]string{"m.go": cleanGo})
-	if code, out, errs := run(t, r.dir, "", "diff", "--staged"); code != 1 || !strings.Contains(out, "nope") {
+	r.Write(map[string]string{"m.go": cleanGo + "\n// Bad is broken.\nfunc Bad() int { return nope }\n"})
+	r.Git("add", "m.go")
+	r.Write(map[string]string{"m.go": cleanGo})
+	if code, out, errs := run(t, r.Dir, "", "diff", "--staged"); code != 1 || !strings.Contains(out, "nope") {
 		t.Errorf("--staged: exit %d\n%s%s", code, out, errs)
 	}
-	if code, out, errs := run(t, r.dir, "", "diff"); code != 0 {
+	if code, out, errs := run(t, r.Dir, "", "diff"); code != 0 {
 		t.Errorf("working tree: exit %d\n%s%s", code, out, errs)
 	}
 	patch := "diff --git a/m.go b/m.go\n--- a/m.go\n+++ b/m.go\n@@ -3,3 +3,6 @@ package m\n \n // Add returns the sum of a and b.\n func Add(a, b int) int { return a + b }\n+\n+// Bad is broken.\n+func Bad() int { return strings.Reverse(\"x\") }\n"
-	if code, out, errs := run(t, r.dir, patch, "diff", "--patch", "-"); code != 1 || !strings.Contains(out, "m.go:8") {
+	if code, out, errs := run(t, r.Dir, patch, "diff", "--patch", "-"); code != 1 || !strings.Contains(out, "m.go:8") {
 		t.Errorf("--patch -: exit %d\n%s%s", code, out, errs)
 	}
 }
 
 func TestCheckAndInit(t *testing.T) {
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
-	if code, out, errs := run(t, r.dir, "", "check"); code != 0 {
+	if code, out, errs := run(t, r.Dir, "", "check"); code != 0 {
 		t.Errorf("check: exit %d\n%s%s", code, out, errs)
 	}
-	if code, out, _ := run(t, r.dir, "", "init"); code != 0 || !strings.Contains(out, ".agentverify.yaml") {
+	if code, out, _ := run(t, r.Dir, "", "init"); code != 0 || !strings.Contains(out, ".agentverify.yaml") {
 		t.Fatalf("init: exit %d %s", code, out)
 	}
-	if code, _, errs := run(t, r.dir, "", "init"); code != 2 || !strings.Contains(errs, "--force") {
+	if code, _, errs := run(t, r.Dir, "", "init"); code != 2 || !strings.Contains(errs, "--force") {
 		t.Errorf("second init: exit %d %s", code, errs)
 	}
 	// The starter policy is valid and protected: adding it is a policy change.
-	if code, out, errs := run(t, r.dir, "", "diff"); code != 1 || !strings.Contains(out, "scope/policy-changed") {
+	if code, out, errs := run(t, r.Dir, "", "diff"); code != 1 || !strings.Contains(out, "scope/policy-changed") {
 		t.Errorf("diff after init: exit %d\n%s%s", code, out, errs)
 	}
 }
@@ -248,7 +204,7 @@ func TestExplain(t *testing.T) {
 // TestConcurrentRuns: two runs in one repository at the same time both work (no lock files).
 func TestConcurrentRuns(t *testing.T) {
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
-	r.write(map[string]string{"n.go": "package m\n\n// N is new.\nfunc N() int { return Add(1, 2) }\n"})
+	r.Write(map[string]string{"n.go": "package m\n\n// N is new.\nfunc N() int { return Add(1, 2) }\n"})
 	var wg sync.WaitGroup
 	outs := make([]string, 4)
 	codes := make([]int, 4)
@@ -256,7 +212,7 @@ func TestConcurrentRuns(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			codes[i], outs[i], _ = run(t, r.dir, "", "diff", "--format", "json", "--no-timings")
+			codes[i], outs[i], _ = run(t, r.Dir, "", "diff", "--format", "json", "--no-timings")
 		}()
 	}
 	wg.Wait()

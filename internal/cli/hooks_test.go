@@ -24,11 +24,11 @@ func claudePayload(t *testing.T, tool, cwd string, input map[string]any) string 
 
 func TestHookClaude(t *testing.T) {
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
-	file := filepath.Join(r.dir, "m.go")
+	file := filepath.Join(r.Dir, "m.go")
 	// A Write that calls a function the standard library does not have is denied.
-	bad := claudePayload(t, "Write", r.dir, map[string]any{"file_path": file,
+	bad := claudePayload(t, "Write", r.Dir, map[string]any{"file_path": file,
 		"content": "package m\n\nimport \"strings\"\n\n// Up shouts.\nfunc Up(s string) string { return strings.ToUpperCase(s) }\n"})
-	code, out, errs := run(t, r.dir, bad, "hook", "claude")
+	code, out, errs := run(t, r.Dir, bad, "hook", "claude")
 	var decision struct {
 		HookSpecificOutput struct{ HookEventName, PermissionDecision, PermissionDecisionReason string }
 	}
@@ -41,19 +41,19 @@ func TestHookClaude(t *testing.T) {
 		t.Error("the hook changed the file")
 	}
 	// An Edit that keeps the file correct is allowed.
-	good := claudePayload(t, "Edit", r.dir, map[string]any{"file_path": file, "old_string": "return a + b", "new_string": "return b + a"})
-	if code, out, errs := run(t, r.dir, good, "hook", "claude"); code != 0 || strings.Contains(out, "deny") {
+	good := claudePayload(t, "Edit", r.Dir, map[string]any{"file_path": file, "old_string": "return a + b", "new_string": "return b + a"})
+	if code, out, errs := run(t, r.Dir, good, "hook", "claude"); code != 0 || strings.Contains(out, "deny") {
 		t.Errorf("good Edit: exit %d %s %s", code, out, errs)
 	}
 	// A MultiEdit whose second edit introduces an undefined name is denied.
-	multi := claudePayload(t, "MultiEdit", r.dir, map[string]any{"file_path": file, "edits": []map[string]any{
+	multi := claudePayload(t, "MultiEdit", r.Dir, map[string]any{"file_path": file, "edits": []map[string]any{
 		{"old_string": "a + b", "new_string": "a + b + c"},
 	}})
-	if code, out, _ := run(t, r.dir, multi, "hook", "claude"); code != 2 || !strings.Contains(out, "undefined") {
+	if code, out, _ := run(t, r.Dir, multi, "hook", "claude"); code != 2 || !strings.Contains(out, "undefined") {
 		t.Errorf("bad MultiEdit: exit %d %s", code, out)
 	}
 	// Garbage on stdin is denied, never allowed.
-	if code, out, _ := run(t, r.dir, "not json", "hook", "claude"); code != 2 || !strings.Contains(out, `"deny"`) {
+	if code, out, _ := run(t, r.Dir, "not json", "hook", "claude"); code != 2 || !strings.Contains(out, `"deny"`) {
 		t.Errorf("garbage: exit %d %s", code, out)
 	}
 }
@@ -65,24 +65,24 @@ func TestHookInstallBlocksCommit(t *testing.T) {
 	bin := buildBinary(t)
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	cmd := exec.Command(bin, "hook", "install")
-	cmd.Dir = r.dir
+	cmd.Dir = r.Dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("hook install: %v %s", err, out)
 	}
 	commit := func() (string, error) {
 		c := exec.Command("git", "commit", "-m", "change")
-		c.Dir = r.dir
-		c.Env = append(gitEnv(r.dir), "AGENTVERIFY="+bin)
+		c.Dir = r.Dir
+		c.Env = append(gitEnv(r.Dir), "AGENTVERIFY="+bin)
 		out, err := c.CombinedOutput()
 		return string(out), err
 	}
-	r.write(map[string]string{"m.go": cleanGo + "\n// Bad is broken.\nfunc Bad() int { return notDefined }\n"})
-	r.git("add", "m.go")
+	r.Write(map[string]string{"m.go": cleanGo + "\n// Bad is broken.\nfunc Bad() int { return notDefined }\n"})
+	r.Git("add", "m.go")
 	if out, err := commit(); err == nil || !strings.Contains(out, "hallucination/undefined") {
 		t.Errorf("the hook let a broken change be committed, or refused it for another reason: %v\n%s", err, out)
 	}
-	r.write(map[string]string{"m.go": cleanGo + "\n// Good is fine.\nfunc Good() int { return Add(1, 2) }\n"})
-	r.git("add", "m.go")
+	r.Write(map[string]string{"m.go": cleanGo + "\n// Good is fine.\nfunc Good() int { return Add(1, 2) }\n"})
+	r.Git("add", "m.go")
 	if out, err := commit(); err != nil {
 		t.Errorf("the hook refused a clean change: %v\n%s", err, out)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,59 +11,12 @@ import (
 	"time"
 
 	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/internal/testrepo"
 )
 
-type repo struct {
-	t   testing.TB
-	dir string
-}
+func newRepo(t testing.TB, files map[string]string) *testrepo.Repo { return testrepo.New(t, files) }
 
-func gitEnv(home string) []string {
-	return append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+home, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-}
-
-func newRepo(t testing.TB, files map[string]string) *repo {
-	t.Helper()
-	r := &repo{t: t, dir: t.TempDir()}
-	if real, err := filepath.EvalSymlinks(r.dir); err == nil {
-		r.dir = real
-	}
-	r.git("init", "-q", "-b", "main")
-	if len(files) > 0 {
-		r.write(files)
-		r.commit("base")
-	}
-	return r
-}
-
-func (r *repo) git(args ...string) string {
-	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	cmd.Env = gitEnv(r.dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func (r *repo) commit(msg string) {
-	r.git("add", "-A")
-	r.git("commit", "-q", "-m", msg)
-}
-
-func (r *repo) write(files map[string]string) {
-	r.t.Helper()
-	for p, c := range files {
-		full := filepath.Join(r.dir, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			r.t.Fatal(err)
-		}
-	}
-}
+func gitEnv(home string) []string { return testrepo.Env(home) }
 
 // ops summarises a change set as "op path[<-old]" lines.
 func ops(set *change.Set) string {
@@ -95,7 +47,7 @@ func workingTree(t *testing.T, dir, base string) *change.Set {
 
 func TestWorkingTreeOps(t *testing.T) {
 	r := newRepo(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n", "move.go": "package m\n\nvar X = 1\n", ".gitignore": "build/\n*.log\n", "sub/.gitignore": "gen.go\n"})
-	r.write(map[string]string{
+	r.Write(map[string]string{
 		"a.go":              "package a\n\nvar A = 1\n",
 		"new.go":            "package n\n",
 		"build/out.go":      "package ignored\n",
@@ -106,9 +58,9 @@ func TestWorkingTreeOps(t *testing.T) {
 		".git/info/exclude": "secret.txt\n",
 		"secret.txt":        "ignored via info/exclude",
 	})
-	os.Remove(filepath.Join(r.dir, "b.go"))
-	os.Remove(filepath.Join(r.dir, "move.go"))
-	set := workingTree(t, r.dir, "")
+	os.Remove(filepath.Join(r.Dir, "b.go"))
+	os.Remove(filepath.Join(r.Dir, "move.go"))
+	set := workingTree(t, r.Dir, "")
 	want := "create new.go, create sub/keep.go, delete b.go, modify a.go, rename renamed.go<-move.go"
 	if got := ops(set); got != want {
 		t.Errorf("ops = %s\nwant  %s", got, want)
@@ -117,7 +69,7 @@ func TestWorkingTreeOps(t *testing.T) {
 	if !a.LineChanged(3) || a.LineChanged(1) || string(a.Base) != "package a\n" {
 		t.Errorf("a.go: changed %v base %q", a.Changed, a.Base)
 	}
-	if set.Root != r.dir || set.BaseRev == "" {
+	if set.Root != r.Dir || set.BaseRev == "" {
 		t.Errorf("root %s rev %s", set.Root, set.BaseRev)
 	}
 	// Base and head file systems give whole trees.
@@ -134,54 +86,54 @@ func TestWorkingTreeOps(t *testing.T) {
 
 func TestTrackedFileInIgnoredDirectory(t *testing.T) {
 	r := newRepo(t, map[string]string{"vendor/x.go": "package x\n"})
-	r.write(map[string]string{".gitignore": "vendor/\n", "vendor/x.go": "package x\n\nvar Y = 2\n", "vendor/untracked.go": "package x\n"})
-	if got := ops(workingTree(t, r.dir, "")); got != "create .gitignore, modify vendor/x.go" {
+	r.Write(map[string]string{".gitignore": "vendor/\n", "vendor/x.go": "package x\n\nvar Y = 2\n", "vendor/untracked.go": "package x\n"})
+	if got := ops(workingTree(t, r.Dir, "")); got != "create .gitignore, modify vendor/x.go" {
 		t.Errorf("ops = %s", got)
 	}
 }
 
 func TestBaseRefs(t *testing.T) {
 	r := newRepo(t, map[string]string{"a.go": "package a\n"})
-	r.git("tag", "v1")
-	r.git("checkout", "-q", "-b", "feature")
-	r.write(map[string]string{"f.go": "package a\n\n// F is on feature.\nvar F = 1\n"})
-	r.commit("feature")
-	r.git("checkout", "-q", "main")
-	r.write(map[string]string{"m.go": "package a\n\n// M is on main.\nvar M = 1\n"})
-	r.commit("main moves on")
-	r.git("checkout", "-q", "feature")
+	r.Git("tag", "v1")
+	r.Git("checkout", "-q", "-b", "feature")
+	r.Write(map[string]string{"f.go": "package a\n\n// F is on feature.\nvar F = 1\n"})
+	r.Commit("feature")
+	r.Git("checkout", "-q", "main")
+	r.Write(map[string]string{"m.go": "package a\n\n// M is on main.\nvar M = 1\n"})
+	r.Commit("main moves on")
+	r.Git("checkout", "-q", "feature")
 	// A branch means its merge-base with HEAD: main's own later commit is not part of the
 	// change, only feature's.
-	if got := ops(workingTree(t, r.dir, "main")); got != "create f.go" {
+	if got := ops(workingTree(t, r.Dir, "main")); got != "create f.go" {
 		t.Errorf("--base main: %s", got)
 	}
-	if got := ops(workingTree(t, r.dir, "v1")); got != "create f.go" {
+	if got := ops(workingTree(t, r.Dir, "v1")); got != "create f.go" {
 		t.Errorf("--base v1: %s", got)
 	}
-	if got := ops(workingTree(t, r.dir, r.git("rev-parse", "main"))); got != "create f.go, delete m.go" {
+	if got := ops(workingTree(t, r.Dir, r.Git("rev-parse", "main"))); got != "create f.go, delete m.go" {
 		t.Errorf("--base <commit of main>: %s", got)
 	}
-	if got := ops(workingTree(t, r.dir, "HEAD~1")); got != "create f.go" {
+	if got := ops(workingTree(t, r.Dir, "HEAD~1")); got != "create f.go" {
 		t.Errorf("--base HEAD~1: %s", got)
 	}
-	repo, _ := Open(r.dir)
+	repo, _ := Open(r.Dir)
 	if _, err := repo.WorkingTree(context.Background(), "no-such-ref"); err == nil || !strings.Contains(err.Error(), `"no-such-ref"`) {
 		t.Errorf("missing ref: %v", err)
 	}
 	// Detached HEAD works.
-	r.git("checkout", "-q", "--detach", "HEAD")
-	r.write(map[string]string{"d.go": "package a\n"})
-	if got := ops(workingTree(t, r.dir, "")); got != "create d.go" {
+	r.Git("checkout", "-q", "--detach", "HEAD")
+	r.Write(map[string]string{"d.go": "package a\n"})
+	if got := ops(workingTree(t, r.Dir, "")); got != "create d.go" {
 		t.Errorf("detached: %s", got)
 	}
 }
 
 func TestStaged(t *testing.T) {
 	r := newRepo(t, map[string]string{"a.go": "package a\n"})
-	r.write(map[string]string{"a.go": "package a\n\nvar Staged = 1\n", "s.go": "package a\n"})
-	r.git("add", "a.go", "s.go")
-	r.write(map[string]string{"a.go": "package a\n\nvar Unstaged = 2\n", "u.go": "package a\n"})
-	repo, _ := Open(r.dir)
+	r.Write(map[string]string{"a.go": "package a\n\nvar Staged = 1\n", "s.go": "package a\n"})
+	r.Git("add", "a.go", "s.go")
+	r.Write(map[string]string{"a.go": "package a\n\nvar Unstaged = 2\n", "u.go": "package a\n"})
+	repo, _ := Open(r.Dir)
 	set, err := repo.Staged(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -202,11 +154,11 @@ func TestNotARepositoryAndEmptyRepository(t *testing.T) {
 		t.Errorf("plain dir: %v", err)
 	}
 	r := newRepo(t, nil)
-	r.write(map[string]string{"a.go": "package a\n"})
-	if got := ops(workingTree(t, r.dir, "")); got != "create a.go" {
+	r.Write(map[string]string{"a.go": "package a\n"})
+	if got := ops(workingTree(t, r.Dir, "")); got != "create a.go" {
 		t.Errorf("empty repository: %s", got)
 	}
-	repo, _ := Open(r.dir)
+	repo, _ := Open(r.Dir)
 	if _, err := repo.WorkingTree(context.Background(), "main"); err == nil || !strings.Contains(err.Error(), "no commits") {
 		t.Errorf("--base in an empty repository: %v", err)
 	}
@@ -215,15 +167,15 @@ func TestNotARepositoryAndEmptyRepository(t *testing.T) {
 func TestLinkedWorktreeAndShallowClone(t *testing.T) {
 	r := newRepo(t, map[string]string{"a.go": "package a\n"})
 	wt := filepath.Join(t.TempDir(), "wt")
-	r.git("worktree", "add", "-q", wt)
+	r.Git("worktree", "add", "-q", wt)
 	os.WriteFile(filepath.Join(wt, "a.go"), []byte("package a\n\nvar W = 1\n"), 0o644)
 	if got := ops(workingTree(t, wt, "")); got != "modify a.go" {
 		t.Errorf("linked worktree: %s", got)
 	}
-	r.write(map[string]string{"b.go": "package a\n"})
-	r.commit("second")
+	r.Write(map[string]string{"b.go": "package a\n"})
+	r.Commit("second")
 	clone := filepath.Join(t.TempDir(), "shallow")
-	r.git("clone", "-q", "--depth", "1", "file://"+r.dir, clone)
+	r.Git("clone", "-q", "--depth", "1", "file://"+r.Dir, clone)
 	os.WriteFile(filepath.Join(clone, "c.go"), []byte("package a\n"), 0o644)
 	if got := ops(workingTree(t, clone, "")); got != "create c.go" {
 		t.Errorf("shallow clone: %s", got)
@@ -234,11 +186,11 @@ func TestSpecialFiles(t *testing.T) {
 	r := newRepo(t, map[string]string{"a.go": "package a\n"})
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "secret"), []byte("TOP SECRET"), 0o644)
-	os.Symlink(filepath.Join(outside, "secret"), filepath.Join(r.dir, "link"))
-	r.write(map[string]string{"bin.dat": "a\x00b", "bad.go": "package a\n\nvar s = \"\xff\xfe\"\n", "crlf.go": "package a\r\n\r\nvar C = 1\r\n"})
+	os.Symlink(filepath.Join(outside, "secret"), filepath.Join(r.Dir, "link"))
+	r.Write(map[string]string{"bin.dat": "a\x00b", "bad.go": "package a\n\nvar s = \"\xff\xfe\"\n", "crlf.go": "package a\r\n\r\nvar C = 1\r\n"})
 	big := make([]byte, change.MaxFileSize+10)
-	os.WriteFile(filepath.Join(r.dir, "big.go"), big, 0o644)
-	set := workingTree(t, r.dir, "")
+	os.WriteFile(filepath.Join(r.Dir, "big.go"), big, 0o644)
+	set := workingTree(t, r.Dir, "")
 	link := set.File("link")
 	if link == nil || !link.Symlink || string(link.Head) != filepath.Join(outside, "secret") {
 		t.Errorf("symlink: %+v", link)
@@ -263,22 +215,22 @@ func TestSpecialFiles(t *testing.T) {
 
 func TestUnchangedTreeIsEmpty(t *testing.T) {
 	r := newRepo(t, map[string]string{"a.go": "package a\n", "d/b.go": "package d\n"})
-	if set := workingTree(t, r.dir, ""); len(set.Files) != 0 {
+	if set := workingTree(t, r.Dir, ""); len(set.Files) != 0 {
 		t.Errorf("clean tree reports %s", ops(set))
 	}
 	// Touching a file (new mtime, same content) is no change.
-	now := filepath.Join(r.dir, "a.go")
+	now := filepath.Join(r.Dir, "a.go")
 	later := time.Now().Add(2 * time.Second)
 	os.Chtimes(now, later, later)
-	if set := workingTree(t, r.dir, ""); len(set.Files) != 0 {
+	if set := workingTree(t, r.Dir, ""); len(set.Files) != 0 {
 		t.Errorf("touched file reported: %s", ops(set))
 	}
 }
 
 func TestPaths(t *testing.T) {
 	r := newRepo(t, map[string]string{".gitignore": "gen/\n", "a.go": "package a\n"})
-	r.write(map[string]string{"gen/x.go": "package gen\n", "sub/b.go": "package sub\n"})
-	set, err := Paths(context.Background(), r.dir, []string{r.dir})
+	r.Write(map[string]string{"gen/x.go": "package gen\n", "sub/b.go": "package sub\n"})
+	set, err := Paths(context.Background(), r.Dir, []string{r.Dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,14 +241,14 @@ func TestPaths(t *testing.T) {
 		t.Error("check mode: a line is not counted as changed")
 	}
 	// A named ignored file is checked; a path outside the root is refused.
-	set, err = Paths(context.Background(), r.dir, []string{filepath.Join(r.dir, "gen/x.go")})
+	set, err = Paths(context.Background(), r.Dir, []string{filepath.Join(r.Dir, "gen/x.go")})
 	if err != nil || ops(set) != "create gen/x.go" {
 		t.Errorf("named ignored file: %v %s", err, ops(set))
 	}
-	if _, err := Paths(context.Background(), r.dir, []string{t.TempDir()}); err == nil || !strings.Contains(err.Error(), "outside") {
+	if _, err := Paths(context.Background(), r.Dir, []string{t.TempDir()}); err == nil || !strings.Contains(err.Error(), "outside") {
 		t.Errorf("outside path: %v", err)
 	}
-	if _, err := Paths(context.Background(), r.dir, []string{filepath.Join(r.dir, "missing.go")}); err == nil || !strings.Contains(err.Error(), "missing.go") {
+	if _, err := Paths(context.Background(), r.Dir, []string{filepath.Join(r.Dir, "missing.go")}); err == nil || !strings.Contains(err.Error(), "missing.go") {
 		t.Errorf("missing path: %v", err)
 	}
 	// Outside any repository, the directory itself is the root.

@@ -305,11 +305,16 @@ func (r *Repo) WorkingTree(ctx context.Context, base string) (*change.Set, error
 	if err != nil {
 		return nil, err
 	}
-	set, err := diff(ctx, r.root, side{baseFiles, r.readBlob}, side{headFiles, r.readWorktree})
+	return r.changeSet(ctx, commit, tree, baseFiles, side{headFiles, r.readWorktree}, root.FS())
+}
+
+// changeSet diffs the base commit's files against head and attaches the file systems.
+func (r *Repo) changeSet(ctx context.Context, commit *object.Commit, tree *object.Tree, baseFiles map[string]entry, head side, headFS fs.FS) (*change.Set, error) {
+	set, err := diff(ctx, r.root, side{baseFiles, r.readBlob}, head)
 	if err != nil {
 		return nil, err
 	}
-	set.HeadFS = root.FS()
+	set.HeadFS = headFS
 	set.BaseFS = newTreeFS(r.repo, tree)
 	if commit != nil {
 		set.BaseRev = commit.Hash.String()
@@ -341,16 +346,7 @@ func (r *Repo) Staged(ctx context.Context) (*change.Set, error) {
 		}
 		staged[e.Name] = entry{hash: e.Hash, mode: e.Mode, size: int64(e.Size)}
 	}
-	set, err := diff(ctx, r.root, side{baseFiles, r.readBlob}, side{staged, r.readBlob})
-	if err != nil {
-		return nil, err
-	}
-	set.HeadFS = newIndexFS(r.repo, staged)
-	set.BaseFS = newTreeFS(r.repo, tree)
-	if commit != nil {
-		set.BaseRev = commit.Hash.String()
-	}
-	return set, nil
+	return r.changeSet(ctx, commit, tree, baseFiles, side{staged, r.readBlob}, newIndexFS(r.repo, staged))
 }
 
 func (r *Repo) readBlob(_ string, e entry) ([]byte, int64, error) {

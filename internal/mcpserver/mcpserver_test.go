@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/internal/testrepo"
 )
 
 const goMod = "module example.com/m\n\ngo 1.22\n"
@@ -22,21 +23,7 @@ const mGo = "// Package m is a test module.\npackage m\n\n// Add adds.\nfunc Add
 
 func testRepo(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644)
-	os.WriteFile(filepath.Join(dir, "m.go"), []byte(mGo), 0o644)
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "base"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-	return dir
+	return testrepo.New(t, map[string]string{"go.mod": goMod, "m.go": mGo}).Dir
 }
 
 func connect(t *testing.T, dir string) *mcp.ClientSession {

@@ -43,12 +43,18 @@ func New(tb testing.TB, files map[string]string) *Repo {
 // Git runs git in the repository and returns its trimmed output.
 func (r *Repo) Git(args ...string) string {
 	r.tb.Helper()
+	return r.GitTB(r.tb, args...)
+}
+
+// GitTB is Git reporting failures to tb, for a Repo made from an existing directory.
+func (r *Repo) GitTB(tb testing.TB, args ...string) string {
+	tb.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.Dir
 	cmd.Env = Env(r.Dir)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		r.tb.Fatalf("git %v: %v\n%s", args, err, out)
+		tb.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 	return strings.TrimSpace(string(out))
 }
@@ -56,13 +62,19 @@ func (r *Repo) Git(args ...string) string {
 // Write writes files (paths relative to the repository, '/'-separated).
 func (r *Repo) Write(files map[string]string) {
 	r.tb.Helper()
+	r.WriteTB(r.tb, files)
+}
+
+// WriteTB is Write reporting failures to tb.
+func (r *Repo) WriteTB(tb testing.TB, files map[string]string) {
+	tb.Helper()
 	for p, c := range files {
 		full := filepath.Join(r.Dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			r.tb.Fatal(err)
+			tb.Fatal(err)
 		}
 		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			r.tb.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
 }
