@@ -50,23 +50,7 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 		fmt.Fprintf(bw, "  task: %s\n", oneLine(r.Task))
 	}
 	for _, d := range r.DimensionResults {
-		mark, detail := paint(green, "✓"), "passed"
-		switch {
-		case d.Skipped:
-			mark, detail = paint(faint, "-"), "skipped"
-		case d.Errors > 0 || d.Warnings > 0:
-			var parts []string
-			if d.Errors > 0 {
-				parts = append(parts, plural(d.Errors, "error", "errors"))
-			}
-			if d.Warnings > 0 {
-				parts = append(parts, plural(d.Warnings, "warning", "warnings"))
-			}
-			detail = strings.Join(parts, ", ")
-			if d.Status == Failed {
-				mark = paint(red, "✗")
-			}
-		}
+		mark, detail := dimensionLine(d, paint)
 		fmt.Fprintf(bw, "  %s %-14s %s\n", mark, d.Dimension, detail)
 	}
 	for _, v := range r.Violations {
@@ -86,6 +70,28 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// dimensionLine returns the mark and the detail of a dimension's line.
+func dimensionLine(d DimensionResult, paint func(code, s string) string) (mark, detail string) {
+	switch {
+	case d.Skipped:
+		return paint(faint, "-"), "skipped"
+	case d.Errors == 0 && d.Warnings == 0:
+		return paint(green, "✓"), "passed"
+	}
+	var parts []string
+	if d.Errors > 0 {
+		parts = append(parts, plural(d.Errors, "error", "errors"))
+	}
+	if d.Warnings > 0 {
+		parts = append(parts, plural(d.Warnings, "warning", "warnings"))
+	}
+	mark = paint(green, "✓")
+	if d.Status == Failed {
+		mark = paint(red, "✗")
+	}
+	return mark, strings.Join(parts, ", ")
 }
 
 func plural(n int, one, many string) string {

@@ -11,8 +11,9 @@ import (
 )
 
 // goModFindings reports the syntax errors of a changed go.mod and the requirements the
-// change adds; ok is false when the head go.mod does not parse.
-func goModFindings(f *change.File) (out []check.Finding, ok bool) {
+// change adds; ok is false when the head go.mod does not parse. With no base (check mode)
+// nothing is added, so no requirement is reported as new.
+func goModFindings(f *change.File, noBase bool) (out []check.Finding, ok bool) {
 	headMod, err := modfile.Parse(f.Path, f.Head, nil)
 	if err != nil {
 		_, baseErr := modfile.Parse(f.Path, f.Base, nil)
@@ -34,6 +35,9 @@ func goModFindings(f *change.File) (out []check.Finding, ok bool) {
 			})
 		}
 		return out, false
+	}
+	if noBase {
+		return nil, true
 	}
 	before := map[string]bool{}
 	if f.Base != nil {

@@ -141,7 +141,7 @@ func run(p *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 func checkUnit(p *check.Pass, loader *load.Loader, head fs.FS, u *unit) ([]check.Finding, error) {
 	var out []check.Finding
 	if u.goMod != nil {
-		fs, ok := goModFindings(u.goMod)
+		fs, ok := goModFindings(u.goMod, p.Changes.NoBase)
 		out = append(out, fs...)
 		if !ok {
 			return out, nil // the loader would only repeat the syntax error

@@ -11,6 +11,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/internal/editset"
 	"github.com/agentverify/agentverify/lang/golang/load"
@@ -194,5 +195,19 @@ func TestNoToolchainFailsClosed(t *testing.T) {
 	_, err := Dimension.Run(passFor(t, root, []editset.Edit{{Path: "app/app.go", Content: []byte("package app\n\nfunc A() {}\n")}}))
 	if err == nil {
 		t.Fatal("ran without a Go toolchain and reported nothing")
+	}
+}
+
+// With no base (check mode) nothing is added: no requirement is reported as new; with a
+// base, a requirement the change adds is.
+func TestNewDependencyNeedsABase(t *testing.T) {
+	mod := []byte("module example.com/m\n\ngo 1.22\n\nrequire golang.org/x/mod v0.42.0\n")
+	f := change.NewFile("go.mod", "", nil, mod)
+	if fs, ok := goModFindings(f, true); !ok || len(fs) != 0 {
+		t.Errorf("check mode: %v %+v", ok, fs)
+	}
+	f = change.NewFile("go.mod", "go.mod", []byte("module example.com/m\n\ngo 1.22\n"), mod)
+	if fs, ok := goModFindings(f, false); !ok || len(fs) != 1 || fs[0].Rule != RuleNewDependency || fs[0].Location.Line != 5 {
+		t.Errorf("diff mode: %v %+v", ok, fs)
 	}
 }

@@ -153,6 +153,7 @@ func (v *cogVisitor) nested(ns ...ast.Node) {
 // structure scores a structure that nests: 1 plus the current nesting.
 func (v *cogVisitor) structure() { v.total += 1 + v.nesting }
 
+//agentverify:ignore complexity/cyclomatic one case per node kind, mirroring gocognit so the numbers stay identical
 func (v *cogVisitor) Visit(n ast.Node) ast.Visitor {
 	switch n := n.(type) {
 	case *ast.IfStmt:

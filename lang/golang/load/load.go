@@ -188,6 +188,7 @@ func (l *Loader) Env(dir string) []string {
 	return append(env, l.env...)
 }
 
+//agentverify:ignore complexity/cyclomatic one go list call and its error paths, kept in order in one place
 func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, error) {
 	inModule := fileExists(filepath.Join(req.Dir, "go.mod"), req.Overlay)
 	var patterns []string
