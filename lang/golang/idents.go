@@ -9,6 +9,7 @@ import (
 
 // idents collects every identifier the file declares (the package name was added
 // already). A name redeclared by := is listed once, where it was first declared.
+//
 //agentverify:ignore complexity/cyclomatic one case per kind of declaring node; splitting would scatter the table
 func (x *extractor) idents() {
 	ast.Inspect(x.file, func(n ast.Node) bool {
