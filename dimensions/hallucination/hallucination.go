@@ -153,16 +153,25 @@ func checkUnit(p *check.Pass, loader *load.Loader, head fs.FS, u *unit) ([]check
 	root := p.Changes.Root
 	modDir := filepath.Join(root, filepath.FromSlash(u.dir))
 	req := load.Request{Dir: modDir, Overlay: map[string][]byte{}}
+	// Only content that differs from the disk goes into the overlay: go/packages
+	// type-checks every dependency from source as soon as there is any overlay, which on a
+	// large module costs seconds and hundreds of megabytes. For a working-tree diff the
+	// head is the disk and the dependencies come from export data.
+	overlay := func(abs string, content []byte) {
+		if disk, err := os.ReadFile(abs); err != nil || string(disk) != string(content) {
+			req.Overlay[abs] = content
+		}
+	}
 	for _, f := range []*change.File{u.goMod, u.goSum} {
 		if f != nil {
-			req.Overlay[filepath.Join(root, filepath.FromSlash(f.Path))] = f.Head
+			overlay(filepath.Join(root, filepath.FromSlash(f.Path)), f.Head)
 		}
 	}
 	pkgDirs := map[string]bool{}
 	for _, f := range u.goFiles {
 		abs := filepath.Join(root, filepath.FromSlash(f.Path))
 		req.Files = append(req.Files, abs)
-		req.Overlay[abs] = f.Head
+		overlay(abs, f.Head)
 		pkgDirs[path.Dir(f.Path)] = true
 	}
 	// The other files of the checked packages as the head sees them (the index, for
@@ -179,9 +188,7 @@ func checkUnit(p *check.Pass, loader *load.Loader, head fs.FS, u *unit) ([]check
 				continue
 			}
 			if b, err := fs.ReadFile(head, rel); err == nil {
-				if disk, err := os.ReadFile(abs); err != nil || string(disk) != string(b) {
-					req.Overlay[abs] = b
-				}
+				overlay(abs, b)
 			}
 		}
 	}
