@@ -21,7 +21,7 @@ func dimensions(l *load.Loader) []*check.Dimension {
 		scope.Dimension,
 		hallucination.New(l),
 		style.Dimension,
-		semantic.Dimension,
+		semantic.New(l),
 		complexity.Dimension,
 	}
 }

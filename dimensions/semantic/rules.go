@@ -27,8 +27,9 @@ var (
 		ID: "semantics/broken-dependent", Default: policy.Error,
 		Short: "code outside the change no longer type-checks because of it",
 		Doc: "A package of the module that imports a changed package type-checked at the base and no " +
-			"longer does at the head; the finding is at its first broken use. (The check of unchanged " +
-			"dependents is not implemented yet; removed-export and incompatible-change catch the cause.)",
+			"longer does at the head; the finding is at its first error that names a symbol the change " +
+			"removed or changed, and says which. Only packages outside the change are checked: breakage " +
+			"inside it is the hallucination dimension's.",
 	}
 	removedTest = &check.Rule{
 		ID: "semantics/removed-test", Default: policy.Error,

@@ -10,15 +10,28 @@ import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/policy"
 )
 
-// Dimension is the semantics dimension.
-var Dimension = &check.Dimension{
-	Name:  policy.Semantics,
-	Doc:   "the public API, the dependents and the tests survive the change",
-	Rules: []*check.Rule{removedExport, incompatibleChange, brokenDependent, removedTest, testSkipped},
-	Run:   run,
+// Dimension is the semantics dimension with a fresh package loader per run.
+var Dimension = New(nil)
+
+// New returns the dimension type-checking dependents with loader l; nil means a fresh
+// loader per run. Long-lived processes share one loader with the hallucination dimension.
+func New(l *load.Loader) *check.Dimension {
+	return &check.Dimension{
+		Name:  policy.Semantics,
+		Doc:   "the public API, the dependents and the tests survive the change",
+		Rules: []*check.Rule{removedExport, incompatibleChange, brokenDependent, removedTest, testSkipped},
+		Run: func(pass *check.Pass) ([]check.Finding, error) {
+			loader := l
+			if loader == nil {
+				loader = load.New(load.Options{})
+			}
+			return run(pass, loader)
+		},
+	}
 }
 
 // decl is a declaration with where it is.
@@ -36,7 +49,7 @@ type pkg struct {
 	apiVisible bool
 }
 
-func run(pass *check.Pass) ([]check.Finding, error) {
+func run(pass *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 	if pass.Changes.NoBase {
 		return skips(pass)
 	}
@@ -93,6 +106,7 @@ func run(pass *check.Pass) ([]check.Finding, error) {
 		}
 	}
 	var out []check.Finding
+	broken := map[string][]string{} // package dir → exported names the change broke
 	dirs := make([]string, 0, len(pkgs))
 	for d := range pkgs {
 		dirs = append(dirs, d)
@@ -107,13 +121,23 @@ func run(pass *check.Pass) ([]check.Finding, error) {
 		if !p.apiVisible || (isInternal(dir) && !opts.IncludeInternal) {
 			continue
 		}
+		var api []check.Finding
 		if opts.PreserveExports {
-			out = append(out, removals(p)...)
+			api = append(api, removals(p)...)
 		}
 		if opts.PreserveSignatures {
-			out = append(out, changes(p)...)
+			api = append(api, changes(p)...)
 		}
+		for _, f := range api {
+			broken[dir] = append(broken[dir], f.Symbol)
+		}
+		out = append(out, api...)
 	}
+	deps, err := brokenDependents(pass, loader, broken)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, deps...)
 	more, err := skips(pass)
 	return append(out, more...), err
 }
@@ -184,13 +208,21 @@ func changes(p *pkg) []check.Finding {
 	for _, name := range sortedNames(p.head) {
 		h := p.head[name]
 		b, ok := p.base[name]
-		if !ok || h.Kind == lang.Type || b.Signature == h.Signature {
+		if !ok || b.Signature == h.Signature {
 			continue
+		}
+		msg := fmt.Sprintf("exported %s %s changed from %s to %s; callers outside the change break", h.Kind, name, b.Signature, h.Signature)
+		if h.Kind == lang.Type {
+			why := typeChange(b.Signature, h.Signature)
+			if why == "" {
+				continue // e.g. a field added: compatible; fields are compared one by one
+			}
+			msg = fmt.Sprintf("exported type %s changed incompatibly: %s", name, why)
 		}
 		out = append(out, check.Finding{
 			Rule:       incompatibleChange.ID,
 			Location:   check.Location{File: h.file, Line: h.NamePos.Line, Column: h.NamePos.Column},
-			Message:    fmt.Sprintf("exported %s %s changed from %s to %s; callers outside the change break", h.Kind, name, b.Signature, h.Signature),
+			Message:    msg,
 			Suggestion: fmt.Sprintf("keep %s as it was and add a new declaration for the new behaviour", name),
 			Symbol:     name,
 			Introduced: true,

@@ -21,8 +21,9 @@
 // Signatures are go/printer output on one line with parameter names dropped:
 // "func(int, ...string) (bool, error)" for functions, "(*T) func(int) error" for
 // methods (the receiver type first), "[P any] struct{A int; b string}" or "= X" (an
-// alias) for types, the declared type (empty when inferred) for vars and consts, and
-// the field type for fields.
+// alias) for types, the declared type (empty when inferred) for vars, the declared type
+// and "= value" for consts with an explicit value ("int = 2", "= 1"; iota continuation
+// lines have the type alone), and the field type for fields.
 //
 // # Metrics
 //

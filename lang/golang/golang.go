@@ -306,11 +306,11 @@ func (x *extractor) genDecl(gd *ast.GenDecl) {
 			if s.Type != nil {
 				sig = exprString(s.Type)
 			}
-			for _, n := range s.Names {
+			for i, n := range s.Names {
 				if n == nil || n.Name == "_" {
 					continue
 				}
-				x.lf.Decls = append(x.lf.Decls, lang.Decl{
+				d := lang.Decl{
 					Name:       n.Name,
 					Kind:       kind,
 					Exported:   ast.IsExported(n.Name),
@@ -318,7 +318,12 @@ func (x *extractor) genDecl(gd *ast.GenDecl) {
 					Span:       x.span(start, spec.End()),
 					NamePos:    x.pos(n.Pos()),
 					Signature:  sig,
-				})
+				}
+				// A constant's value is part of its API; a variable's is not.
+				if kind == lang.Const && i < len(s.Values) && len(s.Values) == len(s.Names) {
+					d.Signature = strings.TrimSpace(sig + " = " + exprString(s.Values[i]))
+				}
+				x.lf.Decls = append(x.lf.Decls, d)
 			}
 		}
 	}
