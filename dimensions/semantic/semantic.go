@@ -86,6 +86,13 @@ func run(pass *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 			if lf == nil {
 				continue // no frontend, or the side does not exist
 			}
+			content := f.Base
+			if i == 1 {
+				content = f.Head
+			}
+			if lf.Language == "go" && !buildMatch(lf.Path, content) {
+				continue // excluded by build constraints: not the API callers build against
+			}
 			p := get(path.Dir(lf.Path))
 			api, tests := p.base, p.baseTests
 			if i == 1 {
