@@ -226,3 +226,56 @@ func TestConcurrentRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestBadFilesNeverCrashOrPassSilently: binary files, invalid UTF-8, files over 5 MB and
+// symlinks out of the repository each get a clear outcome, never a crash or a silent pass.
+func TestBadFilesNeverCrashOrPassSilently(t *testing.T) {
+	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.go"), []byte("package secret\n\nvar x = undefinedHere\n"), 0o644)
+	if err := os.Symlink(filepath.Join(outside, "secret.go"), filepath.Join(r.Dir, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	r.Write(map[string]string{
+		"tool.bin": "\x7fELF\x00\x00\x01",
+		"bad.go":   "package m\n\n// S is broken text.\nvar S = \"\xff\xfe\"\n",
+		"big.go":   "package m\n\n// Big is big.\nvar Big = `" + strings.Repeat("x", 5<<20) + "`\n",
+	})
+	code, out, errs := run(t, r.Dir, "", "diff", "--format", "json", "--no-timings")
+	rep, err := report.ReadJSON(strings.NewReader(out))
+	if err != nil {
+		t.Fatalf("exit %d, stderr %s: %v", code, errs, err)
+	}
+	rules := map[string]string{}
+	for _, v := range rep.Violations {
+		rules[v.Location.File] += v.Rule + " "
+	}
+	if !strings.Contains(rules["big.go"], "scope/large-file") {
+		t.Errorf("large file not reported: %v", rules)
+	}
+	if !strings.Contains(rules["bad.go"], "hallucination/syntax-error") {
+		t.Errorf("invalid UTF-8 not reported: %v", rules)
+	}
+	if strings.Contains(out, "undefinedHere") {
+		t.Errorf("the symlink was followed out of the repository: %s", out)
+	}
+	if code != 1 || rep.Status != report.Failed {
+		t.Errorf("exit %d status %s, want 1 and failed", code, rep.Status)
+	}
+	var ops []string
+	for _, f := range rep.Files {
+		ops = append(ops, string(f.Operation)+" "+f.Path)
+	}
+	if got := strings.Join(ops, ", "); got != "create bad.go, create big.go, create link.go, create tool.bin" {
+		t.Errorf("files = %s", got)
+	}
+}
+
+func TestDetachedHead(t *testing.T) {
+	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
+	r.Git("checkout", "-q", "--detach", "HEAD")
+	r.Write(map[string]string{"n.go": "package m\n\n// N is new.\nfunc N() int { return Add(1, 2) }\n"})
+	if code, out, errs := run(t, r.Dir, "", "diff"); code != 0 || !strings.Contains(out, "PASSED") {
+		t.Errorf("detached HEAD: exit %d\n%s%s", code, out, errs)
+	}
+}
