@@ -53,64 +53,9 @@ func run(pass *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 	if pass.Changes.NoBase {
 		return skips(pass)
 	}
-	pkgs := map[string]*pkg{}
-	get := func(dir string) *pkg {
-		p := pkgs[dir]
-		if p == nil {
-			p = &pkg{dir: dir, base: map[string]decl{}, head: map[string]decl{}, baseTests: map[string]decl{}, headTests: map[string]decl{}}
-			pkgs[dir] = p
-		}
-		return p
-	}
-	for _, f := range pass.Changes.Files {
-		if f.Binary || f.Symlink || f.TooLarge {
-			continue
-		}
-		var sides [2]*lang.File
-		broken := false
-		for i, s := range []change.Side{change.Base, change.Head} {
-			lf, err := pass.Files.Parse(f, s)
-			if err != nil {
-				return nil, err
-			}
-			sides[i] = lf
-			broken = broken || (lf != nil && len(lf.SyntaxErrors) > 0)
-		}
-		if broken {
-			// A side that does not parse says nothing about the API: comparing the other
-			// side with it would report every declaration as removed. Hallucination reports
-			// the syntax error.
-			continue
-		}
-		for i, lf := range sides {
-			if lf == nil {
-				continue // no frontend, or the side does not exist
-			}
-			content := f.Base
-			if i == 1 {
-				content = f.Head
-			}
-			if lf.Language == "go" && !buildMatch(lf.Path, content) {
-				continue // excluded by build constraints: not the API callers build against
-			}
-			p := get(path.Dir(lf.Path))
-			api, tests := p.base, p.baseTests
-			if i == 1 {
-				api, tests = p.head, p.headTests
-			}
-			public := lf.Package != "main" && !strings.HasSuffix(lf.Package, "_test")
-			if public {
-				p.apiVisible = true
-			}
-			for _, d := range lf.Decls {
-				switch {
-				case d.Test:
-					tests[d.Name] = decl{d, lf.Path}
-				case public && d.Exported && exportedReceiver(d):
-					api[d.Name] = decl{d, lf.Path}
-				}
-			}
-		}
+	pkgs, err := collect(pass)
+	if err != nil {
+		return nil, err
 	}
 	var out []check.Finding
 	broken := map[string][]string{} // package dir → exported names the change broke
@@ -120,25 +65,13 @@ func run(pass *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 	}
 	sort.Strings(dirs)
 	for _, dir := range dirs {
-		p := pkgs[dir]
-		opts := pass.Policy.ForPath(dir + "/x.go").Semantics
-		if opts.PreserveTests {
-			out = append(out, removedTests(p)...)
+		fs := compare(pass, pkgs[dir])
+		for _, f := range fs {
+			if f.Rule == removedExport.ID || f.Rule == incompatibleChange.ID {
+				broken[dir] = append(broken[dir], f.Symbol)
+			}
 		}
-		if !p.apiVisible || (isInternal(dir) && !opts.IncludeInternal) {
-			continue
-		}
-		var api []check.Finding
-		if opts.PreserveExports {
-			api = append(api, removals(p)...)
-		}
-		if opts.PreserveSignatures {
-			api = append(api, changes(p)...)
-		}
-		for _, f := range api {
-			broken[dir] = append(broken[dir], f.Symbol)
-		}
-		out = append(out, api...)
+		out = append(out, fs...)
 	}
 	deps, err := brokenDependents(pass, loader, broken)
 	if err != nil {
@@ -147,6 +80,94 @@ func run(pass *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 	out = append(out, deps...)
 	more, err := skips(pass)
 	return append(out, more...), err
+}
+
+// compare reports what the change did to one package's tests and API, as the policy for
+// the package asks.
+func compare(pass *check.Pass, p *pkg) []check.Finding {
+	opts := pass.Policy.ForPath(p.dir + "/x.go").Semantics
+	var out []check.Finding
+	if opts.PreserveTests {
+		out = append(out, removedTests(p)...)
+	}
+	if !p.apiVisible || (isInternal(p.dir) && !opts.IncludeInternal) {
+		return out
+	}
+	if opts.PreserveExports {
+		out = append(out, removals(p)...)
+	}
+	if opts.PreserveSignatures {
+		out = append(out, changes(p)...)
+	}
+	return out
+}
+
+// collect gathers, per package directory, the declarations of the changed files on both
+// sides. A file that does not parse on either side is left out: it says nothing about the
+// API, and comparing the other side with it would report every declaration as removed
+// (hallucination reports the syntax error).
+func collect(pass *check.Pass) (map[string]*pkg, error) {
+	pkgs := map[string]*pkg{}
+	for _, f := range pass.Changes.Files {
+		if f.Binary || f.Symlink || f.TooLarge {
+			continue
+		}
+		sides, broken, err := parseSides(pass, f)
+		if err != nil {
+			return nil, err
+		}
+		if broken {
+			continue
+		}
+		for i, lf := range sides {
+			if lf == nil {
+				continue // no frontend, or the side does not exist
+			}
+			content := f.Content([]change.Side{change.Base, change.Head}[i])
+			if lf.Language == "go" && !buildMatch(lf.Path, content) {
+				continue // excluded by build constraints: not the API callers build against
+			}
+			dir := path.Dir(lf.Path)
+			p := pkgs[dir]
+			if p == nil {
+				p = &pkg{dir: dir, base: map[string]decl{}, head: map[string]decl{}, baseTests: map[string]decl{}, headTests: map[string]decl{}}
+				pkgs[dir] = p
+			}
+			p.add(lf, i == 1)
+		}
+	}
+	return pkgs, nil
+}
+
+// parseSides parses the base and head of f; broken is set when a side has syntax errors.
+func parseSides(pass *check.Pass, f *change.File) (sides [2]*lang.File, broken bool, err error) {
+	for i, s := range []change.Side{change.Base, change.Head} {
+		lf, err := pass.Files.Parse(f, s)
+		if err != nil {
+			return sides, false, err
+		}
+		sides[i] = lf
+		broken = broken || (lf != nil && len(lf.SyntaxErrors) > 0)
+	}
+	return sides, broken, nil
+}
+
+// add records the declarations of one side of a file.
+func (p *pkg) add(lf *lang.File, head bool) {
+	api, tests := p.base, p.baseTests
+	if head {
+		api, tests = p.head, p.headTests
+	}
+	public := lf.Package != "main" && !strings.HasSuffix(lf.Package, "_test")
+	p.apiVisible = p.apiVisible || public
+	for _, d := range lf.Decls {
+		switch {
+		case d.Test:
+			tests[d.Name] = decl{d, lf.Path}
+		case public && d.Exported && exportedReceiver(d):
+			api[d.Name] = decl{d, lf.Path}
+		}
+	}
 }
 
 // exportedReceiver reports whether a method or field belongs to an exported type: the

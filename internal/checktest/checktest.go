@@ -92,84 +92,24 @@ func Load(t testing.TB, path string) *Case {
 		t.Fatal(err)
 	}
 	c := &Case{Name: filepath.Base(path), Mode: check.Diff, Policy: policy.Default(), want: map[key][]*expectation{}}
-	for _, line := range strings.Split(string(ar.Comment), "\n") {
-		line = strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(line, "mode:"):
-			switch m := strings.TrimSpace(strings.TrimPrefix(line, "mode:")); m {
-			case "diff":
-				c.Mode = check.Diff
-			case "all":
-				c.Mode = check.All
-			case "check":
-				c.Mode = check.Check
-			default:
-				t.Fatalf("%s: unknown mode %q", path, m)
-			}
-		case strings.HasPrefix(line, "want:"):
-			rest := strings.TrimSpace(strings.TrimPrefix(line, "want:"))
-			loc, pats, _ := strings.Cut(rest, " ")
-			file, ln, ok := strings.Cut(loc, ":")
-			n, err := strconv.Atoi(ln)
-			if !ok || err != nil {
-				t.Fatalf("%s: bad want directive %q", path, line)
-			}
-			c.addWants(t, path, key{file, n}, pats)
-		}
-	}
-	base := map[string][]byte{}
-	head := map[string][]byte{}
-	for _, f := range ar.Files {
-		switch {
-		case f.Name == "policy":
-			pol, err := policy.Parse(c.Name+":policy", f.Data)
-			if err != nil {
-				t.Fatalf("%s: policy: %v", path, err)
-			}
-			c.Policy = pol
-			continue
-		case strings.HasPrefix(f.Name, "base/"):
-			base[strings.TrimPrefix(f.Name, "base/")] = f.Data
-		case strings.HasPrefix(f.Name, "head/"):
-			head[strings.TrimPrefix(f.Name, "head/")] = f.Data
-		default:
-			base[f.Name], head[f.Name] = f.Data, f.Data
-		}
-	}
+	c.directives(t, path, string(ar.Comment))
+	base, head := c.sides(t, path, ar)
 	root := t.TempDir()
 	c.HeadDir = filepath.Join(root, "head")
 	write(t, c.HeadDir, head)
-	set := &change.Set{Root: c.HeadDir, HeadFS: os.DirFS(c.HeadDir)}
+	c.Changes = &change.Set{Root: c.HeadDir, HeadFS: os.DirFS(c.HeadDir)}
 	if c.Mode == check.Check {
-		set.NoBase = true
+		c.Changes.NoBase = true
 		for p, data := range head {
-			if _, unchanged := base[p]; unchanged || true {
-				set.Files = append(set.Files, change.NewFile(p, "", nil, data))
-			}
+			c.Changes.Files = append(c.Changes.Files, change.NewFile(p, "", nil, data))
 		}
 	} else {
 		c.BaseDir = filepath.Join(root, "base")
 		write(t, c.BaseDir, base)
-		set.BaseFS = os.DirFS(c.BaseDir)
-		set.BaseRev = "base"
-		for p, data := range head {
-			old, ok := base[p]
-			if ok && string(old) == string(data) {
-				continue
-			}
-			if !ok {
-				old = nil
-			}
-			set.Files = append(set.Files, change.NewFile(p, p, old, data))
-		}
-		for p, data := range base {
-			if _, ok := head[p]; !ok {
-				set.Files = append(set.Files, change.NewFile(p, p, data, nil))
-			}
-		}
+		c.Changes.BaseFS, c.Changes.BaseRev = os.DirFS(c.BaseDir), "base"
+		c.Changes.Files = diffFiles(base, head)
 	}
-	set.Sort()
-	c.Changes = set
+	c.Changes.Sort()
 	for p, data := range head {
 		c.scanWants(t, path, p, data)
 	}
@@ -179,6 +119,75 @@ func Load(t testing.TB, path string) *Case {
 		}
 	}
 	return c
+}
+
+// directives reads the archive comment: "mode:" and "want:" lines.
+func (c *Case) directives(t testing.TB, path, comment string) {
+	t.Helper()
+	modes := map[string]check.Mode{"diff": check.Diff, "all": check.All, "check": check.Check}
+	for _, line := range strings.Split(comment, "\n") {
+		line = strings.TrimSpace(line)
+		if m, ok := strings.CutPrefix(line, "mode:"); ok {
+			mode, known := modes[strings.TrimSpace(m)]
+			if !known {
+				t.Fatalf("%s: unknown mode %q", path, strings.TrimSpace(m))
+			}
+			c.Mode = mode
+		}
+		if rest, ok := strings.CutPrefix(line, "want:"); ok {
+			loc, pats, _ := strings.Cut(strings.TrimSpace(rest), " ")
+			file, ln, ok := strings.Cut(loc, ":")
+			n, err := strconv.Atoi(ln)
+			if !ok || err != nil {
+				t.Fatalf("%s: bad want directive %q", path, line)
+			}
+			c.addWants(t, path, key{file, n}, pats)
+		}
+	}
+}
+
+// sides sorts the archive's files into the base and head trees, and reads its policy.
+func (c *Case) sides(t testing.TB, path string, ar *txtar.Archive) (base, head map[string][]byte) {
+	t.Helper()
+	base, head = map[string][]byte{}, map[string][]byte{}
+	for _, f := range ar.Files {
+		switch {
+		case f.Name == "policy":
+			pol, err := policy.Parse(c.Name+":policy", f.Data)
+			if err != nil {
+				t.Fatalf("%s: policy: %v", path, err)
+			}
+			c.Policy = pol
+		case strings.HasPrefix(f.Name, "base/"):
+			base[strings.TrimPrefix(f.Name, "base/")] = f.Data
+		case strings.HasPrefix(f.Name, "head/"):
+			head[strings.TrimPrefix(f.Name, "head/")] = f.Data
+		default:
+			base[f.Name], head[f.Name] = f.Data, f.Data
+		}
+	}
+	return base, head
+}
+
+// diffFiles returns the changed files between the two trees.
+func diffFiles(base, head map[string][]byte) []*change.File {
+	var files []*change.File
+	for p, data := range head {
+		old, ok := base[p]
+		switch {
+		case ok && string(old) == string(data):
+		case ok:
+			files = append(files, change.NewFile(p, p, old, data))
+		default:
+			files = append(files, change.NewFile(p, p, nil, data))
+		}
+	}
+	for p, data := range base {
+		if _, ok := head[p]; !ok {
+			files = append(files, change.NewFile(p, p, data, nil))
+		}
+	}
+	return files
 }
 
 func write(t testing.TB, dir string, files map[string][]byte) {

@@ -188,7 +188,52 @@ type side struct {
 
 // diff builds the change set between base and head.
 func diff(ctx context.Context, root string, base, head side) (*change.Set, error) {
-	var created, deleted, modified []string
+	created, deleted, modified := classify(base, head)
+	renamedFrom := renames(base, head, created, deleted)
+	consumed := map[string]bool{}
+	for _, old := range renamedFrom {
+		consumed[old] = true
+	}
+	set := &change.Set{Root: root}
+	add := func(path, oldPath string, op change.Op) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f, err := loadFile(base, head, path, oldPath, op)
+		if err != nil {
+			return err
+		}
+		set.Files = append(set.Files, f)
+		return nil
+	}
+	for _, p := range modified {
+		if err := add(p, p, change.Modify); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range created {
+		old, op := "", change.Create
+		if o, ok := renamedFrom[p]; ok {
+			old, op = o, change.Rename
+		}
+		if err := add(p, old, op); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range deleted {
+		if consumed[p] {
+			continue
+		}
+		if err := add(p, p, change.Delete); err != nil {
+			return nil, err
+		}
+	}
+	set.Sort()
+	return set, nil
+}
+
+// classify sorts the paths of both sides into created, deleted and modified ones.
+func classify(base, head side) (created, deleted, modified []string) {
 	for p, h := range head.files {
 		b, ok := base.files[p]
 		switch {
@@ -205,81 +250,58 @@ func diff(ctx context.Context, root string, base, head side) (*change.Set, error
 	}
 	sort.Strings(created)
 	sort.Strings(deleted)
-	set := &change.Set{Root: root}
-	// Exact renames: a deleted and a created file with the same content.
+	sort.Strings(modified)
+	return created, deleted, modified
+}
+
+// renames pairs created files with deleted files of the same content: exact renames.
+func renames(base, head side, created, deleted []string) map[string]string {
 	byHash := map[plumbing.Hash][]string{}
 	for _, p := range deleted {
 		h := base.files[p].hash
 		byHash[h] = append(byHash[h], p)
 	}
-	renamedFrom := map[string]string{}
+	from := map[string]string{}
 	for _, p := range created {
 		h := head.files[p].hash
 		if olds := byHash[h]; len(olds) > 0 && !h.IsZero() {
-			renamedFrom[p], byHash[h] = olds[0], olds[1:]
+			from[p], byHash[h] = olds[0], olds[1:]
 		}
 	}
-	consumed := map[string]bool{}
-	for _, old := range renamedFrom {
-		consumed[old] = true
-	}
-	add := func(path, oldPath string, op change.Op) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		var b, h []byte
-		var bsize, hsize int64
-		var err error
-		if op != change.Create {
-			if b, bsize, err = base.read(oldPath, base.files[oldPath]); err != nil {
-				return fmt.Errorf("%s: %w", oldPath, err)
-			}
-			if b == nil {
-				b = []byte{}
-			}
-		}
-		if op != change.Delete {
-			if h, hsize, err = head.read(path, head.files[path]); err != nil {
-				return fmt.Errorf("%s: %w", path, err)
-			}
-			if h == nil {
-				h = []byte{}
-			}
-		}
-		if size := max(bsize, hsize); size > change.MaxFileSize {
-			set.Files = append(set.Files, change.NewLargeFile(path, oldPath, op, size))
-			return nil
-		}
-		f := change.NewFile(path, oldPath, b, h)
-		f.Symlink = base.files[oldPath].mode == filemode.Symlink || head.files[path].mode == filemode.Symlink
-		set.Files = append(set.Files, f)
-		return nil
-	}
-	for _, p := range modified {
-		if err := add(p, p, change.Modify); err != nil {
-			return nil, err
-		}
-	}
-	for _, p := range created {
-		var err error
-		if old, ok := renamedFrom[p]; ok {
-			err = add(p, old, change.Rename)
-		} else {
-			err = add(p, "", change.Create)
-		}
+	return from
+}
+
+// loadFile reads both sides of one changed file and builds it.
+func loadFile(base, head side, path, oldPath string, op change.Op) (*change.File, error) {
+	read := func(s side, p string) ([]byte, int64, error) {
+		data, size, err := s.read(p, s.files[p])
 		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", p, err)
+		}
+		if data == nil {
+			data = []byte{}
+		}
+		return data, size, nil
+	}
+	var b, h []byte
+	var bsize, hsize int64
+	var err error
+	if op != change.Create {
+		if b, bsize, err = read(base, oldPath); err != nil {
 			return nil, err
 		}
 	}
-	for _, p := range deleted {
-		if !consumed[p] {
-			if err := add(p, p, change.Delete); err != nil {
-				return nil, err
-			}
+	if op != change.Delete {
+		if h, hsize, err = read(head, path); err != nil {
+			return nil, err
 		}
 	}
-	set.Sort()
-	return set, nil
+	if size := max(bsize, hsize); size > change.MaxFileSize {
+		return change.NewLargeFile(path, oldPath, op, size), nil
+	}
+	f := change.NewFile(path, oldPath, b, h)
+	f.Symlink = base.files[oldPath].mode == filemode.Symlink || head.files[path].mode == filemode.Symlink
+	return f, nil
 }
 
 // WorkingTree returns the change between the base revision (default HEAD) and the working
