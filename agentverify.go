@@ -155,15 +155,22 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 		return nil, fmt.Errorf("verification interrupted: %w", err)
 	}
 	violations, results := engine.Process(pass, outcomes, rules)
+	rep := newReport(pol.Name, req.Task, set, violations, results, ruleList(dims))
+	rep.DurationMS = now().Sub(start).Milliseconds()
+	return rep, nil
+}
+
+// newReport assembles the canonical report of a run.
+func newReport(policyName, task string, set *change.Set, violations []report.Violation, results []report.DimensionResult, rules []*check.Rule) *report.Report {
 	rep := &report.Report{
 		SchemaVersion:    report.SchemaVersion,
 		Tool:             report.Tool{Name: "agentverify", Version: Version, InformationURI: InformationURI},
-		Policy:           pol.Name,
-		Task:             req.Task,
+		Policy:           policyName,
+		Task:             task,
 		Violations:       violations,
 		DimensionResults: results,
 		Files:            make([]report.FileEntry, 0, len(set.Files)),
-		Rules:            ruleList(dims),
+		Rules:            rules,
 	}
 	for _, f := range set.Files {
 		e := report.FileEntry{Path: f.Path, Operation: f.Op}
@@ -186,8 +193,7 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 		Scope: ok(policy.Scope), Hallucination: ok(policy.Hallucination), Style: ok(policy.Style),
 		Semantics: ok(policy.Semantics), Complexity: ok(policy.Complexity),
 	}
-	rep.DurationMS = now().Sub(start).Milliseconds()
-	return rep, nil
+	return rep
 }
 
 func changeSet(ctx context.Context, dir string, req Request) (*change.Set, error) {
