@@ -240,6 +240,12 @@ func TestPaths(t *testing.T) {
 	if f := set.File("a.go"); !f.LineChanged(1) {
 		t.Error("check mode: a line is not counted as changed")
 	}
+	// A dot-directory is walked under its own name.
+	r.Write(map[string]string{".github/w.yml": "on: push\n"})
+	set, err = Paths(context.Background(), r.Dir, []string{filepath.Join(r.Dir, ".github")})
+	if err != nil || ops(set) != "create .github/w.yml" {
+		t.Errorf("check .github: %v %s", err, ops(set))
+	}
 	// A named ignored file is checked; a path outside the root is refused.
 	set, err = Paths(context.Background(), r.Dir, []string{filepath.Join(r.Dir, "gen/x.go")})
 	if err != nil || ops(set) != "create gen/x.go" {

@@ -18,17 +18,9 @@ import (
 // ignores are skipped unless named explicitly. It works outside repositories too, with
 // dir as the root.
 func Paths(ctx context.Context, dir string, paths []string) (*change.Set, error) {
-	var idx *index.Index
-	root, err := filepath.Abs(dir)
+	root, idx, err := pathsRoot(dir)
 	if err != nil {
 		return nil, err
-	}
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		root = real
-	}
-	if r, err := Open(dir); err == nil {
-		root = r.root
-		idx, _ = r.index()
 	}
 	set := &change.Set{Root: root, NoBase: true}
 	seen := map[string]bool{}
@@ -37,30 +29,11 @@ func Paths(ctx context.Context, dir string, paths []string) (*change.Set, error)
 			return nil
 		}
 		seen[rel] = true
-		full := filepath.Join(root, filepath.FromSlash(rel))
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			target, err := os.Readlink(full)
-			if err != nil {
-				return err
-			}
-			f := change.NewFile(rel, "", nil, []byte(target))
-			f.Symlink = true
+		f, err := asIs(root, rel, fi)
+		if f != nil {
 			set.Files = append(set.Files, f)
-			return nil
 		}
-		if !fi.Mode().IsRegular() {
-			return nil
-		}
-		if fi.Size() > change.MaxFileSize {
-			set.Files = append(set.Files, change.NewLargeFile(rel, "", change.Create, fi.Size()))
-			return nil
-		}
-		data, err := os.ReadFile(full)
-		if err != nil {
-			return err
-		}
-		set.Files = append(set.Files, change.NewFile(rel, "", nil, data))
-		return nil
+		return err
 	}
 	w := newWalker(newIgnorer(root), idx)
 	w.visit = func(rel string, d fs.DirEntry, _ *index.Entry) error {
@@ -71,35 +44,19 @@ func Paths(ctx context.Context, dir string, paths []string) (*change.Set, error)
 		return add(rel, fi)
 	}
 	for _, p := range paths {
-		abs, err := filepath.Abs(p)
+		rel, fi, err := locate(root, p)
 		if err != nil {
 			return nil, err
-		}
-		if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
-			abs = filepath.Join(real, filepath.Base(abs))
-		}
-		rel, err := filepath.Rel(root, abs)
-		if err != nil || !filepath.IsLocal(rel) && rel != "." {
-			return nil, fmt.Errorf("%s: outside the repository %s", p, root)
-		}
-		rel = filepath.ToSlash(rel)
-		fi, err := os.Lstat(abs)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
 		}
 		if fi.IsDir() {
 			if rel == "." {
 				rel = ""
 			}
-			if rel == ".git" || strings.HasPrefix(rel, ".git/") {
-				return nil, fmt.Errorf("%s: is inside .git", p)
-			}
-			if err := w.walk(ctx, rel, w.ig.base, false); err != nil {
-				return nil, err
-			}
-			continue
+			err = w.walk(ctx, rel, w.ig.base, false)
+		} else {
+			err = add(rel, fi)
 		}
-		if err := add(rel, fi); err != nil {
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -110,6 +67,72 @@ func Paths(ctx context.Context, dir string, paths []string) (*change.Set, error)
 	set.HeadFS = r.FS()
 	set.Sort()
 	return set, nil
+}
+
+// pathsRoot is the repository root containing dir with its index, or dir itself.
+func pathsRoot(dir string) (string, *index.Index, error) {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	if r, err := Open(dir); err == nil {
+		idx, _ := r.index()
+		return r.root, idx, nil
+	}
+	return root, nil, nil
+}
+
+// locate returns p relative to root ("." for root itself) and its file info; p must be
+// inside root and not inside .git.
+func locate(root, p string) (string, fs.FileInfo, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", nil, err
+	}
+	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(real, filepath.Base(abs))
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || !filepath.IsLocal(rel) && rel != "." {
+		return "", nil, fmt.Errorf("%s: outside the repository %s", p, root)
+	}
+	rel = filepath.ToSlash(rel)
+	if rel == ".git" || strings.HasPrefix(rel, ".git/") {
+		return "", nil, fmt.Errorf("%s: is inside .git", p)
+	}
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+	}
+	return rel, fi, nil
+}
+
+// asIs builds the change of one file as it is: created with all its lines; a symbolic
+// link's content is its target; special files are skipped (nil).
+func asIs(root, rel string, fi fs.FileInfo) (*change.File, error) {
+	full := filepath.Join(root, filepath.FromSlash(rel))
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(full)
+		if err != nil {
+			return nil, err
+		}
+		f := change.NewFile(rel, "", nil, []byte(target))
+		f.Symlink = true
+		return f, nil
+	case !fi.Mode().IsRegular():
+		return nil, nil
+	case fi.Size() > change.MaxFileSize:
+		return change.NewLargeFile(rel, "", change.Create, fi.Size()), nil
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		return nil, err
+	}
+	return change.NewFile(rel, "", nil, data), nil
 }
 
 func unwrapPathError(err error) error {
