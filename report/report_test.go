@@ -285,3 +285,34 @@ func TestGitHubEscaping(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", buf.String(), want)
 	}
 }
+
+// FuzzReadJSON: any input either fails with an error or gives a report that writes back
+// and reads again to the same report.
+func FuzzReadJSON(f *testing.F) {
+	for _, rep := range fixtures() {
+		var buf bytes.Buffer
+		WriteJSON(&buf, rep)
+		f.Add(buf.String())
+	}
+	f.Add(`{"schema_version":1}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		rep, err := ReadJSON(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := WriteJSON(&buf, rep); err != nil {
+			t.Fatal(err)
+		}
+		again, err := ReadJSON(&buf)
+		if err != nil {
+			t.Fatalf("a report read once does not read again: %v", err)
+		}
+		var b1, b2 bytes.Buffer
+		WriteJSON(&b1, rep)
+		WriteJSON(&b2, again)
+		if !bytes.Equal(b1.Bytes(), b2.Bytes()) {
+			t.Fatal("write/read/write is not stable")
+		}
+	})
+}
