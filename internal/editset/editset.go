@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -77,6 +78,22 @@ func Build(root string, edits []Edit) (*change.Set, error) {
 // Clean validates a proposed path and returns it repository-relative with '/' separators.
 // An absolute path inside root is accepted and made relative.
 func Clean(root, p string) (string, error) {
+	clean, err := lexical(root, p)
+	if err != nil {
+		return "", err
+	}
+	if leavesRoot(root, path.Dir(clean)) {
+		return "", fmt.Errorf("%s: path leaves the repository through a symbolic link", p)
+	}
+	full := filepath.Join(root, filepath.FromSlash(clean))
+	if fi, err := os.Lstat(full); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return "", fmt.Errorf("%s: path is a symbolic link; edit its target instead", p)
+	}
+	return clean, nil
+}
+
+// lexical checks p as text: relative to root, no "..", not root itself, not in .git.
+func lexical(root, p string) (string, error) {
 	if p == "" {
 		return "", errors.New("empty path")
 	}
@@ -88,38 +105,33 @@ func Clean(root, p string) (string, error) {
 		p = rel
 	}
 	p = filepath.ToSlash(p)
-	for _, part := range strings.Split(p, "/") {
-		if part == ".." {
-			return "", fmt.Errorf("%s: path must not contain '..'", p)
-		}
+	if slices.Contains(strings.Split(p, "/"), "..") {
+		return "", fmt.Errorf("%s: path must not contain '..'", p)
 	}
 	clean := path.Clean(p)
-	if clean == "." || strings.HasPrefix(clean, "/") {
+	switch {
+	case clean == "." || strings.HasPrefix(clean, "/"):
 		return "", fmt.Errorf("%s: not a file path inside the repository", p)
-	}
-	if clean == ".git" || strings.HasPrefix(clean, ".git/") {
+	case clean == ".git" || strings.HasPrefix(clean, ".git/"):
 		return "", fmt.Errorf("%s: path is inside .git", p)
 	}
-	// Refuse paths whose existing parent directories lead outside root through a link.
-	dir := filepath.Join(root, filepath.FromSlash(path.Dir(clean)))
-	for {
-		real, err := filepath.EvalSymlinks(dir)
-		if err == nil {
-			if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
-				return "", fmt.Errorf("%s: path leaves the repository through a symbolic link", p)
-			}
-			break
-		}
-		if dir == root || !errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		dir = filepath.Dir(dir)
-	}
-	full := filepath.Join(root, filepath.FromSlash(clean))
-	if fi, err := os.Lstat(full); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return "", fmt.Errorf("%s: path is a symbolic link; edit its target instead", p)
-	}
 	return clean, nil
+}
+
+// leavesRoot reports whether the nearest existing ancestor of dir (relative to root)
+// resolves, through symbolic links, to a place outside root.
+func leavesRoot(root, dir string) bool {
+	abs := filepath.Join(root, filepath.FromSlash(dir))
+	for {
+		real, err := filepath.EvalSymlinks(abs)
+		if err == nil {
+			return real != root && !strings.HasPrefix(real, root+string(filepath.Separator))
+		}
+		if abs == root || !errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+		abs = filepath.Dir(abs)
+	}
 }
 
 func readBase(root, p string) ([]byte, error) {

@@ -53,61 +53,64 @@ func Load(ctx context.Context, root string, baseFS fs.FS, r io.Reader, name stri
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		oldPath, newPath, err := paths(f)
+		cf, fileEdits, err := apply(baseFS, f, seen)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}
-		key := newPath
-		if key == "" {
-			key = oldPath
-		}
-		if seen[key] {
-			return nil, fmt.Errorf("%s: %s is patched twice", name, key)
-		}
-		seen[key] = true
-		var base []byte
-		if !f.IsNew {
-			base, err = fs.ReadFile(baseFS, oldPath)
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("%s: %s does not exist at HEAD", name, oldPath)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s: reading %s at HEAD: %v", name, oldPath, err)
-			}
-		}
-		if f.IsBinary {
-			cf := &change.File{Path: key, OldPath: oldPath, Op: op(f), Binary: true}
-			if cf.Op == change.Create {
-				cf.OldPath = ""
-			}
-			set.Files = append(set.Files, cf)
-			continue
-		}
-		var head []byte
-		if !f.IsDelete {
-			var out bytes.Buffer
-			if err := gitdiff.Apply(&out, bytes.NewReader(base), f); err != nil {
-				return nil, fmt.Errorf("%s: %s: the patch does not apply to HEAD: %v", name, key, oneLine(err))
-			}
-			head = out.Bytes()
-			if head == nil {
-				head = []byte{}
-			}
-			edits = append(edits, editset.Edit{Path: newPath, Content: head})
-		} else {
-			edits = append(edits, editset.Edit{Path: oldPath, Delete: true})
-		}
-		if f.IsNew {
-			base = nil
-		}
-		if f.IsRename && len(edits) > 0 {
-			edits = append(edits, editset.Edit{Path: oldPath, Delete: true})
-		}
-		set.Files = append(set.Files, change.NewFile(key, oldPath, base, head))
+		set.Files = append(set.Files, cf)
+		edits = append(edits, fileEdits...)
 	}
 	set.HeadFS = editset.Overlay(baseFS, edits)
 	set.Sort()
 	return set, nil
+}
+
+// apply applies one file's patch to its base content and returns the changed file and the
+// edits that make the head file system. seen guards against a file patched twice.
+func apply(baseFS fs.FS, f *gitdiff.File, seen map[string]bool) (*change.File, []editset.Edit, error) {
+	oldPath, newPath, err := paths(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	key := newPath
+	if key == "" {
+		key = oldPath
+	}
+	if seen[key] {
+		return nil, nil, fmt.Errorf("%s is patched twice", key)
+	}
+	seen[key] = true
+	var base []byte
+	if !f.IsNew {
+		if base, err = fs.ReadFile(baseFS, oldPath); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%s does not exist at HEAD", oldPath)
+		} else if err != nil {
+			return nil, nil, fmt.Errorf("reading %s at HEAD: %v", oldPath, err)
+		}
+	}
+	if f.IsBinary {
+		cf := &change.File{Path: key, OldPath: oldPath, Op: op(f), Binary: true}
+		if cf.Op == change.Create {
+			cf.OldPath = ""
+		}
+		return cf, nil, nil
+	}
+	if f.IsDelete {
+		return change.NewFile(key, oldPath, base, nil), []editset.Edit{{Path: oldPath, Delete: true}}, nil
+	}
+	var out bytes.Buffer
+	if err := gitdiff.Apply(&out, bytes.NewReader(base), f); err != nil {
+		return nil, nil, fmt.Errorf("%s: the patch does not apply to HEAD: %v", key, oneLine(err))
+	}
+	head := append([]byte{}, out.Bytes()...)
+	edits := []editset.Edit{{Path: newPath, Content: head}}
+	if f.IsRename {
+		edits = append(edits, editset.Edit{Path: oldPath, Delete: true})
+	}
+	if f.IsNew {
+		base = nil
+	}
+	return change.NewFile(key, oldPath, base, head), edits, nil
 }
 
 func op(f *gitdiff.File) change.Op {
