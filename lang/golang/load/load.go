@@ -151,6 +151,26 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 			l.warms++
 			return res, nil
 		}
+	} else if len(req.Overlay) > 0 {
+		// go/packages type-checks every dependency from source as soon as there is an
+		// overlay (seconds and hundreds of megabytes on a large module). Load the disk
+		// state instead, with dependencies from export data, and re-check the overlaid
+		// packages on the warm path; when it declines (new files or imports, go.mod
+		// changed), the full load with the overlay below runs as before.
+		disk := req
+		disk.Overlay = nil
+		if _, snap, err := l.cold(ctx, disk); err == nil && snap != nil {
+			l.colds++
+			l.mods[req.Dir] = snap
+			res, ok, err := snap.warm(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				l.warms++
+				return res, nil
+			}
+		}
 	}
 	res, snap, err := l.cold(ctx, req)
 	if err != nil {
