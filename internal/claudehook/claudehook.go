@@ -133,25 +133,19 @@ func PostEdit(in Input) (path string, content []byte, err error) {
 	if len(in.ToolInput) == 0 || string(in.ToolInput) == "null" {
 		return "", nil, fmt.Errorf("%s: no tool_input", in.ToolName)
 	}
-	resolve := func(p *string) (string, error) {
-		if p == nil || *p == "" {
-			return "", fmt.Errorf("%s: tool_input has no file_path", in.ToolName)
+	decode := func(v any) error {
+		if err := json.Unmarshal(in.ToolInput, v); err != nil {
+			return fmt.Errorf("%s: bad tool_input: %v", in.ToolName, err)
 		}
-		if filepath.IsAbs(*p) {
-			return filepath.Clean(*p), nil
-		}
-		if in.Cwd == "" {
-			return "", fmt.Errorf("%s: relative file_path %q and no cwd", in.ToolName, *p)
-		}
-		return filepath.Join(in.Cwd, *p), nil
+		return nil
 	}
 	switch in.ToolName {
 	case "Write":
 		var w writeInput
-		if err := json.Unmarshal(in.ToolInput, &w); err != nil {
-			return "", nil, fmt.Errorf("Write: bad tool_input: %v", err)
+		if err := decode(&w); err != nil {
+			return "", nil, err
 		}
-		if path, err = resolve(w.FilePath); err != nil {
+		if path, err = in.resolve(w.FilePath); err != nil {
 			return "", nil, err
 		}
 		if w.Content == nil {
@@ -160,20 +154,20 @@ func PostEdit(in Input) (path string, content []byte, err error) {
 		return path, []byte(*w.Content), nil
 	case "Edit":
 		var e editInput
-		if err := json.Unmarshal(in.ToolInput, &e); err != nil {
-			return "", nil, fmt.Errorf("Edit: bad tool_input: %v", err)
+		if err := decode(&e); err != nil {
+			return "", nil, err
 		}
-		if path, err = resolve(e.FilePath); err != nil {
+		if path, err = in.resolve(e.FilePath); err != nil {
 			return "", nil, err
 		}
 		content, err := applyEdits(path, []editOp{e.editOp})
 		return path, content, err
 	case "MultiEdit":
 		var m multiEditInput
-		if err := json.Unmarshal(in.ToolInput, &m); err != nil {
-			return "", nil, fmt.Errorf("MultiEdit: bad tool_input: %v", err)
+		if err := decode(&m); err != nil {
+			return "", nil, err
 		}
-		if path, err = resolve(m.FilePath); err != nil {
+		if path, err = in.resolve(m.FilePath); err != nil {
 			return "", nil, err
 		}
 		if len(m.Edits) == 0 {
@@ -183,6 +177,19 @@ func PostEdit(in Input) (path string, content []byte, err error) {
 		return path, content, err
 	}
 	return "", nil, fmt.Errorf("agentverify hook claude verifies Write, Edit and MultiEdit; got tool %q (set the hook's matcher to \"Write|Edit|MultiEdit\")", in.ToolName)
+}
+
+// resolve makes a tool's file_path absolute, relative paths against the hook's cwd.
+func (in Input) resolve(p *string) (string, error) {
+	switch {
+	case p == nil || *p == "":
+		return "", fmt.Errorf("%s: tool_input has no file_path", in.ToolName)
+	case filepath.IsAbs(*p):
+		return filepath.Clean(*p), nil
+	case in.Cwd == "":
+		return "", fmt.Errorf("%s: relative file_path %q and no cwd", in.ToolName, *p)
+	}
+	return filepath.Join(in.Cwd, *p), nil
 }
 
 // applyEdits applies string replacements as Claude Code does: each old_string must occur

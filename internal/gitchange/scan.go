@@ -125,37 +125,36 @@ func (w *walker) walk(ctx context.Context, rel string, ps []gitignore.Pattern, i
 	}
 	m := gitignore.NewMatcher(ps)
 	for _, e := range entries {
-		name := e.Name()
-		if name == ".git" {
+		if e.Name() == ".git" {
 			continue
 		}
-		child := name
-		if rel != "" {
-			child = rel + "/" + name
+		child := path.Join(rel, e.Name())
+		ign := ignored || m.Match(append(parts[:len(parts):len(parts)], e.Name()), e.IsDir())
+		switch {
+		case e.IsDir() && w.descend(dir, child, ign):
+			err = w.walk(ctx, child, ps, ign)
+		case !e.IsDir() && (!ign || w.tracked[child] != nil):
+			err = w.visit(child, e, w.tracked[child])
 		}
-		isDir := e.IsDir()
-		ign := ignored || m.Match(append(parts[:len(parts):len(parts)], name), isDir)
-		if isDir {
-			if ign && !w.trackedDirs[child] {
-				continue // pruned: the cost go-git's Status pays and we do not
-			}
-			if _, err := os.Lstat(filepath.Join(dir, name, ".git")); err == nil && !w.trackedDirs[child] {
-				continue // a nested repository, not part of this one
-			}
-			if err := w.walk(ctx, child, ps, ign); err != nil {
-				return err
-			}
-			continue
-		}
-		t := w.tracked[child]
-		if ign && t == nil {
-			continue
-		}
-		if err := w.visit(child, e, t); err != nil {
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// descend reports whether the walk enters directory child: not when it is ignored and
+// holds no tracked file (the cost go-git's Status pays and this walk does not), nor when
+// it is a nested repository.
+func (w *walker) descend(dir, child string, ignored bool) bool {
+	if w.trackedDirs[child] {
+		return true
+	}
+	if ignored {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(dir, path.Base(child), ".git"))
+	return err != nil
 }
 
 // scanWorktree returns every file of the working tree git would see, with its blob hash.

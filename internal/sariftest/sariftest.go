@@ -117,15 +117,7 @@ func CheckGitHub(t testing.TB, data []byte, minRules int, levels []string) []Res
 	if run.ColumnKind == "" || run.Tool.Driver.Name != "agentverify" || run.Tool.Driver.Version == "" {
 		t.Errorf("driver %+v columnKind %q", run.Tool.Driver, run.ColumnKind)
 	}
-	rules := run.Tool.Driver.Rules
-	if len(rules) < minRules {
-		t.Errorf("%d rules in SARIF, want at least %d", len(rules), minRules)
-	}
-	for _, r := range rules {
-		if r.ShortDescription == nil || r.ShortDescription.Text == "" || r.FullDescription == nil || r.Help == nil || r.Help.Text == "" {
-			t.Errorf("rule %s lacks descriptions or help", r.ID)
-		}
-	}
+	ids := checkRules(t, &log, minRules)
 	if run.Results == nil {
 		t.Fatal(`no "results" array`)
 	}
@@ -134,20 +126,44 @@ func CheckGitHub(t testing.TB, data []byte, minRules int, levels []string) []Res
 		t.Fatalf("%d results, want %d", len(results), len(levels))
 	}
 	for i, res := range results {
-		if res.RuleIndex == nil || *res.RuleIndex < 0 || *res.RuleIndex >= len(rules) || rules[*res.RuleIndex].ID != res.RuleID {
+		if res.RuleIndex == nil || *res.RuleIndex < 0 || *res.RuleIndex >= len(ids) || ids[*res.RuleIndex] != res.RuleID {
 			t.Errorf("result %d: ruleIndex %v does not point at %s", i, res.RuleIndex, res.RuleID)
 		}
 		if levels != nil && res.Level != levels[i] {
 			t.Errorf("result %d: level %q, want %q", i, res.Level, levels[i])
 		}
-		if len(res.Locations) != 1 {
-			t.Fatalf("result %d: %d locations", i, len(res.Locations))
-		}
-		loc := res.Locations[0].PhysicalLocation
-		if loc.ArtifactLocation.URIBaseID != "%SRCROOT%" || strings.HasPrefix(loc.ArtifactLocation.URI, "/") ||
-			strings.Contains(loc.ArtifactLocation.URI, `\`) || strings.HasPrefix(loc.ArtifactLocation.URI, "..") || loc.Region.StartLine < 1 {
-			t.Errorf("result %d: location %+v", i, loc)
-		}
+		checkLocation(t, i, res)
 	}
 	return results
+}
+
+// checkRules checks the driver's rules have descriptions and help, and returns their IDs.
+func checkRules(t testing.TB, log *Log, minRules int) []string {
+	t.Helper()
+	rules := log.Runs[0].Tool.Driver.Rules
+	if len(rules) < minRules {
+		t.Errorf("%d rules in SARIF, want at least %d", len(rules), minRules)
+	}
+	ids := make([]string, len(rules))
+	for i, r := range rules {
+		ids[i] = r.ID
+		if r.ShortDescription == nil || r.ShortDescription.Text == "" || r.FullDescription == nil || r.Help == nil || r.Help.Text == "" {
+			t.Errorf("rule %s lacks descriptions or help", r.ID)
+		}
+	}
+	return ids
+}
+
+// checkLocation checks a result has one repository-relative location with a start line.
+func checkLocation(t testing.TB, i int, res Result) {
+	t.Helper()
+	if len(res.Locations) != 1 {
+		t.Fatalf("result %d: %d locations", i, len(res.Locations))
+	}
+	loc := res.Locations[0].PhysicalLocation
+	uri := loc.ArtifactLocation.URI
+	if loc.ArtifactLocation.URIBaseID != "%SRCROOT%" || strings.HasPrefix(uri, "/") || strings.Contains(uri, `\`) ||
+		strings.HasPrefix(uri, "..") || loc.Region.StartLine < 1 {
+		t.Errorf("result %d: location %+v", i, loc)
+	}
 }
