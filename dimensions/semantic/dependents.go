@@ -45,7 +45,7 @@ func brokenDependents(pass *check.Pass, loader *load.Loader, broken map[string][
 	sort.Strings(mods)
 	var out []check.Finding
 	for _, mod := range mods {
-		fs, err := moduleDependents(pass, loader, mod, byModule[mod], broken, changedDirs)
+		fs, err := moduleDependents(pass, loader, mod, broken, changedDirs)
 		if err != nil {
 			return nil, err
 		}
@@ -60,39 +60,14 @@ type listed struct {
 	goFiles         []string
 }
 
-func moduleDependents(pass *check.Pass, loader *load.Loader, mod string, dirs []string, broken map[string][]string, changedDirs map[string]bool) ([]check.Finding, error) {
+func moduleDependents(pass *check.Pass, loader *load.Loader, mod string, broken map[string][]string, changedDirs map[string]bool) ([]check.Finding, error) {
 	root := pass.Changes.Root
 	modDir := filepath.Join(root, filepath.FromSlash(mod))
 	pkgs, err := goList(pass.Context, loader, modDir)
 	if err != nil {
 		return nil, err
 	}
-	relDir := func(abs string) string {
-		rel, _ := filepath.Rel(root, abs)
-		return filepath.ToSlash(rel)
-	}
-	brokenPaths := map[string][]string{} // import path → broken names
-	for _, p := range pkgs {
-		if names, ok := broken[relDir(p.dir)]; ok {
-			brokenPaths[p.importPath] = names
-		}
-	}
-	var files []string
-	symbols := map[string][]string{} // dependent dir → names it may use
-	for _, p := range pkgs {
-		rel := relDir(p.dir)
-		if changedDirs[rel] || len(p.goFiles) == 0 {
-			continue
-		}
-		for imp, names := range brokenPaths {
-			if p.imports[imp] {
-				symbols[rel] = append(symbols[rel], names...)
-			}
-		}
-		if len(symbols[rel]) > 0 {
-			files = append(files, filepath.Join(p.dir, p.goFiles[0]))
-		}
-	}
+	files, symbols := importers(root, pkgs, broken, changedDirs)
 	if len(files) == 0 {
 		return nil, nil
 	}
@@ -109,6 +84,45 @@ func moduleDependents(pass *check.Pass, loader *load.Loader, mod string, dirs []
 	if err != nil {
 		return nil, fmt.Errorf("type-checking the dependents of the change: %w", err)
 	}
+	return firstBreaks(root, res, symbols), nil
+}
+
+// relDir returns abs relative to root with '/' separators.
+func relDir(root, abs string) string {
+	rel, _ := filepath.Rel(root, abs)
+	return filepath.ToSlash(rel)
+}
+
+// importers returns a file of each package outside the change that imports a broken
+// package, and per such package directory the broken names it may use.
+func importers(root string, pkgs []listed, broken map[string][]string, changedDirs map[string]bool) (files []string, symbols map[string][]string) {
+	brokenPaths := map[string][]string{} // import path → broken names
+	for _, p := range pkgs {
+		if names, ok := broken[relDir(root, p.dir)]; ok {
+			brokenPaths[p.importPath] = names
+		}
+	}
+	symbols = map[string][]string{}
+	for _, p := range pkgs {
+		rel := relDir(root, p.dir)
+		if changedDirs[rel] || len(p.goFiles) == 0 {
+			continue
+		}
+		for imp, names := range brokenPaths {
+			if p.imports[imp] {
+				symbols[rel] = append(symbols[rel], names...)
+			}
+		}
+		if len(symbols[rel]) > 0 {
+			files = append(files, filepath.Join(p.dir, p.goFiles[0]))
+		}
+	}
+	return files, symbols
+}
+
+// firstBreaks reports each dependent package at its first error that names a broken
+// symbol.
+func firstBreaks(root string, res *load.Result, symbols map[string][]string) []check.Finding {
 	var out []check.Finding
 	seen := map[string]bool{}
 	for _, p := range res.Packages {
@@ -116,13 +130,10 @@ func moduleDependents(pass *check.Pass, loader *load.Loader, mod string, dirs []
 			if e.Pos.Filename == "" {
 				continue
 			}
-			rel := relDir(e.Pos.Filename)
+			rel := relDir(root, e.Pos.Filename)
 			dir := path.Dir(rel)
-			if seen[dir] {
-				continue
-			}
 			name := mentioned(e.Msg, symbols[dir])
-			if name == "" {
+			if seen[dir] || name == "" {
 				continue
 			}
 			seen[dir] = true
@@ -136,7 +147,7 @@ func moduleDependents(pass *check.Pass, loader *load.Loader, mod string, dirs []
 			})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // mentioned returns the first of names that msg refers to as a whole word.
