@@ -129,53 +129,13 @@ func runCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 		return ExitUsage
 	}
-	if f.fs.NArg() > 0 {
-		return usageErr(stderr, "unexpected argument %q", f.fs.Arg(0))
-	}
-	if (f.task == "") == (f.taskFile == "") {
-		return usageErr(stderr, "give exactly one of --task and --task-file")
-	}
-	if f.baseURL == "" || f.model == "" {
-		return usageErr(stderr, "--base-url and --model are required")
-	}
-	access, err := core.ParseAccess(f.access)
+	access, err := f.validate()
 	if err != nil {
-		return usageErr(stderr, "--access: %v", err)
+		return usageErr(stderr, "%v", err)
 	}
-	for name, n := range map[string]int{"--max-steps": f.maxSteps, "--token-budget": f.tokenBudget, "--context-tokens": f.contextTokens} {
-		if n <= 0 {
-			return usageErr(stderr, "%s must be positive, got %d", name, n)
-		}
-	}
-	if f.timeBudget <= 0 {
-		return usageErr(stderr, "--time-budget must be positive, got %s", f.timeBudget)
-	}
-	if f.retries < 0 || f.retryDelay < 0 {
-		return usageErr(stderr, "--retries and --retry-delay must not be negative")
-	}
-	if f.parallel < 0 {
-		return usageErr(stderr, "--parallel must not be negative")
-	}
-	if fi, err := os.Stat(f.dir); err != nil || !fi.IsDir() {
-		return usageErr(stderr, "--dir %s: not a directory", f.dir)
-	}
-	if f.policyFile != "" {
-		if _, err := policy.Load(f.policyFile); err != nil {
-			return usageErr(stderr, "--policy: %v", err)
-		}
-		if f.policyFile, err = filepath.Abs(f.policyFile); err != nil {
-			return usageErr(stderr, "--policy: %v", err)
-		}
-	}
-	key := ""
-	if f.apiKeyEnv != "" {
-		var ok bool
-		key, ok = os.LookupEnv(f.apiKeyEnv)
-		explicit := false
-		f.fs.Visit(func(fl *flag.Flag) { explicit = explicit || fl.Name == "api-key-env" })
-		if !ok && explicit {
-			return usageErr(stderr, "--api-key-env: environment variable %s is not set", f.apiKeyEnv)
-		}
+	key, err := f.apiKey()
+	if err != nil {
+		return usageErr(stderr, "%v", err)
 	}
 	tasks, err := readTasks(f, stdin)
 	if err != nil {
@@ -194,26 +154,88 @@ func runCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	model := llm.NewClient(f.baseURL, key)
 	if len(tasks) == 1 && f.parallel == 0 {
 		base.Task = tasks[0].text
-		base.Progress = stderr
-		var audit *os.File
-		if f.audit != "" {
-			if audit, err = os.OpenFile(f.audit, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
-				return usageErr(stderr, "--audit: %v", err)
-			}
-			defer audit.Close()
-			base.Audit = NewAudit(audit, base.Secrets...)
-		}
-		res, err := runOne(ctx, base, f.dir, f.policyFile, env, model, v)
-		if err != nil {
-			fmt.Fprintf(stderr, "agentverify agent: %v\n", err)
-			return ExitStopped
-		}
-		if err := base.Audit.Err(); err != nil {
-			fmt.Fprintf(stderr, "agentverify agent: writing the audit log: %v\n", err)
-		}
-		return finish(res, stdout, stderr)
+		return runSingle(ctx, f, base, env, model, v, stdout, stderr)
 	}
 	return runTasks(ctx, tasks, f, base, env, model, v, stdout, stderr)
+}
+
+// validate checks the flags of a run and returns the access level they grant. It makes a
+// --policy path absolute, since tasks may run in other working directories.
+func (f *runFlags) validate() (core.Access, error) {
+	switch {
+	case f.fs.NArg() > 0:
+		return 0, fmt.Errorf("unexpected argument %q", f.fs.Arg(0))
+	case (f.task == "") == (f.taskFile == ""):
+		return 0, errors.New("give exactly one of --task and --task-file")
+	case f.baseURL == "" || f.model == "":
+		return 0, errors.New("--base-url and --model are required")
+	}
+	access, err := core.ParseAccess(f.access)
+	if err != nil {
+		return 0, fmt.Errorf("--access: %v", err)
+	}
+	for name, n := range map[string]int{"--max-steps": f.maxSteps, "--token-budget": f.tokenBudget, "--context-tokens": f.contextTokens} {
+		if n <= 0 {
+			return 0, fmt.Errorf("%s must be positive, got %d", name, n)
+		}
+	}
+	switch {
+	case f.timeBudget <= 0:
+		return 0, fmt.Errorf("--time-budget must be positive, got %s", f.timeBudget)
+	case f.retries < 0 || f.retryDelay < 0:
+		return 0, errors.New("--retries and --retry-delay must not be negative")
+	case f.parallel < 0:
+		return 0, errors.New("--parallel must not be negative")
+	}
+	if fi, err := os.Stat(f.dir); err != nil || !fi.IsDir() {
+		return 0, fmt.Errorf("--dir %s: not a directory", f.dir)
+	}
+	if f.policyFile != "" {
+		if _, err := policy.Load(f.policyFile); err != nil {
+			return 0, fmt.Errorf("--policy: %v", err)
+		}
+		if f.policyFile, err = filepath.Abs(f.policyFile); err != nil {
+			return 0, fmt.Errorf("--policy: %v", err)
+		}
+	}
+	return access, nil
+}
+
+// apiKey reads the API key from the environment variable --api-key-env names; naming a
+// variable that is not set is an error, the default one being absent is not.
+func (f *runFlags) apiKey() (string, error) {
+	if f.apiKeyEnv == "" {
+		return "", nil
+	}
+	key, ok := os.LookupEnv(f.apiKeyEnv)
+	explicit := false
+	f.fs.Visit(func(fl *flag.Flag) { explicit = explicit || fl.Name == "api-key-env" })
+	if !ok && explicit {
+		return "", fmt.Errorf("--api-key-env: environment variable %s is not set", f.apiKeyEnv)
+	}
+	return key, nil
+}
+
+// runSingle runs one task in --dir, with the audit log if asked.
+func runSingle(ctx context.Context, f *runFlags, base Config, env []string, model Model, v Verifier, stdout, stderr io.Writer) int {
+	base.Progress = stderr
+	if f.audit != "" {
+		audit, err := os.OpenFile(f.audit, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return usageErr(stderr, "--audit: %v", err)
+		}
+		defer audit.Close()
+		base.Audit = NewAudit(audit, base.Secrets...)
+	}
+	res, err := runOne(ctx, base, f.dir, f.policyFile, env, model, v)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentverify agent: %v\n", err)
+		return ExitStopped
+	}
+	if err := base.Audit.Err(); err != nil {
+		fmt.Fprintf(stderr, "agentverify agent: writing the audit log: %v\n", err)
+	}
+	return finish(res, stdout, stderr)
 }
 
 // finish prints the answer and the verdict and returns the exit code.
