@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify"
-	"github.com/agentverify/agentverify/internal/testrepo"
+	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
 )

@@ -10,8 +10,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/agentverify/agentverify/internal/sariftest"
-	"github.com/agentverify/agentverify/internal/testrepo"
+	"github.com/agentverify/agentverify/internal/testkit/sariftest"
+	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 
 var (

@@ -14,7 +14,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
-	"github.com/agentverify/agentverify/internal/sariftest"
+	"github.com/agentverify/agentverify/internal/testkit/sariftest"
 	"github.com/agentverify/agentverify/policy"
 )
 

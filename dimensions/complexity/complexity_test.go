@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify/dimensions/complexity"
-	"github.com/agentverify/agentverify/internal/checktest"
+	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
 )

@@ -3,7 +3,7 @@ package hallucination
 import (
 	"testing"
 
-	"github.com/agentverify/agentverify/internal/checktest"
+	"github.com/agentverify/agentverify/internal/testkit/checktest"
 )
 
 // TestCases runs every testdata case through the shared harness with the real Go

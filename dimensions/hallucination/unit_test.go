@@ -13,7 +13,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
-	"github.com/agentverify/agentverify/internal/editset"
+	"github.com/agentverify/agentverify/change/editset"
 	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/policy"
 )

@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
-	"github.com/agentverify/agentverify/internal/checktest"
+	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/policy"
 )

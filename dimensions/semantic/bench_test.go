@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify/check"
-	"github.com/agentverify/agentverify/internal/gitchange"
-	"github.com/agentverify/agentverify/internal/testrepo"
+	"github.com/agentverify/agentverify/change/gitchange"
+	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/lang/golang/load"

@@ -17,8 +17,8 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/change/gitchange"
 	"github.com/agentverify/agentverify/check"
-	"github.com/agentverify/agentverify/internal/gitchange"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
 )

@@ -16,11 +16,11 @@ import (
 
 	"github.com/agentverify/agentverify"
 	"github.com/agentverify/agentverify/agent/runner"
-	"github.com/agentverify/agentverify/internal/claudehook"
-	"github.com/agentverify/agentverify/internal/editset"
-	"github.com/agentverify/agentverify/internal/gitchange"
-	"github.com/agentverify/agentverify/internal/githook"
-	"github.com/agentverify/agentverify/internal/mcpserver"
+	"github.com/agentverify/agentverify/change/editset"
+	"github.com/agentverify/agentverify/change/gitchange"
+	"github.com/agentverify/agentverify/internal/integrations/claudehook"
+	"github.com/agentverify/agentverify/internal/integrations/githook"
+	"github.com/agentverify/agentverify/internal/integrations/mcpserver"
 	"github.com/agentverify/agentverify/report"
 )
 

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agentverify/agentverify/internal/testrepo"
+	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 	"github.com/agentverify/agentverify/report"
 )
 

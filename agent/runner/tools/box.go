@@ -15,8 +15,8 @@ import (
 
 	"github.com/agentverify/agentverify"
 	"github.com/agentverify/agentverify/agent/toolout"
-	"github.com/agentverify/agentverify/internal/editset"
-	"github.com/agentverify/agentverify/internal/gitchange"
+	"github.com/agentverify/agentverify/change/editset"
+	"github.com/agentverify/agentverify/change/gitchange"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
 )

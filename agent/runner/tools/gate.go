@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify"
-	"github.com/agentverify/agentverify/internal/editset"
+	"github.com/agentverify/agentverify/change/editset"
 	"github.com/agentverify/agentverify/report"
 )
 

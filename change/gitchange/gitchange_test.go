@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/agentverify/agentverify/change"
-	"github.com/agentverify/agentverify/internal/testrepo"
+	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 
 func newRepo(t testing.TB, files map[string]string) *testrepo.Repo { return testrepo.New(t, files) }

@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/change"
-	"github.com/agentverify/agentverify/internal/memfs"
+	"github.com/agentverify/agentverify/change/internal/memfs"
 )
 
 // Edit is one proposed file: its repository-relative path and its new content, or a

@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentverify/agentverify"
-	"github.com/agentverify/agentverify/internal/editset"
+	"github.com/agentverify/agentverify/change/editset"
 	"github.com/agentverify/agentverify/report"
 )
 

@@ -16,7 +16,7 @@ import (
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
 
 	"github.com/agentverify/agentverify/change"
-	"github.com/agentverify/agentverify/internal/editset"
+	"github.com/agentverify/agentverify/change/editset"
 )
 
 // maxPatch bounds the patch read.

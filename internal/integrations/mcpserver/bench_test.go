@@ -11,7 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentverify/agentverify"
-	"github.com/agentverify/agentverify/internal/testrepo"
+	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 
 // BenchmarkVerifyEditWarm measures verify_edit on a warm server: a one-file edit in a

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/agentverify/agentverify/internal/editset"
+	"github.com/agentverify/agentverify/change/editset"
 	"github.com/agentverify/agentverify/report"
 )
 

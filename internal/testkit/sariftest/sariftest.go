@@ -1,43 +1,26 @@
 // Package sariftest checks SARIF logs in tests: against the OASIS SARIF 2.1.0 schema kept in
-// ../shared/schemas beside the repository, and against what GitHub code scanning requires
-// beyond the schema.
+// testdata, and against what GitHub code scanning requires beyond the schema.
 package sariftest
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// SchemaPath returns the path of the shared SARIF schema, found from the module root.
-func SchemaPath(t testing.TB) string {
-	t.Helper()
-	dir, _ := filepath.Abs(".")
-	for ; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if dir == filepath.Dir(dir) {
-			t.Fatal("no go.mod above the test")
-		}
-	}
-	return filepath.Join(filepath.Dir(dir), "shared", "schemas", "sarif-schema-2.1.0.json")
-}
+// schema is the OASIS SARIF 2.1.0 schema (errata 01), kept in testdata with its source.
+//
+//go:embed testdata/sarif-schema-2.1.0.json
+var schema []byte
 
-// ValidateSchema validates data against the OASIS schema; it skips the test when the
-// schema is not beside the repository.
+// ValidateSchema validates data against the OASIS schema.
 func ValidateSchema(t testing.TB, data []byte) {
 	t.Helper()
-	f, err := os.Open(SchemaPath(t))
-	if err != nil {
-		t.Skipf("SARIF schema not available (%v); it is in ../shared beside the repository", err)
-	}
-	defer f.Close()
+	f := bytes.NewReader(schema)
 	schemaDoc, err := jsonschema.UnmarshalJSON(f)
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentverify/agentverify/internal/editset"
+	"github.com/agentverify/agentverify/change/editset"
 	"github.com/agentverify/agentverify/report"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentverify/agentverify"
-	"github.com/agentverify/agentverify/internal/testrepo"
+	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 
 const goMod = "module example.com/m\n\ngo 1.22\n"

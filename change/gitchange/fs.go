@@ -12,7 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
-	"github.com/agentverify/agentverify/internal/memfs"
+	"github.com/agentverify/agentverify/change/internal/memfs"
 )
 
 // treeFS is an fs.FS over a commit's tree, read lazily. go-git's object storage is not
