@@ -93,55 +93,73 @@ func Parse(data []byte, file string) (*Contract, error) {
 	if err := dec.Decode(&c); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	var errs []error
-	bad := func(what string, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s: %s: %s", file, what, fmt.Sprintf(format, args...)))
-	}
+	v := &validator{file: file, seen: map[string]bool{}}
 	if c.Contract == "" {
-		bad("contract", "missing name")
-	}
-	seen := map[string]bool{}
-	check := func(kind string, i int, e Entry) {
-		what := fmt.Sprintf("%s %d (%s)", kind, i+1, e.Name)
-		if kind == "invariant" {
-			what = fmt.Sprintf("invariant %s", e.ID)
-			if !invID.MatchString(e.ID) {
-				bad(what, "id %q is not INV-nnn", e.ID)
-			}
-		} else if e.ID != "" {
-			bad(what, "theorems have no id")
-		}
-		if !kebab.MatchString(e.Name) {
-			bad(what, "name %q is not kebab-case", e.Name)
-		}
-		key := e.ID + "/" + e.Name
-		if e.ID != "" {
-			key = e.ID
-		}
-		if seen[key] {
-			bad(what, "defined twice")
-		}
-		seen[key] = true
-		if strings.TrimSpace(e.Statement) == "" {
-			bad(what, "no statement")
-		}
-		if len(e.Tests) == 0 {
-			bad(what, "no test binds it")
-		}
-		for _, t := range e.Tests {
-			if _, err := ParseBinding(t); err != nil {
-				bad(what, "%v", err)
-			}
-		}
+		v.bad("contract", "missing name")
 	}
 	for i, e := range c.Invariants {
-		check("invariant", i, e)
+		v.entry("invariant", i, e)
 	}
 	for i, e := range c.Theorems {
-		check("theorem", i, e)
+		v.entry("theorem", i, e)
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := errors.Join(v.errs...); err != nil {
 		return nil, err
 	}
 	return &c, nil
+}
+
+// validator collects every shape error of a contract, so one run names them all.
+type validator struct {
+	file string
+	seen map[string]bool
+	errs []error
+}
+
+func (v *validator) bad(what string, format string, args ...any) {
+	v.errs = append(v.errs, fmt.Errorf("%s: %s: %s", v.file, what, fmt.Sprintf(format, args...)))
+}
+
+// entry checks one invariant or theorem.
+func (v *validator) entry(kind string, i int, e Entry) {
+	what := v.identity(kind, i, e)
+	if !kebab.MatchString(e.Name) {
+		v.bad(what, "name %q is not kebab-case", e.Name)
+	}
+	key := e.ID + "/" + e.Name
+	if e.ID != "" {
+		key = e.ID
+	}
+	if v.seen[key] {
+		v.bad(what, "defined twice")
+	}
+	v.seen[key] = true
+	if strings.TrimSpace(e.Statement) == "" {
+		v.bad(what, "no statement")
+	}
+	if len(e.Tests) == 0 {
+		v.bad(what, "no test binds it")
+	}
+	for _, t := range e.Tests {
+		if _, err := ParseBinding(t); err != nil {
+			v.bad(what, "%v", err)
+		}
+	}
+}
+
+// identity names the entry in errors and checks its ID: invariants have INV-nnn IDs,
+// theorems none.
+func (v *validator) identity(kind string, i int, e Entry) string {
+	if kind != "invariant" {
+		what := fmt.Sprintf("%s %d (%s)", kind, i+1, e.Name)
+		if e.ID != "" {
+			v.bad(what, "theorems have no id")
+		}
+		return what
+	}
+	what := fmt.Sprintf("invariant %s", e.ID)
+	if !invID.MatchString(e.ID) {
+		v.bad(what, "id %q is not INV-nnn", e.ID)
+	}
+	return what
 }

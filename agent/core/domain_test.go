@@ -23,29 +23,16 @@ var (
 
 // boundedStates yields every state of the bounded domain.
 func boundedStates() iter.Seq[State] {
+	bools := []bool{false, true}
 	return func(yield func(State) bool) {
-		for _, step := range boundInts {
-			for _, maxSteps := range boundInts {
-				for _, tokens := range boundInts {
-					for _, tm := range boundDurations {
-						for _, acc := range boundAccess {
-							for _, exec := range []bool{false, true} {
-								for _, sat := range boundSatisfy {
-									for _, done := range []bool{false, true} {
-										for _, e := range boundErrors {
-											s := State{Step: step, MaxSteps: maxSteps, TokenBudget: tokens, TimeBudget: tm,
-												FileAccess: acc, ExecuteAllowed: exec, Satisfaction: sat, Done: done, Err: e,
-												MaxContextTokens: 8000}
-											if !yield(s) {
-												return
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
+		for ix := range product(len(boundInts), len(boundInts), len(boundInts), len(boundDurations),
+			len(boundAccess), len(bools), len(boundSatisfy), len(bools), len(boundErrors)) {
+			s := State{Step: boundInts[ix[0]], MaxSteps: boundInts[ix[1]], TokenBudget: boundInts[ix[2]],
+				TimeBudget: boundDurations[ix[3]], FileAccess: boundAccess[ix[4]], ExecuteAllowed: bools[ix[5]],
+				Satisfaction: boundSatisfy[ix[6]], Done: bools[ix[7]], Err: boundErrors[ix[8]],
+				MaxContextTokens: 8000}
+			if !yield(s) {
+				return
 			}
 		}
 	}
@@ -53,16 +40,42 @@ func boundedStates() iter.Seq[State] {
 
 // boundedTools yields every tool of the bounded domain.
 func boundedTools() iter.Seq[ToolSpec] {
+	bools := []bool{false, true}
+	tokens := []int{0, 1, 4}
+	times := []time.Duration{0, time.Second, 3 * time.Second}
 	return func(yield func(ToolSpec) bool) {
-		for _, acc := range boundAccess {
-			for _, exec := range []bool{false, true} {
-				for _, tok := range []int{0, 1, 4} {
-					for _, tm := range []time.Duration{0, time.Second, 3 * time.Second} {
-						if !yield(ToolSpec{Name: "t", Access: acc, RequiresExecute: exec, TokenCost: tok, TimeCost: tm}) {
-							return
-						}
-					}
+		for ix := range product(len(boundAccess), len(bools), len(tokens), len(times)) {
+			t := ToolSpec{Name: "t", Access: boundAccess[ix[0]], RequiresExecute: bools[ix[1]], TokenCost: tokens[ix[2]], TimeCost: times[ix[3]]}
+			if !yield(t) {
+				return
+			}
+		}
+	}
+}
+
+// product yields every index tuple of the cartesian product of sets of the given sizes,
+// the last index varying fastest (the order of nested loops). The slice is reused.
+func product(sizes ...int) iter.Seq[[]int] {
+	return func(yield func([]int) bool) {
+		ix := make([]int, len(sizes))
+		for _, n := range sizes {
+			if n == 0 {
+				return
+			}
+		}
+		for {
+			if !yield(ix) {
+				return
+			}
+			k := len(ix) - 1
+			for ; k >= 0; k-- {
+				if ix[k]++; ix[k] < sizes[k] {
+					break
 				}
+				ix[k] = 0
+			}
+			if k < 0 {
+				return
 			}
 		}
 	}

@@ -174,31 +174,51 @@ func (f *runFlags) validate() (core.Access, error) {
 	if err != nil {
 		return 0, fmt.Errorf("--access: %v", err)
 	}
-	for name, n := range map[string]int{"--max-steps": f.maxSteps, "--token-budget": f.tokenBudget, "--context-tokens": f.contextTokens} {
-		if n <= 0 {
-			return 0, fmt.Errorf("%s must be positive, got %d", name, n)
+	if err := f.validateBudgets(); err != nil {
+		return 0, err
+	}
+	return access, f.validatePaths()
+}
+
+// validateBudgets checks the numeric limits; the first bad one is named.
+func (f *runFlags) validateBudgets() error {
+	for _, b := range []struct {
+		name string
+		n    int
+	}{{"--max-steps", f.maxSteps}, {"--token-budget", f.tokenBudget}, {"--context-tokens", f.contextTokens}} {
+		if b.n <= 0 {
+			return fmt.Errorf("%s must be positive, got %d", b.name, b.n)
 		}
 	}
 	switch {
 	case f.timeBudget <= 0:
-		return 0, fmt.Errorf("--time-budget must be positive, got %s", f.timeBudget)
+		return fmt.Errorf("--time-budget must be positive, got %s", f.timeBudget)
 	case f.retries < 0 || f.retryDelay < 0:
-		return 0, errors.New("--retries and --retry-delay must not be negative")
+		return errors.New("--retries and --retry-delay must not be negative")
 	case f.parallel < 0:
-		return 0, errors.New("--parallel must not be negative")
+		return errors.New("--parallel must not be negative")
 	}
+	return nil
+}
+
+// validatePaths checks --dir and loads --policy once, so a bad policy fails before any
+// model call; the policy path is made absolute for the per-task worktrees.
+func (f *runFlags) validatePaths() error {
 	if fi, err := os.Stat(f.dir); err != nil || !fi.IsDir() {
-		return 0, fmt.Errorf("--dir %s: not a directory", f.dir)
+		return fmt.Errorf("--dir %s: not a directory", f.dir)
 	}
-	if f.policyFile != "" {
-		if _, err := policy.Load(f.policyFile); err != nil {
-			return 0, fmt.Errorf("--policy: %v", err)
-		}
-		if f.policyFile, err = filepath.Abs(f.policyFile); err != nil {
-			return 0, fmt.Errorf("--policy: %v", err)
-		}
+	if f.policyFile == "" {
+		return nil
 	}
-	return access, nil
+	if _, err := policy.Load(f.policyFile); err != nil {
+		return fmt.Errorf("--policy: %v", err)
+	}
+	abs, err := filepath.Abs(f.policyFile)
+	if err != nil {
+		return fmt.Errorf("--policy: %v", err)
+	}
+	f.policyFile = abs
+	return nil
 }
 
 // apiKey reads the API key from the environment variable --api-key-env names; naming a

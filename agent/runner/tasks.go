@@ -23,72 +23,101 @@ type taskOutcome struct {
 // at most f.parallel at once (fanout: INV-008 capacity, INV-009 each task started
 // once, INV-010 every result collected), and prints one block per task in task order.
 func runTasks(ctx context.Context, tasks []task, f *runFlags, base Config, env []string, model Model, v Verifier, stdout, stderr io.Writer) int {
-	top, err := repoTop(ctx, f.dir)
+	top, prefix, err := repoPrefix(ctx, f.dir)
 	if err != nil {
-		return usageErr(stderr, "several tasks need a git repository (one worktree each): %v", err)
+		return usageErr(stderr, "%v", err)
 	}
-	absDir, err := filepath.Abs(f.dir)
-	if err == nil {
-		absDir, err = filepath.EvalSymlinks(absDir)
-	}
-	if err != nil {
-		return usageErr(stderr, "--dir: %v", err)
-	}
-	prefix, err := filepath.Rel(top, absDir)
-	if err != nil {
-		return usageErr(stderr, "--dir: %v", err)
-	}
-	common, err := git(ctx, top, nil, "rev-parse", "--path-format=absolute", "--git-common-dir")
+	wts, err := makeWorktrees(ctx, top, tasks)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentverify agent: %v\n", err)
 		return ExitStopped
 	}
-	// Worktrees are made one after the other: git locks its worktree list.
-	wts := make([]string, len(tasks))
-	for i, t := range tasks {
-		wt, err := addWorktree(ctx, top, filepath.Join(common, "agentverify", "worktrees"), t.name)
-		if err != nil {
-			fmt.Fprintf(stderr, "agentverify agent: %s: %v\n", t.name, err)
-			return ExitStopped
-		}
-		wts[i] = wt
-	}
-	capacity := f.parallel
-	if capacity == 0 {
-		capacity = 1
-	}
+	capacity := max(f.parallel, 1)
 	var mu sync.Mutex
 	outs, ferr := fanout.Run(ctx, capacity, len(tasks), func(ctx context.Context, i int) taskOutcome {
-		t := tasks[i]
 		cfg := base
-		cfg.Task = t.text
-		cfg.Progress = syncWriter{mu: &mu, w: stderr, p: "[" + t.name + "] "}
-		dir := filepath.Join(wts[i], prefix)
-		if f.audit != "" {
-			ext := filepath.Ext(f.audit)
-			file, err := os.OpenFile(f.audit[:len(f.audit)-len(ext)]+"."+t.name+ext, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-			if err != nil {
-				return taskOutcome{dir: dir, err: err.Error()}
-			}
-			defer file.Close()
-			cfg.Audit = NewAudit(file, cfg.Secrets...)
-		}
-		res, err := runOne(ctx, cfg, dir, f.policyFile, env, model, v)
-		if err != nil {
-			return taskOutcome{dir: dir, err: err.Error()}
-		}
-		if res.Final.Report != nil {
-			if data, err := json.MarshalIndent(res.Final.Report, "", "  "); err == nil {
-				_ = os.WriteFile(wts[i]+".report.json", append(data, '\n'), 0o644)
-			}
-		}
-		return taskOutcome{res: res, dir: dir}
+		cfg.Task = tasks[i].text
+		cfg.Progress = syncWriter{mu: &mu, w: stderr, p: "[" + tasks[i].name + "] "}
+		return runInWorktree(ctx, cfg, tasks[i], wts[i], filepath.Join(wts[i], prefix), f, env, model, v)
 	})
-	code := ExitOK
+	code := printOutcomes(tasks, outs, stdout)
 	if ferr != nil {
 		fmt.Fprintf(stderr, "agentverify agent: %v\n", ferr)
 		code = ExitStopped
 	}
+	return code
+}
+
+// repoPrefix returns the repository's top directory and --dir relative to it, so each
+// task works at the same place inside its own worktree.
+func repoPrefix(ctx context.Context, dir string) (top, prefix string, err error) {
+	top, err = repoTop(ctx, dir)
+	if err != nil {
+		return "", "", fmt.Errorf("several tasks need a git repository (one worktree each): %v", err)
+	}
+	absDir, err := filepath.Abs(dir)
+	if err == nil {
+		absDir, err = filepath.EvalSymlinks(absDir)
+	}
+	if err == nil {
+		prefix, err = filepath.Rel(top, absDir)
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("--dir: %v", err)
+	}
+	return top, prefix, nil
+}
+
+// makeWorktrees adds one worktree per task, one after the other: git locks its worktree
+// list.
+func makeWorktrees(ctx context.Context, top string, tasks []task) ([]string, error) {
+	common, err := git(ctx, top, nil, "rev-parse", "--path-format=absolute", "--git-common-dir")
+	if err != nil {
+		return nil, err
+	}
+	wts := make([]string, len(tasks))
+	for i, t := range tasks {
+		wt, err := addWorktree(ctx, top, filepath.Join(common, "agentverify", "worktrees"), t.name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", t.name, err)
+		}
+		wts[i] = wt
+	}
+	return wts, nil
+}
+
+// runInWorktree runs one task in its worktree, with its own audit file, and leaves the
+// final report beside the worktree.
+func runInWorktree(ctx context.Context, cfg Config, t task, wt, dir string, f *runFlags, env []string, model Model, v Verifier) taskOutcome {
+	if f.audit != "" {
+		ext := filepath.Ext(f.audit)
+		file, err := os.OpenFile(f.audit[:len(f.audit)-len(ext)]+"."+t.name+ext, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return taskOutcome{dir: dir, err: err.Error()}
+		}
+		defer file.Close()
+		cfg.Audit = NewAudit(file, cfg.Secrets...)
+	}
+	res, err := runOne(ctx, cfg, dir, f.policyFile, env, model, v)
+	if err != nil {
+		return taskOutcome{dir: dir, err: err.Error()}
+	}
+	if res.Final.Report != nil {
+		data, err := json.MarshalIndent(res.Final.Report, "", "  ")
+		if err == nil {
+			err = os.WriteFile(wt+".report.json", append(data, '\n'), 0o644)
+		}
+		if err != nil {
+			return taskOutcome{res: res, dir: dir, err: "writing the report: " + err.Error()}
+		}
+	}
+	return taskOutcome{res: res, dir: dir}
+}
+
+// printOutcomes prints one line per task and returns the exit code: ExitOK only when
+// every task finished with a passing final verification.
+func printOutcomes(tasks []task, outs []taskOutcome, stdout io.Writer) int {
+	code := ExitOK
 	for i, o := range outs {
 		t := tasks[i]
 		switch {

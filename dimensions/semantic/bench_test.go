@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/change/gitchange"
+	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"

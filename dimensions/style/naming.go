@@ -75,29 +75,13 @@ var allCaps = regexp.MustCompile(`^[A-Z0-9_]+$`)
 func goConvention(id lang.Ident) (string, string) {
 	name, thing := id.Name, things[id.Kind]
 	if id.Kind == lang.IdentPackage {
-		base, suffix := name, ""
-		if strings.HasSuffix(name, "_test") && len(name) > len("_test") {
-			base, suffix = strings.TrimSuffix(name, "_test"), "_test"
-		}
-		should := strings.ToLower(strings.ReplaceAll(base, "_", "")) + suffix
-		switch {
-		case strings.Contains(base, "_"):
-			return "don't use an underscore in package name", should
-		case base != strings.ToLower(base):
-			return fmt.Sprintf("don't use MixedCaps in package name; %s should be %s", name, should), should
-		}
-		return "", ""
+		return packageConvention(name)
 	}
 	if knownNameExceptions[name] || token.IsKeyword(strings.TrimSuffix(name, "_")) {
 		return "", "" // type_, break_: the idiom for a name that would be a keyword
 	}
-	if len(name) >= 5 && allCaps.MatchString(name) && strings.Contains(name, "_") {
-		should := goName(joinWords(strings.ToLower(name), true, ""))
-		return fmt.Sprintf("don't use ALL_CAPS in Go names; %s %s should be %s", thing, name, should), should
-	}
-	if len(name) > 2 && name[0] == 'k' && name[1] >= 'A' && name[1] <= 'Z' {
-		should := goName(string(name[1]+'a'-'A') + name[2:])
-		return fmt.Sprintf("don't use leading k in Go names; %s %s should be %s", thing, name, should), should
+	if msg, should := foreignConvention(name, thing); msg != "" {
+		return msg, should
 	}
 	should := goName(name)
 	switch {
@@ -107,6 +91,37 @@ func goConvention(id lang.Ident) (string, string) {
 		return fmt.Sprintf("don't use underscores in Go names; %s %s should be %s", thing, name, should), should
 	}
 	return fmt.Sprintf("%s %s should be %s", thing, name, should), should
+}
+
+// packageConvention: package names are lower case without underscores (a _test suffix
+// excepted).
+func packageConvention(name string) (string, string) {
+	base, suffix := name, ""
+	if strings.HasSuffix(name, "_test") && len(name) > len("_test") {
+		base, suffix = strings.TrimSuffix(name, "_test"), "_test"
+	}
+	should := strings.ToLower(strings.ReplaceAll(base, "_", "")) + suffix
+	switch {
+	case strings.Contains(base, "_"):
+		return "don't use an underscore in package name", should
+	case base != strings.ToLower(base):
+		return fmt.Sprintf("don't use MixedCaps in package name; %s should be %s", name, should), should
+	}
+	return "", ""
+}
+
+// foreignConvention catches the conventions of other languages that golint names:
+// ALL_CAPS constants and a leading k.
+func foreignConvention(name, thing string) (string, string) {
+	if len(name) >= 5 && allCaps.MatchString(name) && strings.Contains(name, "_") {
+		should := goName(joinWords(strings.ToLower(name), true, ""))
+		return fmt.Sprintf("don't use ALL_CAPS in Go names; %s %s should be %s", thing, name, should), should
+	}
+	if len(name) > 2 && name[0] == 'k' && name[1] >= 'A' && name[1] <= 'Z' {
+		should := goName(string(name[1]+'a'-'A') + name[2:])
+		return fmt.Sprintf("don't use leading k in Go names; %s %s should be %s", thing, name, should), should
+	}
+	return "", ""
 }
 
 // commonInitialisms is revive's list (golint's plus IDS): words written in one case.
@@ -128,45 +143,53 @@ func goName(name string) string {
 		return name
 	}
 	runes := []rune(name)
-	w, i := 0, 0 // start of the current word, scan position
-	for i+1 <= len(runes) {
-		eow := false
-		switch {
-		case i+1 == len(runes):
-			eow = true
-		case runes[i+1] == '_':
-			eow = true
-			n := 1 // the run of underscores after i
-			for i+n+1 < len(runes) && runes[i+n+1] == '_' {
-				n++
-			}
-			if i+n+1 < len(runes) && unicode.IsDigit(runes[i]) && unicode.IsDigit(runes[i+n+1]) {
-				n--
-			}
-			copy(runes[i+1:], runes[i+n+1:])
-			runes = runes[:len(runes)-n]
-		case unicode.IsLower(runes[i]) && !unicode.IsLower(runes[i+1]):
-			eow = true
+	w := 0 // start of the current word
+	for i := 0; i < len(runes); i++ {
+		var eow bool
+		runes, eow = endOfWord(runes, i)
+		if eow {
+			fixWord(runes, w, i+1)
+			w = i + 1
 		}
-		i++
-		if !eow {
-			continue
-		}
-		word := string(runes[w:i])
-		if u := strings.ToUpper(word); commonInitialisms[u] {
-			if w == 0 && unicode.IsLower(runes[w]) {
-				u = strings.ToLower(u)
-			}
-			if u == "IDS" {
-				u = "IDs"
-			}
-			copy(runes[w:], []rune(u))
-		} else if w > 0 && strings.ToLower(word) == word {
-			runes[w] = unicode.ToUpper(runes[w])
-		}
-		w = i
 	}
 	return string(runes)
+}
+
+// endOfWord reports whether a word ends at rune i, removing the run of underscores that
+// follows it (but one between two digits).
+func endOfWord(runes []rune, i int) ([]rune, bool) {
+	switch {
+	case i+1 == len(runes):
+		return runes, true
+	case runes[i+1] == '_':
+		n := 1 // the run of underscores after i
+		for i+n+1 < len(runes) && runes[i+n+1] == '_' {
+			n++
+		}
+		if i+n+1 < len(runes) && unicode.IsDigit(runes[i]) && unicode.IsDigit(runes[i+n+1]) {
+			n--
+		}
+		copy(runes[i+1:], runes[i+n+1:])
+		return runes[:len(runes)-n], true
+	}
+	return runes, unicode.IsLower(runes[i]) && !unicode.IsLower(runes[i+1])
+}
+
+// fixWord writes the word runes[w:end] the way golint wants it: an initialism in one
+// case (lower only at the start of the name), other words capitalised after the first.
+func fixWord(runes []rune, w, end int) {
+	word := string(runes[w:end])
+	if u := strings.ToUpper(word); commonInitialisms[u] {
+		if w == 0 && unicode.IsLower(runes[w]) {
+			u = strings.ToLower(u)
+		}
+		if u == "IDS" {
+			u = "IDs"
+		}
+		copy(runes[w:], []rune(u))
+	} else if w > 0 && strings.ToLower(word) == word {
+		runes[w] = unicode.ToUpper(runes[w])
+	}
 }
 
 // splitWords splits a name at '_', '-' and case changes: "HTTPServer_v2" is

@@ -240,6 +240,36 @@ func (b *Box) readFile(args string) Result {
 // maxListed bounds list_files.
 const maxListed = 1000
 
+// listing collects a directory walk for list_files: at most maxListed entries,
+// directories marked with a trailing slash, .git and nested node_modules not entered.
+type listing struct {
+	start string
+	out   []string
+	more  int
+}
+
+func (l *listing) visit(p string, d fs.DirEntry, err error) error {
+	if err != nil {
+		return err
+	}
+	if d.IsDir() && (d.Name() == ".git" || p != l.start && d.Name() == "node_modules") {
+		return fs.SkipDir
+	}
+	switch {
+	case p == l.start:
+		if !d.IsDir() {
+			l.out = append(l.out, p)
+		}
+	case len(l.out) >= maxListed:
+		l.more++
+	case d.IsDir():
+		l.out = append(l.out, p+"/")
+	default:
+		l.out = append(l.out, p)
+	}
+	return nil
+}
+
 func (b *Box) listFiles(args string) Result {
 	var a struct {
 		Path string `json:"path"`
@@ -255,36 +285,11 @@ func (b *Box) listFiles(args string) Result {
 		}
 		start = rel
 	}
-	var out []string
-	more := 0
-	fsys := os.DirFS(b.dir)
-	err := fs.WalkDir(fsys, start, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || p != start && d.Name() == "node_modules") {
-			return fs.SkipDir
-		}
-		if p == start {
-			if !d.IsDir() {
-				out = append(out, p)
-			}
-			return nil
-		}
-		if len(out) >= maxListed {
-			more++
-			return nil
-		}
-		if d.IsDir() {
-			out = append(out, p+"/")
-		} else {
-			out = append(out, p)
-		}
-		return nil
-	})
-	if err != nil {
+	l := &listing{start: start}
+	if err := fs.WalkDir(os.DirFS(b.dir), start, l.visit); err != nil {
 		return fail(fmt.Sprintf("%s: %v", start, unwrapPath(err)))
 	}
+	out, more := l.out, l.more
 	s := strings.Join(out, "\n")
 	if more > 0 {
 		s += fmt.Sprintf("\n… and %d more", more)

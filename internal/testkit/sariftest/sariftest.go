@@ -109,15 +109,22 @@ func CheckGitHub(t testing.TB, data []byte, minRules int, levels []string) []Res
 		t.Fatalf("%d results, want %d", len(results), len(levels))
 	}
 	for i, res := range results {
-		if res.RuleIndex == nil || *res.RuleIndex < 0 || *res.RuleIndex >= len(ids) || ids[*res.RuleIndex] != res.RuleID {
-			t.Errorf("result %d: ruleIndex %v does not point at %s", i, res.RuleIndex, res.RuleID)
-		}
-		if levels != nil && res.Level != levels[i] {
-			t.Errorf("result %d: level %q, want %q", i, res.Level, levels[i])
-		}
-		checkLocation(t, i, res)
+		checkResult(t, i, res, ids, levels)
 	}
 	return results
+}
+
+// checkResult checks that result i points at its rule and has the expected level and a
+// location GitHub accepts.
+func checkResult(t testing.TB, i int, res Result, ids []string, levels []string) {
+	t.Helper()
+	if res.RuleIndex == nil || *res.RuleIndex < 0 || *res.RuleIndex >= len(ids) || ids[*res.RuleIndex] != res.RuleID {
+		t.Errorf("result %d: ruleIndex %v does not point at %s", i, res.RuleIndex, res.RuleID)
+	}
+	if levels != nil && res.Level != levels[i] {
+		t.Errorf("result %d: level %q, want %q", i, res.Level, levels[i])
+	}
+	checkLocation(t, i, res)
 }
 
 // checkRules checks the driver's rules have descriptions and help, and returns their IDs.
