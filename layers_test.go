@@ -1,0 +1,121 @@
+package agentverify_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// layers ranks the project's folders from the bottom up (docs/design.md §2). A package may
+// import packages of a lower rank, and packages of its own rank only inside its own area
+// (lang/golang may import lang; dimensions/style may not import dimensions/scope). The
+// longest matching prefix gives a package its rank and area.
+var layers = []struct {
+	prefix string
+	rank   int
+}{
+	{"policy", 0},
+	{"lang", 0},
+	{"change", 0},
+	{"agent/core", 0}, {"agent/fanout", 0}, {"agent/llm", 0}, {"agent/toolout", 0},
+	{"agent/guard", 1}, {"agent/window", 1},
+	{"check", 1},
+	{"report", 2},
+	{"engine", 3},
+	{"dimensions", 3},
+	{"internal/testkit", 3},
+	{"", 4}, // the root package: the one entry point
+	{"agent/runner", 5},
+	{"internal/integrations", 5},
+	{"internal/cli", 6},
+	{"cmd", 7},
+}
+
+const module = "github.com/agentverify/agentverify"
+
+// layerOf returns the rank and area of a module-relative package path. An area is a
+// top-level folder, except that each dimension and each integration is an area of its own:
+// dimensions are independent of each other (P1), and so are the front doors.
+func layerOf(rel string) (rank int, area string, ok bool) {
+	matched := ""
+	for _, l := range layers {
+		if (l.prefix == "" || rel == l.prefix || strings.HasPrefix(rel, l.prefix+"/")) && (!ok || len(l.prefix) > len(matched)) {
+			rank, matched, ok = l.rank, l.prefix, true
+		}
+	}
+	parts := strings.Split(rel, "/")
+	area = parts[0]
+	if (area == "dimensions" || rel != "internal/integrations" && strings.HasPrefix(rel, "internal/integrations/")) && len(parts) > 1 {
+		area = strings.Join(parts[:min(len(parts), strings.Count(matched, "/")+2)], "/")
+	}
+	return rank, area, ok
+}
+
+// allowed says why an import from one package to another breaks the layering, or "".
+func allowed(from, to string) string {
+	fromRank, fromArea, ok1 := layerOf(from)
+	toRank, toArea, ok2 := layerOf(to)
+	switch {
+	case !ok1 || !ok2:
+		return "a package with no layer; add it to layers"
+	case strings.HasPrefix(to, "internal/testkit") && !strings.HasPrefix(from, "internal/testkit"):
+		return "the test helpers are for tests only"
+	case toRank > fromRank:
+		return "upward import"
+	case toRank == fromRank && fromArea != toArea:
+		return "sideways import between two areas of one layer"
+	}
+	return ""
+}
+
+func TestLayerRules(t *testing.T) {
+	for _, c := range []struct {
+		from, to string
+		bad      bool
+	}{
+		{"dimensions/style", "check", false},
+		{"lang/golang", "lang", false},
+		{"change/patch", "change/editset", false},
+		{"", "dimensions/scope", false},
+		{"internal/cli", "internal/integrations/mcpserver", false},
+		{"change/gitchange", "", true},
+		{"dimensions/style", "dimensions/scope", true},
+		{"internal/integrations/claudehook", "internal/integrations/mcpserver", true},
+		{"engine", "internal/testkit/checktest", true},
+		{"report", "engine", true},
+		{"policy", "check", true},
+	} {
+		if got := allowed(c.from, c.to) != ""; got != c.bad {
+			t.Errorf("%q imports %q: broken = %v, want %v (%s)", c.from, c.to, got, c.bad, allowed(c.from, c.to))
+		}
+	}
+}
+
+// TestLayersReadTopDown fails on an import that runs from a lower layer back up, across
+// areas of one layer, or into the test helpers from non-test code.
+func TestLayersReadTopDown(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	edges := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		for _, imp := range fields[1:] {
+			if imp != module && !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			edges++
+			if why := allowed(rel(fields[0]), rel(imp)); why != "" {
+				t.Errorf("%s imports %s: %s", fields[0], imp, why)
+			}
+		}
+	}
+	if edges < 50 {
+		t.Fatalf("only %d internal imports seen; is go list reading the module?", edges)
+	}
+}
+
+func rel(path string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(path, module), "/")
+}
