@@ -32,7 +32,7 @@ const InformationURI = "https://github.com/agentverify/agentverify"
 // Source says which change a request verifies.
 type Source int
 
-// Change sources (DESIGN §3).
+// Change sources (design.md §3).
 const (
 	WorkingTree Source = iota // Base (default HEAD) vs the working tree, untracked files included
 	Staged                    // the index vs HEAD, what a pre-commit hook sees

@@ -11,7 +11,7 @@ import (
 // Op is what a change does to a file.
 type Op string
 
-// The operations of DESIGN §2.
+// The operations of a change (design.md §1).
 const (
 	Create Op = "create"
 	Modify Op = "modify"
@@ -67,7 +67,7 @@ type File struct {
 	Size     int64 // size in bytes of the larger side
 }
 
-// MaxFileSize is the size over which a file's content is not loaded (DESIGN: files over
+// MaxFileSize is the size over which a file's content is not loaded (design.md §10: files over
 // 5 MB are skipped with a warning finding).
 const MaxFileSize = 5 << 20
 

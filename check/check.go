@@ -96,7 +96,7 @@ type Finding struct {
 // Mode says what counts as new.
 type Mode int
 
-// Modes of DESIGN §3.
+// Modes of design.md §3.
 const (
 	Diff  Mode = iota // only findings introduced by the change
 	All               // diff, but pre-existing findings in changed files count too (--all)
@@ -167,7 +167,7 @@ func (fs *Files) Parse(f *change.File, s change.Side) (*lang.File, error) {
 	return p.file, p.err
 }
 
-// Keep reports whether a finding survives the diff filter of DESIGN §3: in Diff mode only
+// Keep reports whether a finding survives the diff filter of design.md §3: in Diff mode only
 // findings the change introduced (on a changed head line, or marked Introduced by their
 // dimension); in All and Check mode every finding.
 func (p *Pass) Keep(f Finding) bool {

@@ -7,7 +7,7 @@
 //  2. suppressions: "//agentverify:ignore RULE reason" on the line or the line above
 //     (a reason is required; scope and internal-error findings cannot be suppressed);
 //  3. severity: the policy's severity for the rule and file; "off" drops the finding;
-//  4. diff filter: in diff mode only what the change introduced (DESIGN §3);
+//  4. diff filter: in diff mode only what the change introduced (design.md §3);
 //  5. dedupe: one violation per rule, place and message;
 //  6. sort: by file, line, column, rule, message (report.Sort).
 //

@@ -1,4 +1,4 @@
-// Package policy holds the verification policy of DESIGN §5: which dimensions run, their
+// Package policy holds the verification policy of design.md §6: which dimensions run, their
 // options, the severity of each rule and per-path overrides. Policies are decoded strictly:
 // an unknown key, a bad glob or a bad severity is an error naming the file, line and key.
 package policy

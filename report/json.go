@@ -7,7 +7,7 @@ import (
 	"io"
 )
 
-// WriteJSON writes the report as one indented JSON document (DESIGN §6).
+// WriteJSON writes the report as one indented JSON document (design.md §8).
 func WriteJSON(w io.Writer, r *Report) error {
 	c := *r
 	if c.Violations == nil {

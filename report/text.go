@@ -22,7 +22,7 @@ const (
 	reset  = "\x1b[0m"
 )
 
-// WriteText writes the human format of DESIGN §6: a verdict line, one line per dimension,
+// WriteText writes the human format of design.md §8: a verdict line, one line per dimension,
 // then one block per violation.
 func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	bw := bufio.NewWriter(w)

@@ -17,7 +17,7 @@ import (
 	"time"
 )
 
-// Timeouts of DESIGN for inference.
+// Timeouts for inference (design.md §10).
 const (
 	ConnectTimeout  = 30 * time.Second
 	ResponseTimeout = 300 * time.Second

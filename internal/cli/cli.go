@@ -1,5 +1,5 @@
 // Package cli implements the agentverify command line: it parses arguments, calls the
-// library's one entry point and maps the outcome to an exit code (DESIGN §6): 0 passed or
+// library's one entry point and maps the outcome to an exit code (design.md §1): 0 passed or
 // warnings, 1 failed, 2 usage, policy or internal error.
 package cli
 
