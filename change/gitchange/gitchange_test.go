@@ -257,6 +257,16 @@ func TestPaths(t *testing.T) {
 	if _, err := Paths(context.Background(), r.Dir, []string{filepath.Join(r.Dir, "missing.go")}); err == nil || !strings.Contains(err.Error(), "missing.go") {
 		t.Errorf("missing path: %v", err)
 	}
+	// Go package patterns walk their directory.
+	for pattern, want := range map[string]string{
+		filepath.Join(r.Dir, "..."):        "create .github/w.yml, create .gitignore, create a.go, create sub/b.go",
+		filepath.Join(r.Dir, "sub", "..."): "create sub/b.go",
+	} {
+		set, err = Paths(context.Background(), r.Dir, []string{pattern})
+		if err != nil || ops(set) != want {
+			t.Errorf("pattern %s: %v %s, want %s", pattern, err, ops(set), want)
+		}
+	}
 	// Outside any repository, the directory itself is the root.
 	plain := t.TempDir()
 	os.WriteFile(filepath.Join(plain, "p.go"), []byte("package p\n"), 0o644)

@@ -44,7 +44,7 @@ func Paths(ctx context.Context, dir string, paths []string) (*change.Set, error)
 		return add(rel, fi)
 	}
 	for _, p := range paths {
-		rel, fi, err := locate(root, p)
+		rel, fi, err := locate(root, goPattern(p))
 		if err != nil {
 			return nil, err
 		}
@@ -67,6 +67,19 @@ func Paths(ctx context.Context, dir string, paths []string) (*change.Set, error)
 	set.HeadFS = r.FS()
 	set.Sort()
 	return set, nil
+}
+
+// goPattern turns a Go package pattern into the directory it walks: "./..." and
+// "./pkg/..." are the directories "." and "./pkg", which are walked recursively, as the
+// go command would match them.
+func goPattern(p string) string {
+	if p == "..." {
+		return "."
+	}
+	if strings.HasSuffix(p, "/...") {
+		return strings.TrimSuffix(p, "/...")
+	}
+	return p
 }
 
 // pathsRoot is the repository root containing dir with its index, or dir itself.
