@@ -20,12 +20,14 @@ type ToolSpec struct {
 // ActionKind tells the three actions apart.
 type ActionKind int
 
+// The action kinds.
 const (
 	ActNone ActionKind = iota
 	ActToolCall
 	ActFinalAnswer
 )
 
+// String names the action kind as the audit log writes it.
 func (k ActionKind) String() string {
 	switch k {
 	case ActNone:

@@ -44,12 +44,14 @@ func Satisfied(s State, threshold int) bool {
 // exactly one of ShouldContinue, MustRespond and Satisfied holds.
 type Decision int
 
+// The three decisions.
 const (
 	DecideContinue Decision = iota
 	DecideRespond
 	DecideSatisfied
 )
 
+// String names the decision.
 func (d Decision) String() string {
 	switch d {
 	case DecideContinue:
@@ -180,6 +182,7 @@ const (
 	Idle
 )
 
+// String names the outcome.
 func (o Outcome) String() string {
 	switch o {
 	case Refused:

@@ -5,6 +5,7 @@ import "fmt"
 // ErrorCode classifies why the agent stopped with an error.
 type ErrorCode int
 
+// The error codes; ErrNone means no error.
 const (
 	ErrNone ErrorCode = iota
 	ErrResourceExhausted
@@ -13,6 +14,7 @@ const (
 	ErrMaxIterations
 )
 
+// String names the error code.
 func (c ErrorCode) String() string {
 	switch c {
 	case ErrNone:
@@ -61,6 +63,7 @@ func MaxIterations() ErrorKind { return ErrorKind{Code: ErrMaxIterations} }
 // IsError reports whether e is an error state (anything but none).
 func (e ErrorKind) IsError() bool { return e.Code != ErrNone }
 
+// String describes the error with its code.
 func (e ErrorKind) String() string {
 	switch e.Code {
 	case ErrPreconditionFailed:

@@ -21,12 +21,14 @@ const (
 // Levels are ordered: a higher level includes the lower ones.
 type Access int
 
+// The file-access levels, each including the ones below it.
 const (
 	AccessNone  Access = 0
 	AccessRead  Access = 1
 	AccessWrite Access = 2
 )
 
+// String names the access level as --access spells it.
 func (a Access) String() string {
 	switch a {
 	case AccessNone:
@@ -55,6 +57,7 @@ func ParseAccess(s string) (Access, error) {
 // Role is the author of a message, as in the chat-completions protocol.
 type Role string
 
+// The chat roles of the OpenAI-compatible API.
 const (
 	RoleSystem    Role = "system"
 	RoleUser      Role = "user"

@@ -5,6 +5,7 @@ import "fmt"
 // Kind is the severity of a verdict, ordered from harmless to fatal.
 type Kind int
 
+// The verdict kinds, from harmless to fatal.
 const (
 	Allow Kind = iota
 	Warn
@@ -12,6 +13,7 @@ const (
 	CircuitBreak
 )
 
+// String names the verdict kind.
 func (k Kind) String() string {
 	switch k {
 	case Allow:
@@ -38,6 +40,7 @@ type Verdict struct {
 // Allowed is the verdict of a check that found nothing.
 var Allowed = Verdict{Kind: Allow}
 
+// String describes the verdict for logs.
 func (v Verdict) String() string {
 	if v.Kind == Allow {
 		return "allow"

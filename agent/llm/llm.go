@@ -117,6 +117,7 @@ type Error struct {
 	Message string // the server's message, or what went wrong
 }
 
+// Error describes the failed call with its HTTP status when there is one.
 func (e *Error) Error() string {
 	if e.Status != 0 {
 		return fmt.Sprintf("model server answered %d: %s", e.Status, e.Message)

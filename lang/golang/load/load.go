@@ -40,6 +40,7 @@ type Error struct {
 	Soft bool // a type error that does not prevent type information (unused variable, …)
 }
 
+// Error formats the error as file:line:col: message.
 func (e Error) Error() string {
 	if e.Pos.Filename == "" {
 		return e.Msg
