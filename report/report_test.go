@@ -95,11 +95,16 @@ func fixtures() map[string]*Report {
 }
 
 var writers = map[string]func(*bytes.Buffer, *Report) error{
-	"json":   func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) },
-	"sarif":  func(b *bytes.Buffer, r *Report) error { return WriteSARIF(b, r) },
-	"github": func(b *bytes.Buffer, r *Report) error { return WriteGitHub(b, r) },
-	"text":   func(b *bytes.Buffer, r *Report) error { return WriteText(b, r, TextOptions{Timings: true}) },
-	"color":  func(b *bytes.Buffer, r *Report) error { return WriteText(b, r, TextOptions{Color: true}) },
+	"json":        func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) },
+	"sarif":       func(b *bytes.Buffer, r *Report) error { return WriteSARIF(b, r) },
+	"github":      func(b *bytes.Buffer, r *Report) error { return WriteGitHub(b, r) },
+	"text":        func(b *bytes.Buffer, r *Report) error { return WriteText(b, r, TextOptions{Timings: true}) },
+	"color":       func(b *bytes.Buffer, r *Report) error { return WriteText(b, r, TextOptions{Color: true}) },
+	"checkstyle":  func(b *bytes.Buffer, r *Report) error { return WriteCheckstyle(b, r) },
+	"junit":       func(b *bytes.Buffer, r *Report) error { return WriteJUnit(b, r) },
+	"codeclimate": func(b *bytes.Buffer, r *Report) error { return WriteCodeClimate(b, r) },
+	"rdjson":      func(b *bytes.Buffer, r *Report) error { return WriteRDJSON(b, r) },
+	"rdjsonl":     func(b *bytes.Buffer, r *Report) error { return WriteRDJSONL(b, r) },
 }
 
 func TestGolden(t *testing.T) {

@@ -12,14 +12,14 @@ args=(diff --fail-on "${AV_FAIL_ON:-error}")
 read -r -a extra <<< "${AV_ARGS:-}"
 args+=("${extra[@]}")
 
-"$AV_BIN" "${args[@]}" --format sarif --output "$AV_SARIF"
+# One run writes the SARIF file and prints the annotations of the same verification, for
+# the job log and the pull request's files; the verdict is read from them (the exit code
+# also depends on --fail-on).
+annotations=$("$AV_BIN" "${args[@]}" --output "sarif=$AV_SARIF" --output github)
 code=$?
+printf '%s\n' "$annotations"
 status=error
 if [ "$code" -le 1 ]; then
-  # The annotations of the same change, for the job log and the pull request's files; the
-  # verdict is read from them (the exit code also depends on --fail-on).
-  annotations=$("$AV_BIN" "${args[@]}" --format github)
-  printf '%s\n' "$annotations"
   if grep -q '^::error ' <<< "$annotations"; then status=failed
   elif grep -q '^::warning ' <<< "$annotations"; then status=warnings
   else status=passed; fi

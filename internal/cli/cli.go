@@ -159,14 +159,37 @@ func parse(fs *flag.FlagSet, env *Env, args []string) (code int, done bool) {
 
 // verifyFlags are the flags shared by diff and check.
 type verifyFlags struct {
-	policy, format, output, failOn, task, dir string
-	all, noTimings                            bool
+	policy, format, failOn, task, dir string
+	outputs                           outputList
+	all, noTimings                    bool
+}
+
+// output is one report destination: a format and a file ("" is standard output).
+type output struct{ format, path string }
+
+// outputList is the repeatable --output FORMAT[=PATH] flag. A value that names no format is
+// a file for --format (the older --output FILE form).
+type outputList []output
+
+func (o *outputList) String() string { return "" }
+
+func (o *outputList) Set(s string) error {
+	name, path, hasPath := strings.Cut(s, "=")
+	switch {
+	case report.IsFormat(name) && hasPath && path == "":
+		return fmt.Errorf("%s=: no file after '='", name)
+	case report.IsFormat(name):
+		*o = append(*o, output{format: name, path: path})
+	default:
+		*o = append(*o, output{path: s}) // --output FILE, in the --format format
+	}
+	return nil
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&v.policy, "policy", "", "policy `FILE` (default: .agentverify.yaml at the repository root, else the built-in policy)")
-	fs.StringVar(&v.format, "format", "text", "output `format`: text, json, sarif or github")
-	fs.StringVar(&v.output, "output", "", "write the report to `FILE` instead of standard output")
+	fs.StringVar(&v.format, "format", "text", "output `format`: "+strings.Join(report.Formats(), ", "))
+	fs.Var(&v.outputs, "output", "write the report as `FORMAT[=PATH]` (repeatable; no PATH: standard output); a PATH alone uses --format")
 	fs.StringVar(&v.failOn, "fail-on", "error", "exit 1 when a violation of this `severity` or worse is found: error or warning")
 	fs.StringVar(&v.task, "task", "", "what the change was for, shown in the report")
 	fs.StringVar(&v.dir, "C", "", "run as if started in `DIR`")
@@ -175,10 +198,23 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 }
 
 func (v *verifyFlags) validate() error {
-	switch v.format {
-	case "text", "json", "sarif", "github":
-	default:
-		return fmt.Errorf("unknown --format %q (want text, json, sarif or github)", v.format)
+	if !report.IsFormat(v.format) {
+		return fmt.Errorf("unknown --format %q (want %s)", v.format, strings.Join(report.Formats(), ", "))
+	}
+	if len(v.outputs) == 0 {
+		v.outputs = outputList{{}}
+	}
+	stdout := 0
+	for i, o := range v.outputs {
+		if o.format == "" {
+			v.outputs[i].format = v.format
+		}
+		if o.path == "" {
+			stdout++
+		}
+	}
+	if stdout > 1 {
+		return errors.New("--output: more than one format for standard output; give the others a file (FORMAT=PATH)")
 	}
 	switch v.failOn {
 	case "error", "warning":
@@ -304,22 +340,21 @@ func verify(ctx context.Context, env *Env, v *verifyFlags, req agentverify.Reque
 }
 
 func writeReport(env *Env, v *verifyFlags, rep *report.Report) error {
-	write := func(w io.Writer, color bool) error {
-		switch v.format {
-		case "json":
-			return report.WriteJSON(w, rep)
-		case "sarif":
-			return report.WriteSARIF(w, rep)
-		case "github":
-			return report.WriteGitHub(w, rep)
+	for _, o := range v.outputs {
+		opts := report.TextOptions{Timings: !v.noTimings}
+		if o.path == "" {
+			opts.Color = env.Terminal && env.Getenv("NO_COLOR") == "" && env.Getenv("TERM") != "dumb"
+			if err := report.Write(env.Stdout, o.format, rep, opts); err != nil {
+				return err
+			}
+			continue
 		}
-		return report.WriteText(w, rep, report.TextOptions{Color: color, Timings: !v.noTimings})
+		err := writeFileAtomic(abs(env, o.path), func(w io.Writer) error { return report.Write(w, o.format, rep, opts) })
+		if err != nil {
+			return err
+		}
 	}
-	if v.output == "" {
-		color := env.Terminal && env.Getenv("NO_COLOR") == "" && env.Getenv("TERM") != "dumb"
-		return write(env.Stdout, color)
-	}
-	return writeFileAtomic(abs(env, v.output), func(w io.Writer) error { return write(w, false) })
+	return nil
 }
 
 // writeFileAtomic writes a file through a temporary file in the same directory and a rename,

@@ -115,7 +115,7 @@ func TestHelpForEveryCommand(t *testing.T) {
 func TestFormatsAndOutputFile(t *testing.T) {
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	r.Write(map[string]string{"m.go": cleanGo + "\nfunc Sub(a, b int) int { return a - b }\n"})
-	for _, format := range []string{"text", "json", "sarif", "github"} {
+	for _, format := range report.Formats() {
 		code, out, errs := run(t, r.Dir, "", "diff", "--format", format, "--no-timings")
 		if code != 0 {
 			t.Fatalf("%s: exit %d %s", format, code, errs)
@@ -148,6 +148,38 @@ func TestFormatsAndOutputFile(t *testing.T) {
 	if err != nil || rep.Status != report.Warnings || len(rep.Files) != 1 {
 		t.Errorf("report file: %v %+v", err, rep)
 	}
+}
+
+// TestMultipleOutputs: one run writes several formats, each equal to a run of its own.
+func TestMultipleOutputs(t *testing.T) {
+	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
+	r.Write(map[string]string{"m.go": cleanGo + "\nfunc Sub(a, b int) int { return a - b }\n"})
+	dir := t.TempDir()
+	sarif, junit := filepath.Join(dir, "r.sarif"), filepath.Join(dir, "r.xml")
+	code, out, errs := run(t, r.Dir, "", "diff", "--no-timings", "--output", "sarif="+sarif, "--output", "junit="+junit, "--output", "text")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for format, got := range map[string]string{"text": out, "sarif": readFile(t, sarif), "junit": readFile(t, junit)} {
+		_, want, _ := run(t, r.Dir, "", "diff", "--no-timings", "--format", format)
+		if got != want {
+			t.Errorf("%s written beside others differs from a run of its own:\n%s\nwant:\n%s", format, got, want)
+		}
+	}
+	for _, bad := range [][]string{{"--output", "json", "--output", "text"}, {"--output", "sarif="}, {"--format", "xml"}} {
+		if code, _, errs := run(t, r.Dir, "", append([]string{"diff"}, bad...)...); code != 2 || !strings.Contains(errs, "output") && !strings.Contains(errs, "format") {
+			t.Errorf("%v: exit %d %q, want 2 naming the flag", bad, code, errs)
+		}
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 func TestStagedAndPatch(t *testing.T) {
