@@ -27,6 +27,7 @@ var layers = []struct {
 	{"", 4}, // the root package: the one entry point
 	{"agent/runner", 5},
 	{"internal/integrations", 5},
+	{"analyzer", 5}, // go/analysis front door: go vet -vettool, nogo
 	{"internal/cli", 6},
 	{"cmd", 7},
 }
