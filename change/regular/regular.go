@@ -47,27 +47,33 @@ func NotRegularError(name string, m fs.FileMode) error {
 	return fmt.Errorf("%s: is a %s, %w: agentverify reads only regular files and cannot verify it (remove it)", name, Kind(m), ErrNotRegular)
 }
 
+// Open opens the regular file name for reading, following symbolic links, without
+// blocking; anything that is not a regular file is an error wrapping ErrNotRegular.
+func Open(name string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = NotRegularError(name, fi.Mode())
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
 // ReadFile reads the regular file name, following symbolic links. A file over limit bytes
 // (limit > 0) is not read: data is nil and size says how large it is. Anything that is not
 // a regular file is an error wrapping ErrNotRegular, found without blocking.
 func ReadFile(name string, limit int64) (data []byte, size int64, err error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|nonBlock, 0)
+	f, fi, err := Open(name)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer f.Close()
-	return read(name, f, limit)
-}
-
-// read reads an open file after checking that it is regular and within limit.
-func read(name string, f *os.File, limit int64) ([]byte, int64, error) {
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, NotRegularError(name, fi.Mode())
-	}
 	if limit > 0 && fi.Size() > limit {
 		return nil, fi.Size(), nil
 	}
@@ -75,7 +81,7 @@ func read(name string, f *os.File, limit int64) ([]byte, int64, error) {
 	if limit > 0 {
 		r = io.LimitReader(f, limit+1) // a file that grows while read stays bounded
 	}
-	data, err := io.ReadAll(r)
+	data, err = io.ReadAll(r)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", name, err)
 	}
