@@ -175,20 +175,14 @@ func scanWorktree(ctx context.Context, root string, idx *index.Index) (map[strin
 	var files []scanned
 	w := newWalker(newIgnorer(root), idx)
 	w.visit = func(rel string, d fs.DirEntry, _ *index.Entry) error {
-		fi, err := d.Info()
-		if err != nil {
-			return err
+		switch t := d.Type(); {
+		case t&fs.ModeSymlink != 0:
+			files = append(files, scanned{rel: rel, mode: filemode.Symlink})
+		case !t.IsRegular():
+			return regular.NotRegularError(rel, t)
+		default: // the executable bit and the size come from the open file
+			files = append(files, scanned{rel: rel, mode: filemode.Regular})
 		}
-		mode := filemode.Regular
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			mode = filemode.Symlink
-		case !fi.Mode().IsRegular():
-			return regular.NotRegularError(rel, fi.Mode())
-		case fi.Mode()&0o111 != 0:
-			mode = filemode.Executable
-		}
-		files = append(files, scanned{rel: rel, mode: mode, size: fi.Size()})
 		return nil
 	}
 	if err := w.walk(ctx, "", w.ig.base, false); err != nil {
@@ -220,12 +214,11 @@ func hashAll(ctx context.Context, root string, files []scanned) error {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			buf := make([]byte, 64<<10)
 			for i := range next {
-				if errs[w] != nil {
-					continue
+				if errs[w] == nil {
+					errs[w] = hashFile(root, &files[i], buf)
 				}
-				f := &files[i]
-				f.hash, errs[w] = hashFile(filepath.Join(root, filepath.FromSlash(f.rel)), f.rel, f.mode)
 			}
 		})
 	}
@@ -241,24 +234,32 @@ func hashAll(ctx context.Context, root string, files []scanned) error {
 	return errors.Join(append(errs, err)...)
 }
 
-// hashFile computes a file's git blob hash, streaming, so a large file is never held. A
-// symbolic link's hash is its target's text; it is never followed.
-func hashFile(full, rel string, mode filemode.FileMode) (plumbing.Hash, error) {
-	if mode == filemode.Symlink {
+// hashFile computes a file's git blob hash and sets its mode and size, streaming through
+// buf, so a large file is never held. A symbolic link's hash is its target's text; it is
+// never followed.
+func hashFile(root string, f *scanned, buf []byte) error {
+	full := filepath.Join(root, filepath.FromSlash(f.rel))
+	if f.mode == filemode.Symlink {
 		target, err := os.Readlink(full)
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return err
 		}
-		return plumbing.ComputeHash(plumbing.BlobObject, []byte(target)), nil
+		f.hash, f.size = plumbing.ComputeHash(plumbing.BlobObject, []byte(target)), int64(len(target))
+		return nil
 	}
-	f, fi, err := regular.Open(full) // a file replaced by a pipe since the walk is an error
+	file, fi, err := regular.Open(full) // a file replaced by a pipe since the walk is an error
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return err
 	}
-	defer f.Close()
-	h := plumbing.NewHasher(plumbing.BlobObject, fi.Size())
-	if _, err := io.CopyN(h, f, fi.Size()); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("%s: %w", rel, err)
+	defer file.Close()
+	if fi.Mode()&0o111 != 0 {
+		f.mode = filemode.Executable
 	}
-	return h.Sum(), nil
+	f.size = fi.Size()
+	h := plumbing.NewHasher(plumbing.BlobObject, f.size)
+	if _, err := io.CopyBuffer(h, io.LimitReader(file, f.size), buf); err != nil {
+		return fmt.Errorf("%s: %w", f.rel, err)
+	}
+	f.hash = h.Sum()
+	return nil
 }
