@@ -17,8 +17,8 @@ func TestCleanResolvesLinks(t *testing.T) {
 	root := tree(t, map[string]string{"allowed/a.go": "package a\n", "secret/s.go": "package s\n", "deep/x/y/z.go": "package y\n"})
 	links := map[string]string{
 		"allowed/sec":  filepath.Join(root, "secret"), // absolute target inside the repository
-		"allowed/rel":  "../secret",                    // relative target
-		"allowed/hop":  "rel",                          // a link to a link
+		"allowed/rel":  "../secret",                   // relative target
+		"allowed/hop":  "rel",                         // a link to a link
 		"allowed/deep": "../deep/x",
 		"allowed/out":  outside,
 		"allowed/gone": "../nowhere",
