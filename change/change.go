@@ -131,6 +131,18 @@ func (s *Set) File(path string) *File {
 	return nil
 }
 
+// Limit marks the files over limit bytes TooLarge and drops their content, for builders
+// that load content before they know the policy's limit (patches). Builders call it
+// before handing the Set out.
+func (s *Set) Limit(limit int64) {
+	for _, f := range s.Files {
+		if limit > 0 && f.Size > limit && !f.TooLarge {
+			f.TooLarge, f.Binary = true, false
+			f.Base, f.Head, f.Changed = nil, nil, nil
+		}
+	}
+}
+
 // Sort orders Files by Path; builders call it once before handing the Set out.
 func (s *Set) Sort() {
 	sort.Slice(s.Files, func(i, j int) bool { return s.Files[i].Path < s.Files[j].Path })
