@@ -130,7 +130,7 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 	if err := pol.ValidateRules(func(id string) bool { return rules[id] != nil }); err != nil {
 		return nil, err
 	}
-	set, err := changeSet(ctx, dir, req, pol.Limits.MaxFileSize)
+	set, err := changeSet(ctx, dir, req, pol.Limits.FileSize())
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 	}
 	timeout := c.Timeout
 	if timeout == 0 {
-		timeout = pol.Limits.DimensionTimeout
+		timeout = pol.Limits.Timeout()
 	}
 	outcomes := engine.Run(ctx, pass, dims, engine.Options{Timeout: timeout})
 	if err := ctx.Err(); err != nil {

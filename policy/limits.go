@@ -75,3 +75,19 @@ func (d *decoder) duration(key string, dst *time.Duration) func(*yaml.Node) erro
 		return nil
 	}
 }
+
+// FileSize is MaxFileSize, or its default when unset (a Policy built in code).
+func (l Limits) FileSize() int64 {
+	if l.MaxFileSize <= 0 {
+		return DefaultMaxFileSize
+	}
+	return l.MaxFileSize
+}
+
+// Timeout is DimensionTimeout, or its default when unset (a Policy built in code).
+func (l Limits) Timeout() time.Duration {
+	if l.DimensionTimeout <= 0 {
+		return DefaultDimensionTimeout
+	}
+	return l.DimensionTimeout
+}

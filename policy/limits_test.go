@@ -60,3 +60,16 @@ func TestDefaultLimitsAreSafe(t *testing.T) {
 		t.Error("the starter policy does not spell out the default limits")
 	}
 }
+
+// TestLimitsOfACodePolicy checks that a Policy built in code, with no limits set, gets the
+// defaults rather than no limit at all.
+func TestLimitsOfACodePolicy(t *testing.T) {
+	var l Limits
+	if l.FileSize() != DefaultMaxFileSize || l.Timeout() != DefaultDimensionTimeout {
+		t.Errorf("zero limits: %d %s", l.FileSize(), l.Timeout())
+	}
+	l = Limits{MaxFileSize: 7, DimensionTimeout: time.Second}
+	if l.FileSize() != 7 || l.Timeout() != time.Second {
+		t.Errorf("set limits: %d %s", l.FileSize(), l.Timeout())
+	}
+}
