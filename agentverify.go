@@ -77,14 +77,14 @@ type Checker struct {
 	Dimensions []*check.Dimension
 	// Languages are the frontends; default Languages().
 	Languages lang.Registry
-	// Timeout bounds each dimension; 0 means DefaultTimeout.
+	// Timeout bounds each dimension; 0 means the policy's limits.dimension_timeout.
 	Timeout time.Duration
 	// Now measures durations; default time.Now (tests pin it for byte-identical output).
 	Now func() time.Time
 }
 
-// DefaultTimeout bounds one dimension's run.
-const DefaultTimeout = 5 * time.Minute
+// DefaultTimeout bounds one dimension's run when the policy does not say otherwise.
+const DefaultTimeout = policy.DefaultDimensionTimeout
 
 // Dims returns the dimensions the checker runs.
 func (c *Checker) Dims() []*check.Dimension {
@@ -118,16 +118,20 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 	if dir == "" {
 		dir = "."
 	}
-	set, err := changeSet(ctx, dir, req)
+	root, err := policyRoot(dir, req)
 	if err != nil {
 		return nil, err
 	}
-	pol, polPath, err := loadPolicy(set.Root, req)
+	pol, polPath, err := loadPolicy(root, req)
 	if err != nil {
 		return nil, err
 	}
 	rules := Rules(dims)
 	if err := pol.ValidateRules(func(id string) bool { return rules[id] != nil }); err != nil {
+		return nil, err
+	}
+	set, err := changeSet(ctx, dir, req, pol.Limits.FileSize())
+	if err != nil {
 		return nil, err
 	}
 	mode := check.Diff
@@ -148,7 +152,7 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 	}
 	timeout := c.Timeout
 	if timeout == 0 {
-		timeout = DefaultTimeout
+		timeout = pol.Limits.Timeout()
 	}
 	outcomes := engine.Run(ctx, pass, dims, engine.Options{Timeout: timeout})
 	if err := ctx.Err(); err != nil {
@@ -196,41 +200,73 @@ func newReport(policyName, task string, set *change.Set, violations []report.Vio
 	return rep
 }
 
-func changeSet(ctx context.Context, dir string, req Request) (*change.Set, error) {
+// policyRoot is the directory the policy of req is found in: the repository root, or
+// for check mode and edits outside a repository the directory itself.
+func policyRoot(dir string, req Request) (string, error) {
+	repo, err := gitchange.Open(dir)
+	switch {
+	case err == nil:
+		return repo.Root(), nil
+	case req.Source == WorkingTree || req.Source == Staged || req.Source == Patch:
+		return "", err
+	}
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	return root, nil
+}
+
+// changeSet builds the change of req; files over limit bytes are not loaded.
+func changeSet(ctx context.Context, dir string, req Request, limit int64) (*change.Set, error) {
 	switch req.Source {
 	case WorkingTree, Staged, Patch:
 		repo, err := gitchange.Open(dir)
 		if err != nil {
 			return nil, err
 		}
-		switch req.Source {
-		case Staged:
-			return repo.Staged(ctx)
-		case Patch:
-			if req.Patch == nil {
-				return nil, fmt.Errorf("%w: no patch given", ErrUsage)
-			}
-			base, err := repo.HeadFS()
-			if err != nil {
-				return nil, err
-			}
-			return patch.Load(ctx, repo.Root(), base, req.Patch, req.PatchName)
-		}
-		return repo.WorkingTree(ctx, req.Base)
+		repo.MaxFileSize = limit
+		return repoChangeSet(ctx, repo, req, limit)
 	case Paths:
 		paths := req.Paths
 		if len(paths) == 0 {
 			paths = []string{dir}
 		}
-		return gitchange.Paths(ctx, dir, paths)
+		return gitchange.PathsLimit(ctx, dir, paths, limit)
 	case Edits:
 		root := dir
 		if repo, err := gitchange.Open(dir); err == nil {
 			root = repo.Root()
 		}
-		return editset.Build(root, req.Edits)
+		return editset.BuildLimit(root, req.Edits, limit)
 	}
 	return nil, fmt.Errorf("%w: unknown change source %d", ErrUsage, req.Source)
+}
+
+// repoChangeSet builds the change of a source that needs a repository.
+func repoChangeSet(ctx context.Context, repo *gitchange.Repo, req Request, limit int64) (*change.Set, error) {
+	switch req.Source {
+	case Staged:
+		return repo.Staged(ctx)
+	case Patch:
+		if req.Patch == nil {
+			return nil, fmt.Errorf("%w: no patch given", ErrUsage)
+		}
+		base, err := repo.HeadFS()
+		if err != nil {
+			return nil, err
+		}
+		set, err := patch.Load(ctx, repo.Root(), base, req.Patch, req.PatchName)
+		if err != nil {
+			return nil, err
+		}
+		set.Limit(limit)
+		return set, nil
+	}
+	return repo.WorkingTree(ctx, req.Base)
 }
 
 // loadPolicy returns the policy in force and the repository-relative path that

@@ -61,15 +61,21 @@ type File struct {
 	// Symlink is set when the file is a symbolic link; its content is the link target,
 	// which is never followed.
 	Symlink bool
-	// TooLarge is set when a side is over MaxFileSize; its content is then nil and only
+	// TooLarge is set when a side is over the size limit; its content is then nil and only
 	// scope checks run.
 	TooLarge bool
 	Size     int64 // size in bytes of the larger side
 }
 
-// MaxFileSize is the size over which a file's content is not loaded (design.md §10: files over
-// 5 MB are skipped with a warning finding).
-const MaxFileSize = 5 << 20
+// DefaultMaxFileSize is the default size over which a file's content is not loaded (the
+// policy's limits.max_file_size). Such a file is never passed silently: scope reports it,
+// and a file of a verified language is an error (hallucination/unverified-file).
+const DefaultMaxFileSize = 5 << 20
+
+// MaxFileSize is DefaultMaxFileSize.
+//
+// Deprecated: builders take the limit of the policy in force; use DefaultMaxFileSize.
+const MaxFileSize = DefaultMaxFileSize
 
 // Content returns the file's content on side s.
 func (f *File) Content(s Side) []byte {
@@ -123,6 +129,18 @@ func (s *Set) File(path string) *File {
 		}
 	}
 	return nil
+}
+
+// Limit marks the files over limit bytes TooLarge and drops their content, for builders
+// that load content before they know the policy's limit (patches). Builders call it
+// before handing the Set out.
+func (s *Set) Limit(limit int64) {
+	for _, f := range s.Files {
+		if limit > 0 && f.Size > limit && !f.TooLarge {
+			f.TooLarge, f.Binary = true, false
+			f.Base, f.Head, f.Changed = nil, nil, nil
+		}
+	}
 }
 
 // Sort orders Files by Path; builders call it once before handing the Set out.

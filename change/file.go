@@ -20,10 +20,20 @@ func IsBinary(content []byte) bool {
 }
 
 // NewFile builds a File from its two sides: base nil means created, head nil means deleted,
-// oldPath different from path means renamed. It classifies the content (binary, too large)
-// and computes the changed head lines. Callers that know a side is too large pass its size
-// with nil content through NewLargeFile instead.
+// oldPath different from path means renamed. It classifies the content (binary, too large
+// for DefaultMaxFileSize) and computes the changed head lines. Callers that know a side is
+// too large pass its size with nil content through NewLargeFile instead.
 func NewFile(path, oldPath string, base, head []byte) *File {
+	return NewFileLimit(path, oldPath, base, head, DefaultMaxFileSize)
+}
+
+// NewFileLimit is NewFile with the size limit of the policy in force: a side over limit
+// bytes makes the file TooLarge (its content is dropped). limit ≤ 0 means
+// DefaultMaxFileSize.
+func NewFileLimit(path, oldPath string, base, head []byte, limit int64) *File {
+	if limit <= 0 {
+		limit = DefaultMaxFileSize
+	}
 	f := &File{Path: path, OldPath: oldPath, Base: base, Head: head}
 	switch {
 	case base == nil && head == nil:
@@ -38,7 +48,7 @@ func NewFile(path, oldPath string, base, head []byte) *File {
 		f.Op, f.OldPath = Modify, path
 	}
 	f.Size = int64(max(len(base), len(head)))
-	if f.Size > MaxFileSize {
+	if f.Size > limit {
 		f.TooLarge, f.Base, f.Head = true, nil, nil
 		return f
 	}
@@ -92,7 +102,7 @@ func countLines(b []byte) int {
 	return n
 }
 
-// NewLargeFile builds a File whose content is over MaxFileSize: it is not loaded, and only
+// NewLargeFile builds a File whose content is over the size limit: it is not loaded, and only
 // scope checks run on it.
 func NewLargeFile(path, oldPath string, op Op, size int64) *File {
 	if op == Create {

@@ -66,3 +66,21 @@ func TestNewFileClassifies(t *testing.T) {
 		t.Errorf("LineChanged wrong for %v", f.Changed)
 	}
 }
+
+// TestLimit checks that a set's size limit drops the content of the files over it, and
+// only theirs.
+func TestLimit(t *testing.T) {
+	small := NewFile("s.go", "", nil, []byte("package s\n"))
+	big := NewFile("b.go", "b.go", []byte("package b\n"), []byte("package b\n\nvar X = 1\n"))
+	set := &Set{Files: []*File{big, small}}
+	set.Limit(12)
+	if !big.TooLarge || big.Head != nil || big.Base != nil || big.Changed != nil || big.Analyzable() {
+		t.Errorf("b.go over the limit: %+v", big)
+	}
+	if small.TooLarge || string(small.Head) != "package s\n" {
+		t.Errorf("s.go under the limit: %+v", small)
+	}
+	if f := NewFileLimit("x.go", "", nil, []byte("0123456789"), 9); !f.TooLarge || f.Size != 10 {
+		t.Errorf("NewFileLimit over the limit: %+v", f)
+	}
+}

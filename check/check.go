@@ -163,8 +163,20 @@ func (fs *Files) Parse(f *change.File, s change.Side) (*lang.File, error) {
 		fs.cache[fileKey{path, s}] = p
 	}
 	fs.mu.Unlock()
-	p.once.Do(func() { p.file, p.err = fe.Parse(path, src) })
+	p.once.Do(func() { p.file, p.err = parse(fe, path, src) })
 	return p.file, p.err
+}
+
+// parse runs a frontend, turning a crash into an error: once.Do would otherwise leave a
+// nil file and no error behind, and every later caller would take the file for one no
+// frontend handles — skipped, silently.
+func parse(fe lang.Frontend, path string, src []byte) (lf *lang.File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			lf, err = nil, fmt.Errorf("%s: the %s frontend crashed: %v", path, fe.Name(), r)
+		}
+	}()
+	return fe.Parse(path, src)
 }
 
 // Keep reports whether a finding survives the diff filter of design.md §3: in Diff mode only

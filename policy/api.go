@@ -16,6 +16,7 @@ func Default() *Policy {
 		Style:         defaultStyle(),
 		Semantics:     defaultSemantics(),
 		Complexity:    defaultComplexity(),
+		Limits:        DefaultLimits(),
 	}
 }
 

@@ -68,7 +68,7 @@ func Parse(name string, data []byte) (*Policy, error) {
 		return nil, fmt.Errorf("%s:1: empty policy (a policy starts with \"version: 1\")", name)
 	}
 	doc := root.Content[0]
-	p := &Policy{Source: name, Name: strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))}
+	p := &Policy{Source: name, Name: strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)), Limits: DefaultLimits()}
 	if err := d.policy(doc, p); err != nil {
 		return nil, err
 	}
@@ -341,6 +341,7 @@ func (d *decoder) policy(n *yaml.Node, p *Policy) error {
 			return err
 		},
 		"overrides": func(v *yaml.Node) error { return d.overrides(v, p) },
+		"limits":    d.limits(&p.Limits),
 	})
 	if err != nil {
 		return err

@@ -47,6 +47,9 @@ type Policy struct {
 	Rules []RuleSeverity
 	// Overrides apply, in order, to files whose path matches one of their globs.
 	Overrides []Override
+
+	// Limits bound the cost of a verification (limits.go).
+	Limits Limits
 }
 
 // RuleSeverity is one entry of the rules: map.

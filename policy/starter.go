@@ -45,6 +45,12 @@ rules: {}
 overrides: []
 #  - paths: ["**/*_test.go"]
 #    complexity: {max_function_lines: 200}
+
+# What one verification may cost. Nothing over a limit passes: a larger file of a verified
+# language (.go) is an error, and so is a dimension that runs out of time.
+limits:
+  max_file_size: 5242880     # bytes (5 MiB); at most 268435456 (256 MiB)
+  dimension_timeout: 5m      # per dimension; from 1s to 1h
 `
 
 // Starter returns the commented starter policy that "agentverify init" writes.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/change/internal/memfs"
+	"github.com/agentverify/agentverify/change/regular"
 )
 
 // Edit is one proposed file: its repository-relative path and its new content, or a
@@ -30,6 +31,18 @@ type Edit struct {
 // be relative, clean and inside root: "..", absolute paths and paths through a symbolic
 // link that leaves root are refused.
 func Build(root string, edits []Edit) (*change.Set, error) {
+	return BuildLimit(root, edits, 0)
+}
+
+// BuildLimit is Build with the size limit of the policy in force (0: the default): a file
+// over limit bytes on either side is not loaded (change.File.TooLarge). Every path is
+// resolved through the symbolic links of its directories first, so the change set — and
+// scope — sees where the edit really lands. A named pipe, socket or device at an edited
+// path or among the Go files next to it is an error: verifying the edit would read it.
+func BuildLimit(root string, edits []Edit, limit int64) (*change.Set, error) {
+	if limit <= 0 {
+		limit = change.DefaultMaxFileSize
+	}
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -37,8 +50,13 @@ func Build(root string, edits []Edit) (*change.Set, error) {
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real
 	}
-	set := &change.Set{Root: root, BaseFS: os.DirFS(root), BaseRev: "working tree"}
+	disk, err := regular.NewFS(root)
+	if err != nil {
+		return nil, err
+	}
+	set := &change.Set{Root: root, BaseFS: disk, BaseRev: "working tree"}
 	overlay := map[string]*Edit{}
+	dirs := map[string]bool{}
 	for i := range edits {
 		e := &edits[i]
 		p, err := Clean(root, e.Path)
@@ -49,47 +67,107 @@ func Build(root string, edits []Edit) (*change.Set, error) {
 			return nil, fmt.Errorf("%s: edited twice in one change", p)
 		}
 		overlay[p] = e
-		base, err := readBase(root, p)
+		dirs[path.Dir(p)] = true
+		f, err := build(root, p, e, limit)
 		if err != nil {
 			return nil, err
 		}
-		if e.Delete {
-			if base == nil {
-				return nil, fmt.Errorf("%s: cannot delete a file that does not exist", p)
-			}
-			set.Files = append(set.Files, change.NewFile(p, p, base, nil))
-			continue
-		}
-		content := e.Content
-		if content == nil {
-			content = []byte{}
-		}
-		oldPath := p
-		if base == nil {
-			oldPath = ""
-		}
-		set.Files = append(set.Files, change.NewFile(p, oldPath, base, content))
+		set.Files = append(set.Files, f)
 	}
-	set.HeadFS = &overlayFS{base: os.DirFS(root), edits: overlay}
+	for dir := range dirs {
+		if err := noSpecialGoFiles(root, dir); err != nil {
+			return nil, err
+		}
+	}
+	set.HeadFS = &overlayFS{base: disk, edits: overlay}
 	set.Sort()
 	return set, nil
 }
 
-// Clean validates a proposed path and returns it repository-relative with '/' separators.
-// An absolute path inside root is accepted and made relative.
+// build is the change of one edit at the clean path p.
+func build(root, p string, e *Edit, limit int64) (*change.File, error) {
+	base, size, exists, err := readBase(root, p, limit)
+	if err != nil {
+		return nil, err
+	}
+	oldPath := p
+	if !exists {
+		oldPath = ""
+	}
+	switch {
+	case e.Delete && !exists:
+		return nil, fmt.Errorf("%s: cannot delete a file that does not exist", p)
+	case e.Delete && base == nil:
+		return change.NewLargeFile(p, p, change.Delete, size), nil
+	case e.Delete:
+		return change.NewFileLimit(p, p, base, nil, limit), nil
+	case int64(len(e.Content)) > limit || base == nil && exists:
+		op := change.Create
+		if exists {
+			op = change.Modify
+		}
+		return change.NewLargeFile(p, oldPath, op, max(size, int64(len(e.Content)))), nil
+	}
+	content := e.Content
+	if content == nil {
+		content = []byte{}
+	}
+	return change.NewFileLimit(p, oldPath, base, content, limit), nil
+}
+
+// noSpecialGoFiles fails when the directory dir (relative to root) holds a Go file that
+// is a named pipe, socket or device: the Go toolchain loading the edited package would
+// block on it.
+func noSpecialGoFiles(root, dir string) error {
+	ents, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+	if err != nil {
+		return nil // a directory the edits create
+	}
+	for _, e := range ents {
+		if regular.Special(e.Type()) && strings.HasSuffix(e.Name(), ".go") {
+			return regular.NotRegularError(path.Join(dir, e.Name()), e.Type())
+		}
+	}
+	return nil
+}
+
+// Clean validates a proposed path and returns where it lands, repository-relative with
+// '/' separators: every symbolic link among its directories is resolved, so a directory
+// link inside an allowed path that points into a forbidden one yields the forbidden
+// path. A path that resolves outside root or into .git is refused, and so is a path
+// whose last component is itself a symbolic link. An absolute path inside root is
+// accepted and made relative.
 func Clean(root, p string) (string, error) {
+	if filepath.IsAbs(p) {
+		dir, err := resolve(filepath.Dir(filepath.Clean(p)))
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", p, err)
+		}
+		p = filepath.Join(dir, filepath.Base(p))
+	}
 	clean, err := lexical(root, p)
 	if err != nil {
 		return "", err
 	}
-	if leavesRoot(root, path.Dir(clean)) {
-		return "", fmt.Errorf("%s: path leaves the repository through a symbolic link", p)
+	dir, err := resolve(filepath.Join(root, filepath.FromSlash(path.Dir(clean))))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", p, err)
 	}
-	full := filepath.Join(root, filepath.FromSlash(clean))
+	full := filepath.Join(dir, path.Base(clean))
+	rel, err := filepath.Rel(root, full)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("%s: resolves through a symbolic link to %s, outside the repository %s", p, full, root)
+	}
+	real := filepath.ToSlash(rel)
+	if real != clean {
+		if _, err := lexical(root, real); err != nil {
+			return "", fmt.Errorf("%s: resolves through a symbolic link to %s: %w", p, real, err)
+		}
+	}
 	if fi, err := os.Lstat(full); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return "", fmt.Errorf("%s: path is a symbolic link; edit its target instead", p)
 	}
-	return clean, nil
+	return real, nil
 }
 
 // lexical checks p as text: relative to root, no "..", not root itself, not in .git.
@@ -118,35 +196,48 @@ func lexical(root, p string) (string, error) {
 	return clean, nil
 }
 
-// leavesRoot reports whether the nearest existing ancestor of dir (relative to root)
-// resolves, through symbolic links, to a place outside root.
-func leavesRoot(root, dir string) bool {
-	abs := filepath.Join(root, filepath.FromSlash(dir))
+// resolve returns the absolute path abs with every symbolic link of its existing part
+// resolved (each component, as the kernel would follow them); the part that does not
+// exist yet is appended unchanged. A link whose target does not exist is an error: a
+// write through it would create a file the check never saw.
+func resolve(abs string) (string, error) {
+	existing, rest := abs, ""
 	for {
-		real, err := filepath.EvalSymlinks(abs)
+		_, err := os.Lstat(existing)
 		if err == nil {
-			return real != root && !strings.HasPrefix(real, root+string(filepath.Separator))
+			break
 		}
-		if abs == root || !errors.Is(err, fs.ErrNotExist) {
-			return false
+		parent := filepath.Dir(existing)
+		if !errors.Is(err, fs.ErrNotExist) || parent == existing {
+			return "", err
 		}
-		abs = filepath.Dir(abs)
+		rest = filepath.Join(filepath.Base(existing), rest)
+		existing = parent
 	}
+	real, err := filepath.EvalSymlinks(existing)
+	if err != nil {
+		return "", fmt.Errorf("a symbolic link on the path leads nowhere: %w", err)
+	}
+	return filepath.Join(real, rest), nil
 }
 
-func readBase(root, p string) ([]byte, error) {
+// readBase reads the working-tree file at p and says whether it exists; its content is
+// nil when it is over limit. Anything but a regular file is an error, found without
+// blocking.
+func readBase(root, p string, limit int64) (data []byte, size int64, exists bool, err error) {
 	full := filepath.Join(root, filepath.FromSlash(p))
-	fi, err := os.Stat(full)
+	fi, err := os.Lstat(full)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, 0, false, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, false, err
 	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", p)
+	if !fi.Mode().IsRegular() {
+		return nil, 0, false, regular.NotRegularError(p, fi.Mode())
 	}
-	return os.ReadFile(full)
+	data, size, err = regular.ReadFile(full, limit)
+	return data, size, err == nil, err
 }
 
 // Overlay returns base with edits applied. Edit paths must be clean, relative and

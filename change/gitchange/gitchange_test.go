@@ -275,3 +275,77 @@ func TestPaths(t *testing.T) {
 		t.Errorf("plain dir: %v %s", err, ops(set))
 	}
 }
+
+// TestSameSizeEditWithMTimeReset checks that a change is found by content: an edit that
+// keeps the size and resets the mtime (touch -r) looks clean to the index's stat data.
+func TestSameSizeEditWithMTimeReset(t *testing.T) {
+	r := newRepo(t, map[string]string{"a.go": "package a\n\nvar A = 1\n"})
+	full := filepath.Join(r.Dir, "a.go")
+	old := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := os.Chtimes(full, old, old); err != nil {
+		t.Fatal(err)
+	}
+	r.Git("update-index", "--refresh") // the index now records the old mtime, well before its own
+	if got := ops(workingTree(t, r.Dir, "")); got != "" {
+		t.Fatalf("clean tree: %s", got)
+	}
+	r.Write(map[string]string{"a.go": "package a\n\nvar A = 2\n"})
+	if err := os.Chtimes(full, old, old); err != nil {
+		t.Fatal(err)
+	}
+	set := workingTree(t, r.Dir, "")
+	if got := ops(set); got != "modify a.go" {
+		t.Fatalf("ops = %q, want modify a.go", got)
+	}
+	if f := set.File("a.go"); string(f.Head) != "package a\n\nvar A = 2\n" || !f.LineChanged(3) {
+		t.Errorf("a.go: head %q changed %v", f.Head, f.Changed)
+	}
+}
+
+// TestSpecialFilesAreErrors checks that a named pipe in the working tree — tracked path,
+// untracked, or ignored but named .go — fails the scan at once with a message naming it,
+// instead of hanging on it or skipping it.
+func TestSpecialFilesAreErrors(t *testing.T) {
+	tests := []struct {
+		name, fifo string
+		files      map[string]string
+	}{
+		{"untracked", "x.go", nil},
+		{"untracked, not Go", "notes.txt", nil},
+		{"ignored Go file", "gen/x.go", map[string]string{".gitignore": "gen/x.go\n"}},
+		{"replaces a tracked file", "a.go", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{"a.go": "package a\n", "gen/keep.go": "package gen\n"}
+			for k, v := range tt.files {
+				files[k] = v
+			}
+			r := newRepo(t, files)
+			full := filepath.Join(r.Dir, filepath.FromSlash(tt.fifo))
+			os.Remove(full)
+			if err := mkfifo(full); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			repo, err := Open(r.Dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { _, err := repo.WorkingTree(context.Background(), ""); done <- err }()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), tt.fifo+": is a named pipe") {
+					t.Errorf("err = %v, want a named-pipe error for %s", err, tt.fifo)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("WorkingTree hangs on a named pipe")
+			}
+			if _, err := Paths(context.Background(), r.Dir, []string{r.Dir}); err == nil || !strings.Contains(err.Error(), "named pipe") {
+				if tt.name != "ignored Go file" {
+					t.Errorf("Paths: err = %v, want a named-pipe error", err)
+				}
+			}
+		})
+	}
+}

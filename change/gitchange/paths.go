@@ -11,13 +11,23 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/change/regular"
 )
 
 // Paths returns the files under paths as they are, with no base: every line counts as
 // new (agentverify check). Directories are walked; inside a git repository, files git
 // ignores are skipped unless named explicitly. It works outside repositories too, with
-// dir as the root.
+// dir as the root. A named pipe, socket or device is an error, never opened.
 func Paths(ctx context.Context, dir string, paths []string) (*change.Set, error) {
+	return PathsLimit(ctx, dir, paths, 0)
+}
+
+// PathsLimit is Paths with the size limit of the policy in force (0: the default): the
+// content of a file over limit bytes is not loaded (change.File.TooLarge).
+func PathsLimit(ctx context.Context, dir string, paths []string, limit int64) (*change.Set, error) {
+	if limit <= 0 {
+		limit = change.DefaultMaxFileSize
+	}
 	root, idx, err := pathsRoot(dir)
 	if err != nil {
 		return nil, err
@@ -29,7 +39,7 @@ func Paths(ctx context.Context, dir string, paths []string) (*change.Set, error)
 			return nil
 		}
 		seen[rel] = true
-		f, err := asIs(root, rel, fi)
+		f, err := asIs(root, rel, fi, limit)
 		if f != nil {
 			set.Files = append(set.Files, f)
 		}
@@ -60,11 +70,11 @@ func Paths(ctx context.Context, dir string, paths []string) (*change.Set, error)
 			return nil, err
 		}
 	}
-	r, err := os.OpenRoot(root)
+	headFS, err := regular.NewFS(root)
 	if err != nil {
 		return nil, err
 	}
-	set.HeadFS = r.FS()
+	set.HeadFS = headFS
 	set.Sort()
 	return set, nil
 }
@@ -124,8 +134,8 @@ func locate(root, p string) (string, fs.FileInfo, error) {
 }
 
 // asIs builds the change of one file as it is: created with all its lines; a symbolic
-// link's content is its target; special files are skipped (nil).
-func asIs(root, rel string, fi fs.FileInfo) (*change.File, error) {
+// link's content is its target; a named pipe, socket or device is an error.
+func asIs(root, rel string, fi fs.FileInfo, limit int64) (*change.File, error) {
 	full := filepath.Join(root, filepath.FromSlash(rel))
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
@@ -137,15 +147,16 @@ func asIs(root, rel string, fi fs.FileInfo) (*change.File, error) {
 		f.Symlink = true
 		return f, nil
 	case !fi.Mode().IsRegular():
-		return nil, nil
-	case fi.Size() > change.MaxFileSize:
-		return change.NewLargeFile(rel, "", change.Create, fi.Size()), nil
+		return nil, regular.NotRegularError(rel, fi.Mode())
 	}
-	data, err := os.ReadFile(full)
+	data, size, err := regular.ReadFile(full, limit)
 	if err != nil {
 		return nil, err
 	}
-	return change.NewFile(rel, "", nil, data), nil
+	if data == nil {
+		return change.NewLargeFile(rel, "", change.Create, size), nil
+	}
+	return change.NewFileLimit(rel, "", nil, data, limit), nil
 }
 
 func unwrapPathError(err error) error {

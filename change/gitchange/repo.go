@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -18,12 +17,25 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/change/regular"
 )
 
 // Repo is an open repository.
 type Repo struct {
 	repo *git.Repository
 	root string
+
+	// MaxFileSize is the size limit of the policy in force: a file over it is not loaded
+	// (change.File.TooLarge). 0 means change.DefaultMaxFileSize.
+	MaxFileSize int64
+}
+
+// maxFileSize is the limit in force.
+func (r *Repo) maxFileSize() int64 {
+	if r.MaxFileSize > 0 {
+		return r.MaxFileSize
+	}
+	return change.DefaultMaxFileSize
 }
 
 // Open opens the repository containing dir (its working tree may be a linked worktree).
@@ -168,7 +180,7 @@ func (r *Repo) blob(h plumbing.Hash) ([]byte, int64, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("reading blob %s: %w", h, err)
 	}
-	if b.Size > change.MaxFileSize {
+	if b.Size > r.maxFileSize() {
 		return nil, b.Size, nil
 	}
 	rd, err := b.Reader()
@@ -180,8 +192,10 @@ func (r *Repo) blob(h plumbing.Hash) ([]byte, int64, error) {
 	return data, b.Size, err
 }
 
-// side is one side of a change: its files and how to read their content.
+// side is one side of a change: its files and how to read their content, and the size
+// over which content is not loaded.
 type side struct {
+	limit int64
 	files map[string]entry
 	read  func(path string, e entry) ([]byte, int64, error)
 }
@@ -296,10 +310,10 @@ func loadFile(base, head side, path, oldPath string, op change.Op) (*change.File
 			return nil, err
 		}
 	}
-	if size := max(bsize, hsize); size > change.MaxFileSize {
+	if size := max(bsize, hsize); size > head.limit {
 		return change.NewLargeFile(path, oldPath, op, size), nil
 	}
-	f := change.NewFile(path, oldPath, b, h)
+	f := change.NewFileLimit(path, oldPath, b, h, head.limit)
 	f.Symlink = base.files[oldPath].mode == filemode.Symlink || head.files[path].mode == filemode.Symlink
 	return f, nil
 }
@@ -319,20 +333,20 @@ func (r *Repo) WorkingTree(ctx context.Context, base string) (*change.Set, error
 	if err != nil {
 		return nil, err
 	}
-	headFiles, err := scanWorktree(ctx, r.root, idx, r.indexModTime())
+	headFiles, err := scanWorktree(ctx, r.root, idx)
 	if err != nil {
 		return nil, err
 	}
-	root, err := os.OpenRoot(r.root)
+	headFS, err := regular.NewFS(r.root)
 	if err != nil {
 		return nil, err
 	}
-	return r.changeSet(ctx, commit, tree, baseFiles, side{headFiles, r.readWorktree}, root.FS())
+	return r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), headFiles, r.readWorktree}, headFS)
 }
 
 // changeSet diffs the base commit's files against head and attaches the file systems.
 func (r *Repo) changeSet(ctx context.Context, commit *object.Commit, tree *object.Tree, baseFiles map[string]entry, head side, headFS fs.FS) (*change.Set, error) {
-	set, err := diff(ctx, r.root, side{baseFiles, r.readBlob}, head)
+	set, err := diff(ctx, r.root, side{r.maxFileSize(), baseFiles, r.readBlob}, head)
 	if err != nil {
 		return nil, err
 	}
@@ -368,7 +382,7 @@ func (r *Repo) Staged(ctx context.Context) (*change.Set, error) {
 		}
 		staged[e.Name] = entry{hash: e.Hash, mode: e.Mode, size: int64(e.Size)}
 	}
-	return r.changeSet(ctx, commit, tree, baseFiles, side{staged, r.readBlob}, newIndexFS(r.repo, staged))
+	return r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), staged, r.readBlob}, newIndexFS(r.repo, staged))
 }
 
 func (r *Repo) readBlob(_ string, e entry) ([]byte, int64, error) {
@@ -376,42 +390,21 @@ func (r *Repo) readBlob(_ string, e entry) ([]byte, int64, error) {
 }
 
 // readWorktree reads a working-tree file: a symbolic link's content is its target, never
-// what it points to.
+// what it points to; anything else must be a regular file, read without blocking.
 func (r *Repo) readWorktree(path string, e entry) ([]byte, int64, error) {
 	full := filepath.Join(r.root, filepath.FromSlash(path))
+	if e.mode == filemode.Symlink {
+		target, err := os.Readlink(full)
+		return []byte(target), int64(len(target)), err
+	}
 	fi, err := os.Lstat(full)
 	if err != nil {
 		return nil, 0, err
 	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		target, err := os.Readlink(full)
-		return []byte(target), int64(len(target)), err
+	if !fi.Mode().IsRegular() { // replaced since the scan
+		return nil, 0, regular.NotRegularError(path, fi.Mode())
 	}
-	if fi.Size() > change.MaxFileSize {
-		return nil, fi.Size(), nil
-	}
-	data, err := os.ReadFile(full)
-	return data, fi.Size(), err
-}
-
-func (r *Repo) indexModTime() int64 {
-	// The index file of this worktree: .git/index, or .git/worktrees/NAME/index.
-	gitDir := filepath.Join(r.root, ".git")
-	if fi, err := os.Stat(gitDir); err == nil && !fi.IsDir() {
-		if b, err := os.ReadFile(gitDir); err == nil {
-			if d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: "); ok {
-				if !filepath.IsAbs(d) {
-					d = filepath.Join(r.root, d)
-				}
-				gitDir = d
-			}
-		}
-	}
-	fi, err := os.Stat(filepath.Join(gitDir, "index"))
-	if err != nil {
-		return 0
-	}
-	return fi.ModTime().UnixNano()
+	return regular.ReadFile(full, r.maxFileSize())
 }
 
 // HeadFS returns a file system over HEAD's tree (empty in a repository with no commits),

@@ -2,18 +2,24 @@ package gitchange
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
+
+	"github.com/agentverify/agentverify/change/regular"
 )
 
 // ignorer decides which working-tree paths git ignores.
@@ -135,6 +141,9 @@ func (w *walker) walk(ctx context.Context, rel string, ps []gitignore.Pattern, i
 			err = w.walk(ctx, child, ps, ign)
 		case !e.IsDir() && (!ign || w.tracked[child] != nil):
 			err = w.visit(child, e, w.tracked[child])
+		case regular.Special(e.Type()) && strings.HasSuffix(child, ".go"):
+			// Ignored by git, but the Go toolchain reads it: a pipe would hang it.
+			err = regular.NotRegularError(child, e.Type())
 		}
 		if err != nil {
 			return err
@@ -158,60 +167,99 @@ func (w *walker) descend(dir, child string, ignored bool) bool {
 }
 
 // scanWorktree returns every file of the working tree git would see, with its blob hash.
-// A tracked file whose size and mtime match the index (and that is not racily clean) is
-// not read: the index's hash is trusted, as git does.
-func scanWorktree(ctx context.Context, root string, idx *index.Index, indexMTime int64) (map[string]entry, error) {
-	out := map[string]entry{}
+// Every file is hashed from its content: the index's stat data (size, mtime) is not
+// trusted, because the gated agent controls both the files and the index, and a same-size
+// edit with its mtime reset looks clean to a stat comparison. The hashing runs in
+// parallel. A named pipe, socket or device is an error: it is never opened.
+func scanWorktree(ctx context.Context, root string, idx *index.Index) (map[string]entry, error) {
+	var files []scanned
 	w := newWalker(newIgnorer(root), idx)
-	w.visit = func(rel string, d fs.DirEntry, t *index.Entry) error {
-		fi, err := d.Info()
-		if err != nil {
-			return err
+	w.visit = func(rel string, d fs.DirEntry, _ *index.Entry) error {
+		switch t := d.Type(); {
+		case t&fs.ModeSymlink != 0:
+			files = append(files, scanned{rel: rel, mode: filemode.Symlink})
+		case !t.IsRegular():
+			return regular.NotRegularError(rel, t)
+		default: // the executable bit and the size come from the open file
+			files = append(files, scanned{rel: rel, mode: filemode.Regular})
 		}
-		mode := filemode.Regular
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			mode = filemode.Symlink
-		case !fi.Mode().IsRegular():
-			return nil // sockets, devices, pipes: git does not track them
-		case fi.Mode()&0o111 != 0:
-			mode = filemode.Executable
-		}
-		if t != nil && t.Mode == mode && int64(t.Size) == fi.Size() &&
-			t.ModifiedAt.UnixNano() == fi.ModTime().UnixNano() && t.ModifiedAt.UnixNano() < indexMTime {
-			out[rel] = entry{hash: t.Hash, mode: mode, size: fi.Size()}
-			return nil
-		}
-		h, err := hashFile(filepath.Join(root, filepath.FromSlash(rel)), fi, mode)
-		if err != nil {
-			return err
-		}
-		out[rel] = entry{hash: h, mode: mode, size: fi.Size()}
 		return nil
 	}
 	if err := w.walk(ctx, "", w.ig.base, false); err != nil {
 		return nil, err
 	}
+	if err := hashAll(ctx, root, files); err != nil {
+		return nil, err
+	}
+	out := make(map[string]entry, len(files))
+	for _, f := range files {
+		out[f.rel] = entry{hash: f.hash, mode: f.mode, size: f.size}
+	}
 	return out, nil
 }
 
-// hashFile computes a file's git blob hash, streaming, so a large file is never held.
-func hashFile(full string, fi fs.FileInfo, mode filemode.FileMode) (plumbing.Hash, error) {
-	if mode == filemode.Symlink {
+// scanned is one working-tree file found by the walk, hashed by hashAll.
+type scanned struct {
+	rel  string
+	mode filemode.FileMode
+	size int64
+	hash plumbing.Hash
+}
+
+// hashAll computes the blob hash of every file, on up to GOMAXPROCS goroutines.
+func hashAll(ctx context.Context, root string, files []scanned) error {
+	workers := min(runtime.GOMAXPROCS(0), 8, max(len(files), 1))
+	next := make(chan int)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			buf := make([]byte, 64<<10)
+			for i := range next {
+				if errs[w] == nil {
+					errs[w] = hashFile(root, &files[i], buf)
+				}
+			}
+		})
+	}
+	var err error
+	for i := range files {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return errors.Join(append(errs, err)...)
+}
+
+// hashFile computes a file's git blob hash and sets its mode and size, streaming through
+// buf, so a large file is never held. A symbolic link's hash is its target's text; it is
+// never followed.
+func hashFile(root string, f *scanned, buf []byte) error {
+	full := filepath.Join(root, filepath.FromSlash(f.rel))
+	if f.mode == filemode.Symlink {
 		target, err := os.Readlink(full)
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return err
 		}
-		return plumbing.ComputeHash(plumbing.BlobObject, []byte(target)), nil
+		f.hash, f.size = plumbing.ComputeHash(plumbing.BlobObject, []byte(target)), int64(len(target))
+		return nil
 	}
-	f, err := os.Open(full)
+	file, fi, err := regular.Open(full) // a file replaced by a pipe since the walk is an error
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return err
 	}
-	defer f.Close()
-	h := plumbing.NewHasher(plumbing.BlobObject, fi.Size())
-	if _, err := io.Copy(h, f); err != nil {
-		return plumbing.ZeroHash, err
+	defer file.Close()
+	if fi.Mode()&0o111 != 0 {
+		f.mode = filemode.Executable
 	}
-	return h.Sum(), nil
+	f.size = fi.Size()
+	h := plumbing.NewHasher(plumbing.BlobObject, f.size)
+	if _, err := io.CopyBuffer(h, io.LimitReader(file, f.size), buf); err != nil {
+		return fmt.Errorf("%s: %w", f.rel, err)
+	}
+	f.hash = h.Sum()
+	return nil
 }

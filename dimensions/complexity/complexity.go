@@ -100,49 +100,67 @@ func checkFile(pass *check.Pass, f *change.File, opts *policy.ComplexityOptions)
 	if head == nil || len(head.SyntaxErrors) > 0 {
 		return nil, nil
 	}
-	var base map[string]*lang.Metrics
 	compare := pass.Mode != check.Check && !pass.Changes.NoBase
-	if compare && f.Base != nil {
-		bf, err := pass.Files.Parse(f, change.Base)
-		if err != nil {
-			return nil, fmt.Errorf("%s (base): %w", f.Path, err)
-		}
-		if bf != nil && len(bf.SyntaxErrors) == 0 {
-			base = functions(bf)
+	var base map[string]*lang.Metrics
+	if compare {
+		if base, err = baseMetrics(pass, f); err != nil {
+			return nil, err
 		}
 	}
 	var out []check.Finding
 	for _, fn := range keyed(head) {
-		d := fn.decl
 		was, existed := base[fn.key]
 		for _, m := range metrics {
-			limit := m.limit(opts)
-			v := m.value(d.Metrics)
-			if limit <= 0 || v <= limit {
-				continue
+			if finding, ok := m.breach(pass.Mode, compare, f.Path, fn.decl, was, existed, m.limit(opts)); ok {
+				out = append(out, finding)
 			}
-			note := ""
-			switch {
-			case !compare:
-			case !existed:
-				note = "; new function"
-			default:
-				old := m.value(was)
-				if pass.Mode == check.Diff && old >= v {
-					continue // not worse than at the base: not introduced
-				}
-				note = fmt.Sprintf("; was %d at base", old)
-			}
-			out = append(out, check.Finding{
-				Rule:       m.rule,
-				Location:   check.Location{File: f.Path, Line: d.NamePos.Line, Column: d.NamePos.Column},
-				Message:    fmt.Sprintf("function %s has "+m.what+" (limit %d%s)", d.Name, v, limit, note),
-				Symbol:     d.Name,
-				Introduced: compare,
-			})
 		}
 	}
 	return out, nil
+}
+
+// baseMetrics returns the metrics of the functions of f's base side by key; nil when f
+// has no base or its base does not parse.
+func baseMetrics(pass *check.Pass, f *change.File) (map[string]*lang.Metrics, error) {
+	if f.Base == nil {
+		return nil, nil
+	}
+	bf, err := pass.Files.Parse(f, change.Base)
+	if err != nil {
+		return nil, fmt.Errorf("%s (base): %w", f.Path, err)
+	}
+	if bf == nil || len(bf.SyntaxErrors) > 0 {
+		return nil, nil
+	}
+	return functions(bf), nil
+}
+
+// check reports whether function d breaks the metric's limit in a way the mode counts:
+// in Diff mode only when it is new or worse than at the base (was).
+func (m metric) breach(mode check.Mode, compare bool, path string, d *lang.Decl, was *lang.Metrics, existed bool, limit int) (check.Finding, bool) {
+	v := m.value(d.Metrics)
+	if limit <= 0 || v <= limit {
+		return check.Finding{}, false
+	}
+	note := ""
+	switch {
+	case !compare:
+	case !existed:
+		note = "; new function"
+	default:
+		old := m.value(was)
+		if mode == check.Diff && old >= v {
+			return check.Finding{}, false // not worse than at the base: not introduced
+		}
+		note = fmt.Sprintf("; was %d at base", old)
+	}
+	return check.Finding{
+		Rule:       m.rule,
+		Location:   check.Location{File: path, Line: d.NamePos.Line, Column: d.NamePos.Column},
+		Message:    fmt.Sprintf("function %s has "+m.what+" (limit %d%s)", d.Name, v, limit, note),
+		Symbol:     d.Name,
+		Introduced: compare,
+	}, true
 }
 
 // function is a function with a body and its matching key: its name, or "name#n" for

@@ -62,7 +62,7 @@ func New(l *load.Loader) *check.Dimension {
 	return &check.Dimension{
 		Name:  policy.Hallucination,
 		Doc:   "every reference of the change resolves against the real APIs",
-		Rules: rules,
+		Rules: append(rules[:len(rules):len(rules)], unverifiedFile),
 		Run: func(p *check.Pass) ([]check.Finding, error) {
 			loader := l
 			if loader == nil {
@@ -134,6 +134,7 @@ func run(p *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 		}
 		out = append(out, fs...)
 	}
+	out = append(out, unverifiedFiles(set)...)
 	sortFindings(out)
 	return out, nil
 }

@@ -43,9 +43,10 @@ var (
 	}
 	largeFile = &check.Rule{
 		ID: "scope/large-file", Default: policy.Warning,
-		Short: "a file over 5 MB was not analysed beyond scope",
-		Doc: "Files over 5 MB are not loaded: only scope checks run on them, and this finding says so, " +
-			"so that a large file never passes silently. Generated or data files usually belong outside " +
-			"the change, or in forbidden_paths.",
+		Short: "a file over the size limit was not analysed beyond scope",
+		Doc: "Files over limits.max_file_size (default 5 MiB) are not loaded: only scope checks run on " +
+			"them, and this finding says so, so that a large file never passes silently; a large file of " +
+			"a verified language (.go) is also an error, hallucination/unverified-file. Generated or data " +
+			"files usually belong outside the change, or in forbidden_paths.",
 	}
 )

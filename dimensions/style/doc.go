@@ -30,7 +30,9 @@
 // that the change removed from a declaration documented at the base, which is
 // reported even when the declaration's own line is unchanged.
 //
-// Files with syntax errors are skipped (hallucination/syntax-error reports them). In
-// generated files (a "// Code generated ... DO NOT EDIT." comment before the package
-// clause) only suppressions are checked.
+// Files with syntax errors are skipped (hallucination/syntax-error reports them). In check
+// mode, in generated files (a "// Code generated ... DO NOT EDIT." comment before the
+// package clause) only suppressions are checked. A change gets no such exemption: the
+// header is written by whoever writes the file, so a file the change creates or edits is
+// checked whatever its header says.
 package style

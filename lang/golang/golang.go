@@ -281,51 +281,66 @@ func (x *extractor) genDecl(gd *ast.GenDecl) {
 		}
 		switch s := spec.(type) {
 		case *ast.TypeSpec:
-			if s.Name == nil {
-				continue
-			}
-			d := lang.Decl{
-				Name:       s.Name.Name,
-				Kind:       lang.Type,
-				Exported:   ast.IsExported(s.Name.Name),
-				Documented: s.Doc != nil || gd.Doc != nil,
-				Span:       x.span(start, spec.End()),
-				NamePos:    x.pos(s.Name.Pos()),
-				Signature:  typeSignature(s),
-			}
-			x.lf.Decls = append(x.lf.Decls, d)
-			if st, ok := s.Type.(*ast.StructType); ok && d.Exported {
-				x.fields(s.Name.Name, st)
-			}
+			x.typeSpec(gd, s, start)
 		case *ast.ValueSpec:
-			kind := lang.Var
-			if gd.Tok == token.CONST {
-				kind = lang.Const
-			}
-			sig := ""
-			if s.Type != nil {
-				sig = exprString(s.Type)
-			}
-			for i, n := range s.Names {
-				if n == nil || n.Name == "_" {
-					continue
-				}
-				d := lang.Decl{
-					Name:       n.Name,
-					Kind:       kind,
-					Exported:   ast.IsExported(n.Name),
-					Documented: s.Doc != nil || gd.Doc != nil,
-					Span:       x.span(start, spec.End()),
-					NamePos:    x.pos(n.Pos()),
-					Signature:  sig,
-				}
-				// A constant's value is part of its API; a variable's is not.
-				if kind == lang.Const && i < len(s.Values) && len(s.Values) == len(s.Names) {
-					d.Signature = strings.TrimSpace(sig + " = " + exprString(s.Values[i]))
-				}
-				x.lf.Decls = append(x.lf.Decls, d)
-			}
+			x.valueSpec(gd, s, start)
 		}
+	}
+}
+
+// typeSpec records a type declaration and, for an exported struct, its fields.
+func (x *extractor) typeSpec(gd *ast.GenDecl, s *ast.TypeSpec, start token.Pos) {
+	if s.Name == nil {
+		return
+	}
+	d := lang.Decl{
+		Name:       s.Name.Name,
+		Kind:       lang.Type,
+		Exported:   ast.IsExported(s.Name.Name),
+		Documented: s.Doc != nil || gd.Doc != nil,
+		Span:       x.span(start, s.End()),
+		NamePos:    x.pos(s.Name.Pos()),
+		Signature:  typeSignature(s),
+	}
+	x.lf.Decls = append(x.lf.Decls, d)
+	if st, ok := s.Type.(*ast.StructType); ok && d.Exported {
+		x.fields(s.Name.Name, st)
+	}
+}
+
+// valueSpec records the names of a var or const spec. A package-level variable whose
+// value holds function literals gets their metrics, under the variable's name.
+func (x *extractor) valueSpec(gd *ast.GenDecl, s *ast.ValueSpec, start token.Pos) {
+	kind := lang.Var
+	if gd.Tok == token.CONST {
+		kind = lang.Const
+	}
+	sig := ""
+	if s.Type != nil {
+		sig = exprString(s.Type)
+	}
+	paired := len(s.Values) == len(s.Names)
+	for i, n := range s.Names {
+		if n == nil || n.Name == "_" {
+			continue
+		}
+		d := lang.Decl{
+			Name:       n.Name,
+			Kind:       kind,
+			Exported:   ast.IsExported(n.Name),
+			Documented: s.Doc != nil || gd.Doc != nil,
+			Span:       x.span(start, s.End()),
+			NamePos:    x.pos(n.Pos()),
+			Signature:  sig,
+		}
+		switch {
+		case !paired:
+		case kind == lang.Const: // a constant's value is part of its API; a variable's is not
+			d.Signature = strings.TrimSpace(sig + " = " + exprString(s.Values[i]))
+		default:
+			d.Metrics = x.litMetrics(s.Values[i])
+		}
+		x.lf.Decls = append(x.lf.Decls, d)
 	}
 }
 

@@ -92,8 +92,36 @@ func isNilNode(c ast.Node) bool {
 	return false
 }
 
-// cyclomatic is gocyclo's complexity of fn.
-func cyclomatic(fn *ast.FuncDecl) int {
+// litMetrics computes the complexity numbers of the function literals in the value of a
+// package-level variable (var f = func() { … }), so that moving a function into a
+// variable does not take it out of measurement. A value holding several literals (a map
+// of handlers) gets, for each metric, the worst of its literals; nil when it holds none.
+func (x *extractor) litMetrics(value ast.Expr) *lang.Metrics {
+	var m *lang.Metrics
+	ast.Inspect(value, func(n ast.Node) bool {
+		lit, ok := n.(*ast.FuncLit)
+		if !ok || lit.Body == nil {
+			return true
+		}
+		one := &lang.Metrics{
+			Lines:      x.bodyLines(lit.Body),
+			Nesting:    nesting(lit.Body),
+			Cyclomatic: cyclomatic(lit.Body),
+			Cognitive:  cognitiveOf(lit.Body),
+		}
+		if m == nil {
+			m = one
+		} else {
+			m.Lines, m.Nesting = max(m.Lines, one.Lines), max(m.Nesting, one.Nesting)
+			m.Cyclomatic, m.Cognitive = max(m.Cyclomatic, one.Cyclomatic), max(m.Cognitive, one.Cognitive)
+		}
+		return false // literals inside this one count toward it
+	})
+	return m
+}
+
+// cyclomatic is gocyclo's complexity of fn (a function declaration or a literal's body).
+func cyclomatic(fn ast.Node) int {
 	c := 1
 	ast.Inspect(fn, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -120,11 +148,17 @@ func cyclomatic(fn *ast.FuncDecl) int {
 // cognitive is gocognit's complexity of fn, with recursion detected for direct
 // self-calls only (gocognit's single-declaration mode).
 func cognitive(fn *ast.FuncDecl) int {
-	v := &cogVisitor{elseIfs: map[*ast.IfStmt]bool{}, counted: map[*ast.BinaryExpr]bool{}}
-	ast.Walk(v, fn)
+	total := cognitiveOf(fn)
 	if callsItself(fn) {
-		v.total++
+		total++
 	}
+	return total
+}
+
+// cognitiveOf is gocognit's complexity of the code under n, recursion not counted.
+func cognitiveOf(n ast.Node) int {
+	v := &cogVisitor{elseIfs: map[*ast.IfStmt]bool{}, counted: map[*ast.BinaryExpr]bool{}}
+	ast.Walk(v, n)
 	return v.total
 }
 

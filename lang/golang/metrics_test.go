@@ -60,6 +60,8 @@ func TestMetricsTestdata(t *testing.T) {
 		{"mixedOps", 1, 0, 8, 6},
 		{"condLiteral", 11, 4, -1, -1},
 		{"deepElse", 10, 3, -1, -1},
+		{"litVar", 6, 2, 3, 3},
+		{"handlers", 4, 1, 2, 1}, // the worst of "a" (one line) and "b"
 	}
 	for _, tt := range tests {
 		m, ok := got[tt.name]
@@ -76,6 +78,24 @@ func TestMetricsTestdata(t *testing.T) {
 		check("Nesting", m.Nesting, tt.nest)
 		check("Cyclomatic", m.Cyclomatic, tt.cyc)
 		check("Cognitive", m.Cognitive, tt.cogn)
+	}
+}
+
+// TestPackageLiteralsMeasured checks that only variables holding function literals get
+// metrics, and that a literal is measured like the function it could have been.
+func TestPackageLiteralsMeasured(t *testing.T) {
+	got := metricsByName(parseFile(t, "testdata/metrics.go"))
+	if m, ok := got["plainVar"]; ok {
+		t.Errorf("plainVar: metrics %+v, want none", m)
+	}
+	src := "package p\n\nvar f = func(a, b bool) {\n\tif a && b {\n\t}\n}\n\nfunc g(a, b bool) {\n\tif a && b {\n\t}\n}\n"
+	lf, err := golang.New().Parse("p.go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := metricsByName(lf)
+	if byName["f"] != byName["g"] {
+		t.Errorf("var f = func: %+v, func g: %+v; want equal", byName["f"], byName["g"])
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/fzipp/gocyclo"
 	"github.com/uudashr/gocognit"
 
+	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
 )
 
@@ -57,7 +58,7 @@ func TestParityGocycloGocognit(t *testing.T) {
 		lf, _ := fe.Parse(path, src)
 		var ours []int
 		for i, d := range lf.Decls {
-			if d.Metrics != nil {
+			if d.Metrics != nil && d.Kind != lang.Var { // variables holding literals: not in gocyclo
 				ours = append(ours, i)
 			}
 		}

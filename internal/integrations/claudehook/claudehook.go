@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/change/editset"
+	"github.com/agentverify/agentverify/change/regular"
 	"github.com/agentverify/agentverify/report"
 )
 
@@ -194,11 +195,16 @@ func (in Input) resolve(p *string) (string, error) {
 
 // applyEdits applies string replacements as Claude Code does: each old_string must occur
 // exactly once unless replace_all is set; an empty old_string on a missing file creates it.
+// The file is read without blocking and only when it is a regular file: a named pipe at
+// file_path denies the edit instead of hanging the hook.
 func applyEdits(path string, ops []editOp) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, size, err := regular.ReadFile(path, maxInput)
 	missing := errors.Is(err, os.ErrNotExist)
-	if err != nil && !missing {
+	switch {
+	case err != nil && !missing:
 		return nil, err
+	case data == nil && !missing:
+		return nil, fmt.Errorf("%s: %d bytes, too large to edit through the hook (limit 64 MiB)", path, size)
 	}
 	s := string(data)
 	for i, op := range ops {

@@ -178,3 +178,27 @@ func deepElse(x, y int) int {
 	}
 	return 0
 }
+
+// litVar is a package-level function literal: measured under the variable's name.
+var litVar = func(x int) int {
+	if x > 0 {
+		for i := 0; i < x; i++ {
+			x--
+		}
+	}
+	return x
+}
+
+// handlers holds several literals: each metric is the worst of them.
+var handlers = map[string]func(int) bool{
+	"a": func(x int) bool { return x > 0 && x < 10 },
+	"b": func(x int) bool {
+		if x > 0 {
+			return true
+		}
+		return false
+	},
+}
+
+// plainVar holds no function literal: no metrics.
+var plainVar = 3

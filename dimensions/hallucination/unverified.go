@@ -1,0 +1,67 @@
+package hallucination
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/policy"
+)
+
+// RuleUnverifiedFile is reported for a Go file of the change that could not be verified.
+const RuleUnverifiedFile = "hallucination/unverified-file"
+
+var unverifiedFile = &check.Rule{
+	ID: RuleUnverifiedFile, Default: policy.Error,
+	Short: "a file of a verified language could not be verified",
+	Doc: "A Go file of the change could not be type-checked: it is over the size limit " +
+		"(limits.max_file_size), holds a NUL byte (binary content), or is a symbolic link whose " +
+		"target the toolchain would compile without it being checked. Unverified means not passed: " +
+		"shrink or split the file, remove the NUL byte (write it as \\x00 in a literal), or replace " +
+		"the link by the file. Only the trusted policy can lower this rule.",
+}
+
+// unverifiedFiles reports the Go files of the change that the type checker cannot see as
+// they are: nothing about them may pass unverified.
+func unverifiedFiles(set *change.Set) []check.Finding {
+	var out []check.Finding
+	for _, f := range set.Files {
+		if f.Op == change.Delete || !strings.HasSuffix(f.Path, ".go") {
+			continue
+		}
+		msg, fix := unverifiedReason(f)
+		if msg == "" {
+			continue
+		}
+		out = append(out, check.Finding{
+			Rule:       RuleUnverifiedFile,
+			Location:   check.Location{File: f.Path, Line: 1},
+			Message:    f.Path + " " + msg + ", so it could not be verified; an unverified file does not pass",
+			Suggestion: fix,
+			Symbol:     f.Path,
+			Introduced: true,
+		})
+	}
+	return out
+}
+
+// unverifiedReason says why f cannot be verified and how to fix it; empty when it can.
+func unverifiedReason(f *change.File) (msg, fix string) {
+	switch {
+	case f.TooLarge:
+		return fmt.Sprintf("is %s, over the size limit (limits.max_file_size)", megabytes(f.Size)),
+			"split the file, or have a human raise limits.max_file_size in the trusted policy"
+	case f.Binary:
+		return "holds a NUL byte (binary content the Go toolchain rejects)",
+			`remove the NUL byte; write it as "\x00" inside a string literal`
+	case f.Symlink:
+		return "is a symbolic link (on one side of the change): the toolchain compiles its target, which is not checked through it",
+			"replace the link by a regular file"
+	}
+	return "", ""
+}
+
+func megabytes(n int64) string {
+	return fmt.Sprintf("%.1f MB (%d bytes)", float64(n)/(1<<20), n)
+}

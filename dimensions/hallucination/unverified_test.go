@@ -1,0 +1,46 @@
+package hallucination
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentverify/agentverify/change"
+)
+
+// TestUnverifiedFiles checks which Go files of a change are reported as unverified: too
+// large, binary or symbolic links, on any operation but a delete; other languages and
+// verifiable files are not.
+func TestUnverifiedFiles(t *testing.T) {
+	link := change.NewFile("link.go", "", nil, []byte("../elsewhere/x.go"))
+	link.Symlink = true
+	deleted := change.NewLargeFile("gone.go", "gone.go", change.Delete, 6<<20)
+	set := &change.Set{Files: []*change.File{
+		change.NewLargeFile("big.go", "big.go", change.Modify, 6<<20),
+		change.NewFile("nul.go", "", nil, []byte("package p\n\nvar s = \"a\x00b\"\n")),
+		link,
+		deleted,
+		change.NewFile("ok.go", "", nil, []byte("package p\n")),
+		change.NewFile("data.bin", "", nil, []byte{0, 1, 2}),
+		change.NewLargeFile("big.txt", "", change.Create, 6<<20),
+	}}
+	got := map[string]string{}
+	for _, f := range unverifiedFiles(set) {
+		if f.Rule != RuleUnverifiedFile || f.Location.Line != 1 || !f.Introduced || f.Suggestion == "" {
+			t.Errorf("bad finding %+v", f)
+		}
+		got[f.Location.File] = f.Message
+	}
+	want := map[string]string{
+		"big.go":  "big.go is 6.0 MB (6291456 bytes), over the size limit (limits.max_file_size), so it could not be verified",
+		"nul.go":  "nul.go holds a NUL byte",
+		"link.go": "link.go is a symbolic link",
+	}
+	if len(got) != len(want) {
+		t.Errorf("reported %v, want %v", got, want)
+	}
+	for file, msg := range want {
+		if !strings.HasPrefix(got[file], msg) {
+			t.Errorf("%s: %q, want it to start with %q", file, got[file], msg)
+		}
+	}
+}
