@@ -70,6 +70,11 @@ func Main(ctx context.Context, args []string, env *Env) int {
 	if env.Dir == "" {
 		env.Dir = "."
 	}
+	args, err := globalDir(env, args)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "agentverify: %v\n", err)
+		return ExitError
+	}
 	if len(args) == 0 {
 		usage(env.Stderr)
 		return ExitError
@@ -97,11 +102,35 @@ func Main(ctx context.Context, args []string, env *Env) int {
 	return ExitError
 }
 
+// globalDir applies "-C DIR" given before the command (as git and go accept it), and
+// returns the arguments that follow.
+func globalDir(env *Env, args []string) ([]string, error) {
+	for len(args) > 0 {
+		var dir string
+		switch a := args[0]; {
+		case a == "-C" || a == "--C":
+			if len(args) < 2 {
+				return nil, errors.New("-C: no directory given")
+			}
+			dir, args = args[1], args[2:]
+		case strings.HasPrefix(a, "-C="):
+			dir, args = a[len("-C="):], args[1:]
+		default:
+			return args, nil
+		}
+		if fi, err := os.Stat(abs(env, dir)); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("-C %s: not a directory", dir)
+		}
+		env.Dir = abs(env, dir)
+	}
+	return args, nil
+}
+
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "agentverify is a static verification gate for code written by AI agents.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Usage:")
-	fmt.Fprintln(w, "  agentverify <command> [flags]")
+	fmt.Fprintln(w, "  agentverify [-C DIR] <command> [flags] [args]   (flags may come after args)")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
 	for _, c := range commands() {
@@ -150,11 +179,50 @@ func parse(fs *flag.FlagSet, env *Env, args []string) (code int, done bool) {
 		}
 	}
 	fs.SetOutput(io.Discard) // a bad flag gets one line, not the whole usage
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(interspersed(fs, args)); err != nil {
 		fmt.Fprintf(env.Stderr, "%s: %v\nRun '%s --help' for usage.\n", fs.Name(), err, fs.Name())
 		return ExitError, true
 	}
 	return 0, false
+}
+
+// interspersed reorders args so that flags written after positional arguments are parsed
+// too ("check . --format json"), as Go users expect: flags first, then "--", then the
+// positional arguments in their order. Everything after a "--" stays positional.
+func interspersed(fs *flag.FlagSet, args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			i = len(args)
+		case len(a) < 2 || a[0] != '-':
+			pos = append(pos, a)
+		default:
+			flags = append(flags, a)
+			if takesValue(fs, a) && i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+		}
+	}
+	return append(append(flags, "--"), pos...)
+}
+
+// takesValue reports whether the flag a ("-name" or "--name", without "=value") reads the
+// next argument as its value.
+func takesValue(fs *flag.FlagSet, a string) bool {
+	name := strings.TrimLeft(a, "-")
+	if strings.Contains(name, "=") {
+		return false
+	}
+	f := fs.Lookup(name)
+	if f == nil {
+		return false // unknown: fs.Parse reports it
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
 }
 
 // verifyFlags are the flags shared by diff and check.
@@ -290,6 +358,9 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 	if err := v.validate(); err != nil {
 		return usageError(env, "check", err)
 	}
+	if v.dir != "" { // -C DIR: paths are relative to DIR, as if started there
+		env.Dir, v.dir = abs(env, v.dir), ""
+	}
 	req := agentverify.Request{Source: agentverify.Paths}
 	for _, p := range fs.Args() {
 		req.Paths = append(req.Paths, abs(env, p))
@@ -305,10 +376,10 @@ func abs(env *Env, p string) string {
 }
 
 func verify(ctx context.Context, env *Env, v *verifyFlags, req agentverify.Request) int {
-	req.Dir = env.Dir
-	if v.dir != "" {
-		req.Dir = abs(env, v.dir)
+	if v.dir != "" { // -C DIR: every relative path is relative to DIR, as if started there
+		env.Dir, v.dir = abs(env, v.dir), ""
 	}
+	req.Dir = env.Dir
 	if v.policy != "" {
 		req.PolicyFile = abs(env, v.policy)
 	}
@@ -477,6 +548,30 @@ func closestRule(id string, rules map[string]*check.Rule) string {
 	return best
 }
 
+// buildVersion returns the version and commit the binary was built from: the module
+// version when installed with "go install …@vX.Y.Z", else agentverify.Version; the VCS
+// revision (with "+dirty" for a modified tree) when built from a checkout, else "unknown".
+func buildVersion() (version, commit string) {
+	version, commit = agentverify.Version, "unknown"
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version, commit
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		version = strings.TrimPrefix(v, "v")
+	}
+	dirty := ""
+	for _, s := range bi.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			commit = s.Value
+		case s.Key == "vcs.modified" && s.Value == "true":
+			dirty = "+dirty"
+		}
+	}
+	return version, commit + dirty
+}
+
 func runVersion(ctx context.Context, env *Env, args []string) int {
 	if len(args) > 0 {
 		fs := newFlags(env, "version")
@@ -484,14 +579,7 @@ func runVersion(ctx context.Context, env *Env, args []string) int {
 			return code
 		}
 	}
-	rev := ""
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				rev = " " + s.Value[:12]
-			}
-		}
-	}
-	fmt.Fprintf(env.Stdout, "agentverify %s%s (%s, %s/%s)\n", agentverify.Version, rev, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	version, commit := buildVersion()
+	fmt.Fprintf(env.Stdout, "agentverify %s\ncommit %s\n%s %s/%s\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return ExitOK
 }

@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestFlagsAnywhere: flags after positional arguments count, "-C DIR" works before the
+// command as after it, and "--" ends the flags.
+func TestFlagsAnywhere(t *testing.T) {
+	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, "sub/s.go": "// Package sub is a sub-package.\npackage sub\n"})
+	elsewhere := t.TempDir()
+	for _, args := range [][]string{
+		{"check", ".", "--format", "json", "--no-timings"},
+		{"check", "--format=json", ".", "--no-timings"},
+		{"-C", r.Dir, "check", ".", "--format", "json", "--no-timings"},
+		{"-C=" + r.Dir, "check", "--no-timings", "--format", "json", "."},
+		{"check", "-C", r.Dir, ".", "--format", "json", "--no-timings"},
+	} {
+		dir := r.Dir
+		if strings.HasPrefix(args[0], "-C") || args[1] == "-C" {
+			dir = elsewhere
+		}
+		code, out, errs := run(t, dir, "", args...)
+		var doc struct {
+			Files []struct{ Path string } `json:"files"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Files) != 3 {
+			t.Errorf("%q: exit %d, want a JSON report of 3 files; stdout %.200q stderr %q", args, code, out, errs)
+		}
+	}
+	// After "--" a flag-like word is a path.
+	if code, _, errs := run(t, r.Dir, "", "check", "--", "--format"); code != 2 || !strings.Contains(errs, "--format") {
+		t.Errorf("check -- --format: exit %d %q, want 2 naming the missing path", code, errs)
+	}
+	for _, bad := range [][]string{{"-C"}, {"-C", filepath.Join(r.Dir, "nope"), "check"}, {"check", ".", "--no-such-flag"}} {
+		if code, _, errs := run(t, r.Dir, "", bad...); code != 2 || errs == "" {
+			t.Errorf("%q: exit %d %q, want 2 with a message", bad, code, errs)
+		}
+	}
+}
+
+// TestVersion prints version, commit and Go version, each on its own line.
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		code, out, _ := run(t, ".", "", args...)
+		if code != 0 || !regexp.MustCompile(`^agentverify \d+\.\d+\.\d+\S*\ncommit \S+\ngo1\.\d+\S* \w+/\w+\n$`).MatchString(out) {
+			t.Errorf("%q: exit %d %q", args, code, out)
+		}
+	}
+}
