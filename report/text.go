@@ -11,6 +11,9 @@ import (
 type TextOptions struct {
 	Color   bool // ANSI colours; the CLI sets it only on a terminal
 	Timings bool // show the duration in the header
+	// Quiet writes only the violations, without the verdict and dimension lines (and so
+	// nothing at all for a run without violations).
+	Quiet bool
 }
 
 const (
@@ -45,15 +48,17 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	if opts.Timings {
 		header += fmt.Sprintf(", %d ms", r.DurationMS)
 	}
-	fmt.Fprintf(bw, "agentverify: %s  (%s)\n", verdict, header)
-	if r.Task != "" {
-		fmt.Fprintf(bw, "  task: %s\n", oneLine(r.Task))
+	if !opts.Quiet {
+		fmt.Fprintf(bw, "agentverify: %s  (%s)\n", verdict, header)
+		if r.Task != "" {
+			fmt.Fprintf(bw, "  task: %s\n", oneLine(r.Task))
+		}
+		for _, d := range r.DimensionResults {
+			mark, detail := dimensionLine(d, paint)
+			fmt.Fprintf(bw, "  %s %-14s %s\n", mark, d.Dimension, detail)
+		}
 	}
-	for _, d := range r.DimensionResults {
-		mark, detail := dimensionLine(d, paint)
-		fmt.Fprintf(bw, "  %s %-14s %s\n", mark, d.Dimension, detail)
-	}
-	for _, v := range r.Violations {
+	for i, v := range r.Violations {
 		loc := fmt.Sprintf("%s:%d", v.Location.File, v.Location.Line)
 		if v.Location.Column > 0 {
 			loc += fmt.Sprintf(":%d", v.Location.Column)
@@ -64,7 +69,10 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 		} else {
 			sev = paint(yellow, sev)
 		}
-		fmt.Fprintf(bw, "\n%s: %s: %s %s\n", loc, sev, v.Message, paint(faint, "["+v.Rule+"]"))
+		if i > 0 || !opts.Quiet {
+			bw.WriteString("\n")
+		}
+		fmt.Fprintf(bw, "%s: %s: %s %s\n", loc, sev, v.Message, paint(faint, "["+v.Rule+"]"))
 		if v.Suggestion != "" {
 			fmt.Fprintf(bw, "    suggestion: %s\n", v.Suggestion)
 		}

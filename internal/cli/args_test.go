@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"regexp"
@@ -50,5 +51,47 @@ func TestVersion(t *testing.T) {
 		if code != 0 || !regexp.MustCompile(`^agentverify \d+\.\d+\.\d+\S*\ncommit \S+\ngo1\.\d+\S* \w+/\w+\n$`).MatchString(out) {
 			t.Errorf("%q: exit %d %q", args, code, out)
 		}
+	}
+}
+
+// TestColorAndQuiet: --color=always colours even off a terminal, never and NO_COLOR keep
+// a terminal plain; --quiet leaves only the violations.
+func TestColorAndQuiet(t *testing.T) {
+	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
+	r.Write(map[string]string{"m.go": cleanGo + "\nfunc sub_tract(a, b int) int { return a - b }\n"})
+	runEnv := func(terminal bool, noColor string, args ...string) string {
+		var out, errb strings.Builder
+		env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Dir: r.Dir, Terminal: terminal,
+			Getenv: func(k string) string {
+				if k == "NO_COLOR" {
+					return noColor
+				}
+				return ""
+			}}
+		Main(context.Background(), args, env)
+		return out.String()
+	}
+	for _, c := range []struct {
+		terminal bool
+		noColor  string
+		flag     string
+		want     bool
+	}{
+		{false, "", "--color=always", true},
+		{true, "", "--color=auto", true},
+		{true, "1", "--color=auto", false},
+		{true, "", "--color=never", false},
+		{false, "", "--color=auto", false},
+	} {
+		if got := strings.Contains(runEnv(c.terminal, c.noColor, "diff", c.flag), "\x1b["); got != c.want {
+			t.Errorf("terminal=%v NO_COLOR=%q %s: colour %v, want %v", c.terminal, c.noColor, c.flag, got, c.want)
+		}
+	}
+	quiet := runEnv(false, "", "diff", "--quiet", "--no-timings")
+	if strings.Contains(quiet, "agentverify:") || !strings.HasPrefix(quiet, "m.go:7:6: warning: ") {
+		t.Errorf("--quiet: %q, want only the violations", quiet)
+	}
+	if code, _, errs := run(t, r.Dir, "", "diff", "--color=sometimes"); code != 2 || !strings.Contains(errs, "--color") {
+		t.Errorf("bad --color: exit %d %q", code, errs)
 	}
 }

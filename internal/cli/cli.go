@@ -229,7 +229,8 @@ func takesValue(fs *flag.FlagSet, a string) bool {
 type verifyFlags struct {
 	policy, format, failOn, task, dir string
 	outputs                           outputList
-	all, noTimings                    bool
+	color                             string
+	all, noTimings, quiet             bool
 }
 
 // output is one report destination: a format and a file ("" is standard output).
@@ -262,10 +263,17 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&v.task, "task", "", "what the change was for, shown in the report")
 	fs.StringVar(&v.dir, "C", "", "run as if started in `DIR`")
 	fs.BoolVar(&v.all, "all", false, "also report pre-existing problems in the changed files")
+	fs.StringVar(&v.color, "color", "auto", "colour the text output: `auto` (on a terminal, unless NO_COLOR is set), always or never")
+	fs.BoolVar(&v.quiet, "quiet", false, "text output: only the violations, nothing when there are none")
 	fs.BoolVar(&v.noTimings, "no-timings", false, "write zero durations, so the same input gives byte-identical output")
 }
 
 func (v *verifyFlags) validate() error {
+	switch v.color {
+	case "auto", "always", "never":
+	default:
+		return fmt.Errorf("unknown --color %q (want auto, always or never)", v.color)
+	}
 	if !report.IsFormat(v.format) {
 		return fmt.Errorf("unknown --format %q (want %s)", v.format, strings.Join(report.Formats(), ", "))
 	}
@@ -412,9 +420,9 @@ func verify(ctx context.Context, env *Env, v *verifyFlags, req agentverify.Reque
 
 func writeReport(env *Env, v *verifyFlags, rep *report.Report) error {
 	for _, o := range v.outputs {
-		opts := report.TextOptions{Timings: !v.noTimings}
+		opts := report.TextOptions{Timings: !v.noTimings, Quiet: v.quiet}
 		if o.path == "" {
-			opts.Color = env.Terminal && env.Getenv("NO_COLOR") == "" && env.Getenv("TERM") != "dumb"
+			opts.Color = v.color == "always" || v.color == "auto" && env.Terminal && env.Getenv("NO_COLOR") == "" && env.Getenv("TERM") != "dumb"
 			if err := report.Write(env.Stdout, o.format, rep, opts); err != nil {
 				return err
 			}
