@@ -58,6 +58,7 @@ func commands() []*command {
 		{"hook", "install [--force] | claude", "install the git pre-commit hook, or run as a Claude Code PreToolUse hook", hookLong, runHook},
 		{"mcp", "[--http ADDR]", "serve the verification tools over the Model Context Protocol", mcpLong, runMCP},
 		{"agent", "run|replay [flags]", "run the coding agent whose every edit is verified before it is written", agentLong, runAgent},
+		{"completion", "bash|zsh|fish", "print a shell completion script", completionLong, runCompletion},
 		{"version", "", "print the version", "Prints agentverify's version, the Go version it was built with and its platform.", runVersion},
 	}
 }
