@@ -1,0 +1,94 @@
+package agentverify_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	modv "golang.org/x/mod/module"
+	"golang.org/x/mod/zip"
+)
+
+// TestGoInstallFromModuleProxy proves the install line of a release: it serves this tree as
+// version v0.99.0 of the module from a local file-based module proxy (GOPROXY=file://…)
+// and runs `go install …/cmd/agentverify@v0.99.0` from it, the way a user installs a tagged
+// release, then checks that the installed binary reports that version.
+func TestGoInstallFromModuleProxy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds agentverify from a module zip; skipped with -short")
+	}
+	const mod, version = "github.com/agentverify/agentverify", "v0.99.0"
+	proxy := t.TempDir()
+	dir := filepath.Join(proxy, mod, "@v")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	zf, err := os.Create(filepath.Join(dir, version+".zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := zip.CreateFromVCS(zf, modv.Version{Path: mod, Version: version}, ".", "HEAD", ""); err != nil {
+		// An uncommitted tree (a developer's checkout) is zipped from the directory instead.
+		zf.Truncate(0)
+		zf.Seek(0, 0)
+		if err := zip.CreateFromDir(zf, modv.Version{Path: mod, Version: version}, "."); err != nil {
+			t.Fatalf("module zip: %v", err)
+		}
+	}
+	zf.Close()
+	gomod, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"list": version + "\n", version + ".mod": string(gomod), version + ".info": `{"Version":"` + version + `","Time":"2026-11-23T00:00:00Z"}`}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gobin := t.TempDir()
+	cmd := exec.Command("go", "install", mod+"/cmd/agentverify@"+version)
+	cmd.Dir = t.TempDir() // outside any module, as a user runs it
+	// Dependencies come from the module cache (the test suite has them) and no network is
+	// used: this module comes from the file proxy, which no checksum database knows, and the
+	// dependencies' checksums were verified when the cache was filled.
+	cmd.Env = append(os.Environ(), "GOBIN="+gobin, "GOPROXY=file://"+filepath.ToSlash(proxy)+",off",
+		"GOSUMDB=off", "GOFLAGS=-mod=mod", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go install %s@%s: %v\n%s", mod, version, err, out)
+	}
+	out, err := exec.Command(filepath.Join(gobin, "agentverify"), "version").CombinedOutput()
+	if err != nil || !regexp.MustCompile(`^agentverify 0\.99\.0\n`).Match(out) {
+		t.Errorf("installed agentverify version: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "go1.") {
+		t.Errorf("version does not name the Go version: %s", out)
+	}
+}
+
+// TestDockerImage builds the Dockerfile and runs the image's `version` when a Docker engine
+// is available; CI machines without one skip it.
+func TestDockerImage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a container image; skipped with -short")
+	}
+	if err := exec.Command("docker", "info").Run(); err != nil {
+		t.Skip("no Docker engine (docker info fails); install Docker to build the image")
+	}
+	tag := "agentverify-test:" + strings.ToLower(t.Name())
+	if out, err := exec.Command("docker", "build", "-t", tag, ".").CombinedOutput(); err != nil {
+		t.Fatalf("docker build: %v\n%s", err, out)
+	}
+	defer exec.Command("docker", "rmi", "-f", tag).Run()
+	out, err := exec.Command("docker", "run", "--rm", tag, "version").CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "agentverify ") {
+		t.Errorf("docker run version: %v\n%s", err, out)
+	}
+	user, err := exec.Command("docker", "run", "--rm", "--entrypoint", "id", tag, "-u").Output()
+	if err != nil || strings.TrimSpace(string(user)) == "0" {
+		t.Errorf("the image runs as root (id -u: %q, %v)", user, err)
+	}
+}
