@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/agentverify/agentverify/change"
-	"github.com/agentverify/agentverify/check"
-	"github.com/agentverify/agentverify/engine"
 	"github.com/agentverify/agentverify/change/editset"
 	"github.com/agentverify/agentverify/change/gitchange"
 	"github.com/agentverify/agentverify/change/patch"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/engine"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
@@ -61,6 +61,13 @@ type Request struct {
 	// used as is (callers that loaded it already).
 	PolicyFile string
 	Policy     *policy.Policy
+	// AllowPolicyChange puts the change's own policy in force and does not report
+	// scope/policy-changed: a human who means to change the policy says so
+	// (--allow-policy-change). Never set it on behalf of an agent.
+	AllowPolicyChange bool
+	// TrustedPolicy makes the Paths source (check mode) read the policy from HEAD instead
+	// of the working tree, for agent-facing callers; the other sources always do.
+	TrustedPolicy bool
 	// All reports pre-existing findings in the changed files too (--all).
 	All bool
 	// Task describes what the change was for; it is shown in reports.
@@ -122,9 +129,14 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 	if err != nil {
 		return nil, err
 	}
-	pol, polPath, err := loadPolicy(set.Root, req)
+	pol, trust, err := resolvePolicy(set, req)
 	if err != nil {
 		return nil, err
+	}
+	pol = guardScope(pol, trust)
+	polPath := policy.DefaultFile
+	if trust != nil && trust.PolicyFile != "" {
+		polPath = trust.PolicyFile
 	}
 	rules := Rules(dims)
 	if err := pol.ValidateRules(func(id string) bool { return rules[id] != nil }); err != nil {
@@ -142,6 +154,7 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 		Changes:    set,
 		Policy:     pol,
 		PolicyPath: polPath,
+		Trust:      trust,
 		Mode:       mode,
 		Languages:  langs,
 		Files:      check.NewFiles(langs),
@@ -233,8 +246,8 @@ func changeSet(ctx context.Context, dir string, req Request) (*change.Set, error
 	return nil, fmt.Errorf("%w: unknown change source %d", ErrUsage, req.Source)
 }
 
-// loadPolicy returns the policy in force and the repository-relative path that
-// scope/policy-changed protects.
+// loadPolicy returns the policy found on the disk (check mode, or no repository) and its
+// repository-relative path.
 func loadPolicy(root string, req Request) (*policy.Policy, string, error) {
 	if req.Policy != nil {
 		return req.Policy, policy.DefaultFile, nil
