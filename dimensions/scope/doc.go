@@ -1,6 +1,6 @@
 // Package scope is the dimension that checks where a change goes and what it does there,
 // from paths and operations alone (it needs no language frontend; it reads content only to
-see whether a workflow runs agentverify):
+// see whether a workflow runs agentverify):
 //
 //   - scope/outside-allowed: a changed path, either side of a rename, matches no
 //     allowed_paths glob (when the list is non-empty);
