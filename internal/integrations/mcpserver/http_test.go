@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
@@ -107,5 +108,27 @@ func TestToolsRefusePathsOutsideTheRepository(t *testing.T) {
 		if res, _ := call(t, cs, "verify_files", map[string]any{"paths": []string{p}}); res.IsError {
 			t.Errorf("verify_files %q refused: %q", p, text(res))
 		}
+	}
+}
+
+// TestToolsUseTrustedPolicy: a policy weakened in the working tree governs no tool.
+func TestToolsUseTrustedPolicy(t *testing.T) {
+	guarded := "version: 1\nscope:\n  forbidden_paths: [\"secret/**\", \"m.go\"]\n"
+	dir := testrepo.New(t, map[string]string{"go.mod": goMod, "m.go": mGo, ".agentverify.yaml": guarded}).Dir
+	os.WriteFile(filepath.Join(dir, ".agentverify.yaml"), []byte("version: 1\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "secret"), 0o755)
+	os.WriteFile(filepath.Join(dir, "secret", "k.txt"), []byte("x\n"), 0o644)
+	cs := connect(t, dir)
+	res, _ := call(t, cs, "verify_diff", map[string]any{})
+	if got := text(res); !strings.Contains(got, "scope/forbidden-path secret/k.txt") || !strings.Contains(got, "scope/policy-changed") {
+		t.Errorf("verify_diff: %q", got)
+	}
+	res, _ = call(t, cs, "verify_edit", map[string]any{"path": "secret/k2.txt", "content": "y\n"})
+	if got := text(res); !strings.Contains(got, "scope/forbidden-path") {
+		t.Errorf("verify_edit: %q", got)
+	}
+	res, _ = call(t, cs, "verify_files", map[string]any{"paths": []string{"m.go"}})
+	if got := text(res); !strings.Contains(got, "scope/forbidden-path m.go") {
+		t.Errorf("verify_files: %q", got)
 	}
 }

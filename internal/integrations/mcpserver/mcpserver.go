@@ -88,7 +88,7 @@ func New(checker *agentverify.Checker, dir string) *mcp.Server {
 		if err != nil {
 			return nil, nil, err
 		}
-		return run(ctx, agentverify.Request{Source: agentverify.Paths, Paths: paths})
+		return run(ctx, agentverify.Request{Source: agentverify.Paths, Paths: paths, TrustedPolicy: true})
 	})
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "verify_edit",
