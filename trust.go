@@ -50,8 +50,10 @@ func resolvePolicy(set *change.Set, req Request) (*policy.Policy, *check.Trust, 
 	switch {
 	case snap == nil:
 		// An edit outside a repository: no base to trust; the policy as found, protected.
+		// No base means no suppression was there before the change.
 		pol, rel, err := loadPolicy(set.Root, req)
-		return pol, &check.Trust{PolicyFile: rel, PolicyFiles: names}, err
+		noBase := func(string) ([]byte, bool) { return nil, false }
+		return pol, &check.Trust{PolicyFile: rel, PolicyFiles: names, BaseContent: noBase}, err
 	case req.Source == Paths:
 		// Check mode for an agent: HEAD's policy, nothing to protect (there is no change).
 		pol, _, _, err := basePolicy(snap, names)
@@ -60,7 +62,19 @@ func resolvePolicy(set *change.Set, req Request) (*policy.Policy, *check.Trust, 
 		}
 		return pol, nil, err
 	}
-	return trustedPolicy(snap, set, req, names)
+	pol, trust, err := trustedPolicy(snap, set, req, names)
+	if err == nil && req.Source == Edits {
+		trust.BaseContent = snapshotReader(snap)
+	}
+	return pol, trust, err
+}
+
+// snapshotReader reads regular files of the snapshot, for check.Trust.BaseContent.
+func snapshotReader(snap *gitchange.Snapshot) func(string) ([]byte, bool) {
+	return func(p string) ([]byte, bool) {
+		data, link, found, err := snap.Read(p)
+		return data, err == nil && found && !link
+	}
 }
 
 // trustedPolicy reads the base policy and compares it with the one the change would put

@@ -134,6 +134,11 @@ type Trust struct {
 	// Weakened says what the policy the change puts in its place loosens ("drops the
 	// scope dimension"); it is set only when the change touches PolicyFiles.
 	Weakened []string
+	// BaseContent, when set, returns a file's content at the trusted base, for the modes
+	// whose change set is built over something the change controls (in-memory edits are
+	// made over the working tree): suppressions count only when that base has them. Nil
+	// means the change set's base side is the trusted base.
+	BaseContent func(path string) ([]byte, bool)
 }
 
 // Files parses each (path, side) once and shares the result between dimensions. It is safe

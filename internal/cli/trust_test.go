@@ -149,3 +149,35 @@ func TestGateConfigChanged(t *testing.T) {
 	code, out, errs = run(t, allow.Dir, "", "diff")
 	wantRules(t, "allowed", code, out, errs, ExitOK, nil, []string{"scope/gate-config-changed"})
 }
+
+// TestAddedSuppressionSuppressesNothing: a //agentverify:ignore the change adds does not
+// hide a compile error, through diff or the hook; style/suppression-added is reported beside it.
+func TestAddedSuppressionSuppressesNothing(t *testing.T) {
+	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
+	bad := cleanGo + "\n// Bad is broken.\nfunc Bad() int { return undefinedThing } //agentverify:ignore hallucination/* the linter is wrong here\n"
+	write(t, r.Dir, map[string]string{"m.go": bad})
+	code, out, errs := run(t, r.Dir, "", "diff")
+	wantRules(t, "diff", code, out, errs, ExitFailed, []string{"undefinedThing", "style/suppression-added"}, nil)
+	r.Git("checkout", "--", "m.go")
+	payload := claudePayload(t, "Write", r.Dir, map[string]any{"file_path": filepath.Join(r.Dir, "m.go"), "content": bad})
+	if code, out, errs := run(t, r.Dir, payload, "hook", "claude"); code != 2 || !strings.Contains(errs, "undefinedThing") {
+		t.Errorf("hook: exit %d\n%s\n%s", code, out, errs)
+	}
+	// A base policy may allow new suppressions.
+	allow := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, ".agentverify.yaml": "version: 1\nhallucination: {}\nsuppressions: {allow_new: true}\n"})
+	write(t, allow.Dir, map[string]string{"m.go": bad})
+	code, out, errs = run(t, allow.Dir, "", "diff")
+	wantRules(t, "allow_new", code, out, errs, ExitOK, nil, []string{"undefinedThing"})
+}
+
+// TestMarkerInStringIsNotASuppression: the marker inside a string literal suppresses
+// nothing, even when it is at the base and in check mode.
+func TestMarkerInStringIsNotASuppression(t *testing.T) {
+	src := "// Package m is a test.\npackage m\n\n// Doc is text.\nconst Doc = `\n//agentverify:ignore hallucination/* legacy`\n\n// T is broken.\nvar T = %s\n"
+	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": strings.Replace(src, "%s", "1", 1)})
+	write(t, r.Dir, map[string]string{"m.go": strings.Replace(src, "%s", "undefinedThing", 1)})
+	code, out, errs := run(t, r.Dir, "", "diff")
+	wantRules(t, "diff", code, out, errs, ExitFailed, []string{"undefinedThing"}, nil)
+	code, out, errs = run(t, r.Dir, "", "check", ".")
+	wantRules(t, "check", code, out, errs, ExitFailed, []string{"undefinedThing"}, nil)
+}
