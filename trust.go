@@ -32,14 +32,17 @@ func resolvePolicy(set *change.Set, req Request) (*policy.Policy, *check.Trust, 
 		return pol, nil, err
 	}
 	if req.Policy != nil {
-		return req.Policy, &check.Trust{}, nil
+		return req.Policy, &check.Trust{AllowGateConfig: allowsGateConfig(req.Policy)}, nil
 	}
 	names := policyNames
 	if req.PolicyFile != "" {
 		rel, inside := repoRel(set.Root, req.PolicyFile)
 		if !inside {
 			pol, err := policy.Load(req.PolicyFile)
-			return pol, &check.Trust{}, err
+			if err != nil {
+				return nil, nil, err
+			}
+			return pol, &check.Trust{AllowGateConfig: allowsGateConfig(pol)}, nil
 		}
 		names = []string{rel}
 	}
@@ -53,7 +56,10 @@ func resolvePolicy(set *change.Set, req Request) (*policy.Policy, *check.Trust, 
 		// No base means no suppression was there before the change.
 		pol, rel, err := loadPolicy(set.Root, req)
 		noBase := func(string) ([]byte, bool) { return nil, false }
-		return pol, &check.Trust{PolicyFile: rel, PolicyFiles: names, BaseContent: noBase}, err
+		if err != nil {
+			return nil, nil, err
+		}
+		return pol, &check.Trust{PolicyFile: rel, PolicyFiles: names, AllowGateConfig: allowsGateConfig(pol), BaseContent: noBase}, nil
 	case req.Source == Paths:
 		// Check mode for an agent: HEAD's policy, nothing to protect (there is no change).
 		pol, _, _, err := basePolicy(snap, names)
@@ -89,11 +95,12 @@ func trustedPolicy(snap *gitchange.Snapshot, set *change.Set, req Request, names
 			return nil, nil, err
 		}
 	}
+	allowGate := allowsGateConfig(base)
 	if req.AllowPolicyChange {
 		head, err := headPolicy(set.HeadFS, names)
-		return head, &check.Trust{PolicyFile: inForce}, err
+		return head, &check.Trust{PolicyFile: inForce, AllowGateConfig: allowGate}, err
 	}
-	trust := &check.Trust{PolicyFile: inForce, PolicyFiles: append(slices.Clone(names), links...)}
+	trust := &check.Trust{PolicyFile: inForce, PolicyFiles: append(slices.Clone(names), links...), AllowGateConfig: allowGate}
 	if touches(set, trust.PolicyFiles) {
 		head, err := headPolicy(set.HeadFS, names)
 		if err != nil {
@@ -187,6 +194,10 @@ func headPolicy(head fs.FS, names []string) (*policy.Policy, error) {
 		return policy.Parse(n, data)
 	}
 	return policy.Default(), nil
+}
+
+func allowsGateConfig(p *policy.Policy) bool {
+	return p.Scope != nil && p.Scope.AllowGateConfigChanges
 }
 
 // touches reports whether the change touches one of paths, on either side.

@@ -134,6 +134,10 @@ type Trust struct {
 	// Weakened says what the policy the change puts in its place loosens ("drops the
 	// scope dimension"); it is set only when the change touches PolicyFiles.
 	Weakened []string
+	// AllowGateConfig is the trusted policy's scope.allow_gate_config_changes: it comes
+	// from the base even when a human puts the change's policy in force, so a change
+	// cannot grant it to itself.
+	AllowGateConfig bool
 	// BaseContent, when set, returns a file's content at the trusted base, for the modes
 	// whose change set is built over something the change controls (in-memory edits are
 	// made over the working tree): suppressions count only when that base has them. Nil

@@ -29,7 +29,7 @@ func guard(pass *check.Pass, f *change.File, report func(*change.File, *check.Ru
 		case slices.Contains(t.PolicyFiles, p):
 			report(f, policyChanged, policyMessage(t, f, p),
 				"policy changes need a human: revert this file, or have a human rerun with --allow-policy-change")
-		case gateConfig(f, p) && !pass.Policy.Scope.AllowGateConfigChanges:
+		case gateConfig(f, p) && !t.AllowGateConfig:
 			report(f, gateConfigChanged, fmt.Sprintf("the change %s %s, which configures the verification gate%s", verb(f.Op), p, renameNote(f, p)),
 				"revert this file; changes to the gate's configuration need a human (or scope.allow_gate_config_changes in the base policy)")
 		}

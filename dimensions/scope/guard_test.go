@@ -14,7 +14,10 @@ func runGuard(t *testing.T, trust *check.Trust, allowGate bool, files ...*change
 	t.Helper()
 	set := &change.Set{Files: files}
 	set.Sort()
-	opts := policy.ScopeOptions{AllowedOperations: allOps, AllowGateConfigChanges: allowGate}
+	opts := policy.ScopeOptions{AllowedOperations: allOps}
+	if trust != nil {
+		trust.AllowGateConfig = allowGate
+	}
 	fs, err := Dimension.Run(&check.Pass{Context: context.Background(), Changes: set, Policy: &policy.Policy{Scope: &opts}, Trust: trust})
 	if err != nil {
 		t.Fatal(err)

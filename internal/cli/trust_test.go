@@ -143,6 +143,11 @@ func TestGateConfigChanged(t *testing.T) {
 	code, out, errs = run(t, r.Dir, "", "diff")
 	wantRules(t, "policy without scope", code, out, errs, ExitFailed, []string{"scope/policy-changed", "drops the hallucination dimension"}, nil)
 
+	// A human's --allow-policy-change does not let the change grant itself gate-config changes.
+	write(t, r.Dir, map[string]string{".agentverify.yaml": "version: 1\nscope: {allow_gate_config_changes: true}\n"})
+	code, out, errs = run(t, r.Dir, "", "diff", "--allow-policy-change")
+	wantRules(t, "self-granted gate config", code, out, errs, ExitFailed, []string{"scope/gate-config-changed"}, []string{"scope/policy-changed"})
+
 	allow := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, ".pre-commit-config.yaml": "repos: []\n",
 		".agentverify.yaml": "version: 1\nscope: {allow_gate_config_changes: true}\n"})
 	write(t, allow.Dir, map[string]string{".pre-commit-config.yaml": "repos: [] # changed\n"})
