@@ -186,3 +186,35 @@ func TestMarkerInStringIsNotASuppression(t *testing.T) {
 	code, out, errs = run(t, r.Dir, "", "check", ".")
 	wantRules(t, "check", code, out, errs, ExitFailed, []string{"undefinedThing"}, nil)
 }
+
+// TestPolicyFileInsideRepository: --policy naming a file of the repository is protected
+// like the default one, and the change is verified under its committed version.
+func TestPolicyFileInsideRepository(t *testing.T) {
+	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, "ci/policy.yaml": guardedPolicy})
+	write(t, r.Dir, map[string]string{"ci/policy.yaml": weakPolicy, "secret/k.txt": "x\n"})
+	code, out, errs := run(t, r.Dir, "", "diff", "--policy", "ci/policy.yaml")
+	wantRules(t, "--policy in repo", code, out, errs, ExitFailed, []string{"scope/policy-changed", "ci/policy.yaml", "scope/forbidden-path"}, nil)
+	// A policy file outside the repository is the command line's: used as it is.
+	outside := filepath.Join(t.TempDir(), "p.yaml")
+	os.WriteFile(outside, []byte(weakPolicy), 0o644)
+	code, out, errs = run(t, r.Dir, "", "diff", "--policy", outside)
+	wantRules(t, "--policy outside", code, out, errs, ExitOK, nil, []string{"scope/forbidden-path"})
+}
+
+// TestBadBasePolicyExitsTwo: a committed policy that cannot be used stops the gate with one
+// line naming the file.
+func TestBadBasePolicyExitsTwo(t *testing.T) {
+	bad := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, ".agentverify.yaml": "version: 1\nscope: {allowed_pathz: []}\n"})
+	code, _, errs := run(t, bad.Dir, "", "diff")
+	if code != ExitError || !strings.Contains(errs, ".agentverify.yaml:2") || !strings.Contains(errs, "as committed") || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+		t.Errorf("bad base policy: exit %d %q", code, errs)
+	}
+	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
+	if err := os.Symlink("../outside.yaml", filepath.Join(r.Dir, ".agentverify.yaml")); err != nil {
+		t.Skip("symbolic links not supported:", err)
+	}
+	r.Commit("escaping link")
+	if code, _, errs := run(t, r.Dir, "", "diff"); code != ExitError || !strings.Contains(errs, "leaving the repository") {
+		t.Errorf("escaping policy link: exit %d %q", code, errs)
+	}
+}
