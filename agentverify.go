@@ -61,6 +61,13 @@ type Request struct {
 	// used as is (callers that loaded it already).
 	PolicyFile string
 	Policy     *policy.Policy
+	// AllowPolicyChange puts the change's own policy in force and does not report
+	// scope/policy-changed: a human who means to change the policy says so
+	// (--allow-policy-change). Never set it on behalf of an agent.
+	AllowPolicyChange bool
+	// TrustedPolicy makes the Paths source (check mode) read the policy from HEAD instead
+	// of the working tree, for agent-facing callers; the other sources always do.
+	TrustedPolicy bool
 	// All reports pre-existing findings in the changed files too (--all).
 	All bool
 	// Task describes what the change was for; it is shown in reports.
@@ -118,20 +125,16 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 	if dir == "" {
 		dir = "."
 	}
-	root, err := policyRoot(dir, req)
+	set, pol, trust, err := changeAndPolicy(ctx, dir, req)
 	if err != nil {
 		return nil, err
 	}
-	pol, polPath, err := loadPolicy(root, req)
-	if err != nil {
-		return nil, err
+	polPath := policy.DefaultFile
+	if trust != nil && trust.PolicyFile != "" {
+		polPath = trust.PolicyFile
 	}
 	rules := Rules(dims)
 	if err := pol.ValidateRules(func(id string) bool { return rules[id] != nil }); err != nil {
-		return nil, err
-	}
-	set, err := changeSet(ctx, dir, req, pol.Limits.FileSize())
-	if err != nil {
 		return nil, err
 	}
 	mode := check.Diff
@@ -146,6 +149,7 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 		Changes:    set,
 		Policy:     pol,
 		PolicyPath: polPath,
+		Trust:      trust,
 		Mode:       mode,
 		Languages:  langs,
 		Files:      check.NewFiles(langs),
@@ -200,24 +204,27 @@ func newReport(policyName, task string, set *change.Set, violations []report.Vio
 	return rep
 }
 
-// policyRoot is the directory the policy of req is found in: the repository root, or
-// for check mode and edits outside a repository the directory itself.
-func policyRoot(dir string, req Request) (string, error) {
-	repo, err := gitchange.Open(dir)
-	switch {
-	case err == nil:
-		return repo.Root(), nil
-	case req.Source == WorkingTree || req.Source == Staged || req.Source == Patch:
-		return "", err
-	}
-	root, err := filepath.Abs(dir)
+// changeAndPolicy builds the change set of req and decides the policy in force from the
+// trusted side (trust.go). The set is built with the default file-size limit, which the
+// trusted policy may lower (applied to the set) or raise (the set is built again, which
+// only a policy with a larger max_file_size costs): the change cannot pick its own limit.
+func changeAndPolicy(ctx context.Context, dir string, req Request) (*change.Set, *policy.Policy, *check.Trust, error) {
+	set, err := changeSet(ctx, dir, req, change.DefaultMaxFileSize)
 	if err != nil {
-		return "", err
+		return nil, nil, nil, err
 	}
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		root = real
+	pol, trust, err := resolvePolicy(set, req)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	return root, nil
+	pol = guardScope(pol, trust)
+	if limit := pol.Limits.FileSize(); limit > change.DefaultMaxFileSize && req.Source != Patch { // a patch is read once, and whole
+		if set, err = changeSet(ctx, dir, req, limit); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	set.Limit(pol.Limits.FileSize())
+	return set, pol, trust, nil
 }
 
 // changeSet builds the change of req; files over limit bytes are not loaded.
@@ -259,18 +266,14 @@ func repoChangeSet(ctx context.Context, repo *gitchange.Repo, req Request, limit
 		if err != nil {
 			return nil, err
 		}
-		set, err := patch.Load(ctx, repo.Root(), base, req.Patch, req.PatchName)
-		if err != nil {
-			return nil, err
-		}
-		set.Limit(limit)
-		return set, nil
+		// The patch is in memory whole; changeAndPolicy applies the policy's limit to it.
+		return patch.Load(ctx, repo.Root(), base, req.Patch, req.PatchName)
 	}
 	return repo.WorkingTree(ctx, req.Base)
 }
 
-// loadPolicy returns the policy in force and the repository-relative path that
-// scope/policy-changed protects.
+// loadPolicy returns the policy found on the disk (check mode, or no repository) and its
+// repository-relative path.
 func loadPolicy(root string, req Request) (*policy.Policy, string, error) {
 	if req.Policy != nil {
 		return req.Policy, policy.DefaultFile, nil

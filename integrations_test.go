@@ -100,6 +100,33 @@ func TestActionScriptWritesRelativeSARIF(t *testing.T) {
 	sariftest.ValidateSchema(t, data)
 }
 
+// TestActionScriptAllowPolicyChange: the Action verifies under the base policy unless its
+// allow-policy-change input is "true".
+func TestActionScriptAllowPolicyChange(t *testing.T) {
+	bin := binary(t)
+	repo := t.TempDir()
+	git(t, repo, "init", "-q", "-b", "main")
+	writeFiles(t, repo, map[string]string{"go.mod": modFile, "m.go": cleanFile, ".agentverify.yaml": "version: 1\nscope: {forbidden_paths: [\"secret/**\"]}\n"})
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "-m", "base")
+	base := git(t, repo, "rev-parse", "HEAD")
+	writeFiles(t, repo, map[string]string{".agentverify.yaml": "version: 1\n", "secret/k.txt": "x\n"})
+	script, _ := filepath.Abs("scripts/action-verify.sh")
+	for allow, want := range map[string]string{"false": "status=failed", "true": "status=passed"} {
+		outputs := filepath.Join(t.TempDir(), "github_output")
+		cmd := exec.Command("bash", script)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "AV_BIN="+bin, "AV_BASE="+base, "AV_FAIL_ON=error", "AV_SARIF="+filepath.Join(t.TempDir(), "o.sarif"),
+			"AV_ARGS=", "AV_POLICY=", "AV_ALLOW_POLICY_CHANGE="+allow, "GITHUB_OUTPUT="+outputs)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("script: %v\n%s", err, out)
+		}
+		if got, _ := os.ReadFile(outputs); !strings.Contains(string(got), want) {
+			t.Errorf("allow-policy-change %s: outputs\n%s\nwant %s", allow, got, want)
+		}
+	}
+}
+
 func TestActionAndHookMetadata(t *testing.T) {
 	var action struct {
 		Inputs  map[string]struct{ Default string }
@@ -116,7 +143,7 @@ func TestActionAndHookMetadata(t *testing.T) {
 	if err := yaml.Unmarshal(b, &action); err != nil {
 		t.Fatal(err)
 	}
-	for _, in := range []string{"policy", "base", "args", "working-directory", "fail-on", "upload-sarif"} {
+	for _, in := range []string{"policy", "base", "allow-policy-change", "args", "working-directory", "fail-on", "upload-sarif"} {
 		if _, ok := action.Inputs[in]; !ok {
 			t.Errorf("action.yml lacks input %s", in)
 		}

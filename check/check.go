@@ -112,9 +112,37 @@ type Pass struct {
 	// PolicyPath is the repository-relative path of the policy file protected by
 	// scope/policy-changed (DefaultFile when the policy is the built-in default).
 	PolicyPath string
-	Mode       Mode
-	Languages  lang.Registry
-	Files      *Files
+	// Trust is what the change must not touch, in the modes where the policy comes from
+	// the trusted side (diff, hooks, MCP, agent); nil in check mode.
+	Trust     *Trust
+	Mode      Mode
+	Languages lang.Registry
+	Files     *Files
+}
+
+// Trust describes the trusted side of a verification: the policy in force comes from the
+// base commit or the command line, never from the change, and the change must not alter
+// the files that decide it.
+type Trust struct {
+	// PolicyFile is the repository-relative policy file in force, empty when the policy
+	// is the built-in default or a file outside the repository.
+	PolicyFile string
+	// PolicyFiles are the repository paths whose change changes the policy: the policy
+	// file names at the root (a new one shadows the old), the --policy file when it is
+	// inside the repository, and the targets of symbolic links among them.
+	PolicyFiles []string
+	// Weakened says what the policy the change puts in its place loosens ("drops the
+	// scope dimension"); it is set only when the change touches PolicyFiles.
+	Weakened []string
+	// AllowGateConfig is the trusted policy's scope.allow_gate_config_changes: it comes
+	// from the base even when a human puts the change's policy in force, so a change
+	// cannot grant it to itself.
+	AllowGateConfig bool
+	// BaseContent, when set, returns a file's content at the trusted base, for the modes
+	// whose change set is built over something the change controls (in-memory edits are
+	// made over the working tree): suppressions count only when that base has them. Nil
+	// means the change set's base side is the trusted base.
+	BaseContent func(path string) ([]byte, bool)
 }
 
 // Files parses each (path, side) once and shares the result between dimensions. It is safe

@@ -4,8 +4,11 @@
 //
 //  1. internal errors: a dimension that returned an error, panicked or timed out becomes one
 //     <dim>/internal-error violation (always an error: the gate fails closed, P1);
-//  2. suppressions: "//agentverify:ignore RULE reason" on the line or the line above
-//     (a reason is required; scope and internal-error findings cannot be suppressed);
+//  2. suppressions: "//agentverify:ignore RULE reason" in a real comment (the frontend's
+//     parsed comments) on the line or the line above (a reason is required; scope,
+//     internal-error and style/suppression-added findings cannot be suppressed). With a
+//     base, only a suppression the trusted base has over the same line content counts,
+//     unless the policy says suppressions.allow_new;
 //  3. severity: the policy's severity for the rule and file; "off" drops the finding;
 //  4. diff filter: in diff mode only what the change introduced (design.md §3);
 //  5. dedupe: one violation per rule, place and message;

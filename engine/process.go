@@ -1,12 +1,8 @@
 package engine
 
 import (
-	"regexp"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
-
-	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
@@ -103,77 +99,6 @@ func internalError(pass *check.Pass, o Outcome) item {
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
-}
-
-// suppressMarker matches an inline suppression in any line-comment syntax:
-// "//agentverify:ignore RULE reason", "# agentverify:ignore ...", ";; agentverify:ignore ...".
-var suppressMarker = regexp.MustCompile(`(?://|#|;+)\s*agentverify:ignore\s+(\S+)(?:[ \t]+(\S.*))?`)
-
-// Suppression is one inline suppression comment.
-type Suppression struct {
-	Rule   string // rule ID or glob over rule IDs
-	Reason string
-	Line   int // the line the comment is on
-	Target int // the line it suppresses: its own, or the next when it stands alone
-}
-
-// Suppressions returns the inline suppressions of content. Comments without a reason are
-// returned with an empty Reason; they suppress nothing.
-func Suppressions(content []byte) []Suppression {
-	if !strings.Contains(string(content), "agentverify:ignore") {
-		return nil
-	}
-	var out []Suppression
-	for i, line := range strings.Split(string(content), "\n") {
-		loc := suppressMarker.FindStringSubmatchIndex(line)
-		if loc == nil {
-			continue
-		}
-		s := Suppression{Rule: line[loc[2]:loc[3]], Line: i + 1, Target: i + 1}
-		if loc[4] >= 0 {
-			s.Reason = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line[loc[4]:loc[5]]), "*/"))
-		}
-		if strings.TrimSpace(line[:loc[0]]) == "" {
-			s.Target = i + 2 // a comment alone on its line covers the next line
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// suppress drops findings covered by an inline suppression with a reason. Scope findings and
-// internal errors cannot be suppressed: an agent must not be able to silence its own gate.
-func suppress(pass *check.Pass, items []item) []item {
-	byFile := map[string][]Suppression{}
-	for _, f := range pass.Changes.Files {
-		if f.Analyzable() {
-			if s := Suppressions(f.Content(change.Head)); s != nil {
-				byFile[f.Path] = s
-			}
-		}
-	}
-	if len(byFile) == 0 {
-		return items
-	}
-	kept := items[:0]
-	for _, it := range items {
-		if it.internal || it.dim == policy.Scope || !suppressed(byFile[it.f.Location.File], it.f) {
-			kept = append(kept, it)
-		}
-	}
-	return kept
-}
-
-func suppressed(ss []Suppression, f check.Finding) bool {
-	for _, s := range ss {
-		if s.Reason == "" || s.Target != f.Location.Line {
-			continue
-		}
-		if ok, _ := doublestar.Match(s.Rule, f.Rule); ok || s.Rule == f.Rule {
-			return true
-		}
-	}
-	return false
 }
 
 // severities sets each finding's severity from the policy and drops those turned off.

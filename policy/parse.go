@@ -59,6 +59,9 @@ func Load(path string) (*Policy, error) {
 // Parse decodes a policy strictly. name is the file name used in errors, which have the
 // form "name:line: message".
 func Parse(name string, data []byte) (*Policy, error) {
+	if len(data) > maxFile {
+		return nil, fmt.Errorf("%s:1: policy file larger than 1 MiB", name)
+	}
 	d := &decoder{file: name}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
@@ -307,6 +310,8 @@ func (d *decoder) policy(n *yaml.Node, p *Policy) error {
 				"forbidden_paths":    d.globs("scope.forbidden_paths", &o.ForbiddenPaths),
 				"allowed_operations": d.ops("scope.allowed_operations", &o.AllowedOperations),
 				"max_files_changed":  d.int("scope.max_files_changed", &o.MaxFilesChanged),
+
+				"allow_gate_config_changes": d.bool("scope.allow_gate_config_changes", &o.AllowGateConfigChanges),
 			}
 		}),
 		"hallucination": dimension(d, "hallucination", &p.Hallucination, func() *HallucinationOptions { return &HallucinationOptions{} }, func(*HallucinationOptions) map[string]func(*yaml.Node) error {
@@ -342,6 +347,11 @@ func (d *decoder) policy(n *yaml.Node, p *Policy) error {
 		},
 		"overrides": func(v *yaml.Node) error { return d.overrides(v, p) },
 		"limits":    d.limits(&p.Limits),
+		"suppressions": func(v *yaml.Node) error {
+			return d.fields(v, "suppressions", map[string]func(*yaml.Node) error{
+				"allow_new": d.bool("suppressions.allow_new", &p.Suppressions.AllowNew),
+			})
+		},
 	})
 	if err != nil {
 		return err

@@ -43,6 +43,9 @@ type Policy struct {
 	Semantics     *SemanticsOptions
 	Complexity    *ComplexityOptions
 
+	// Suppressions says what inline suppression comments may do.
+	Suppressions SuppressionOptions
+
 	// Rules maps rule IDs or globs over rule IDs ("style/*") to severities, in file order.
 	Rules []RuleSeverity
 	// Overrides apply, in order, to files whose path matches one of their globs.
@@ -65,6 +68,18 @@ type ScopeOptions struct {
 	ForbiddenPaths    []string // doublestar globs; forbidden beats allowed (P5)
 	AllowedOperations []string // subset of create, modify, delete, rename
 	MaxFilesChanged   int      // 0 = no limit
+	// AllowGateConfigChanges lets a change edit the files that configure the gate itself
+	// (pre-commit config, workflows running agentverify, agent hook settings); off, such
+	// an edit is scope/gate-config-changed.
+	AllowGateConfigChanges bool
+}
+
+// SuppressionOptions configures inline suppressions (//agentverify:ignore RULE reason).
+type SuppressionOptions struct {
+	// AllowNew lets a suppression comment that the change itself adds suppress findings.
+	// Off (the default), only suppressions already present at the base count: the gated
+	// party must not grant itself exemptions.
+	AllowNew bool
 }
 
 // HallucinationOptions configures the hallucination dimension.

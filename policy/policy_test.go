@@ -280,6 +280,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("version: 1\nrules:\n  style/*: warning\noverrides:\n  - paths: [\"**\"]\n    complexity: {max_cyclomatic: 3}\n")
 	f.Add("version: 1\nscope: {forbidden_paths: [\"a/**\"]}\n")
 	f.Add("&a [*a]")
+	f.Add("version: 1\nsuppressions: {allow_new: true}\nscope: {allow_gate_config_changes: true}\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		p, err := Parse("f.yaml", []byte(src))
 		if err != nil {
@@ -288,6 +289,10 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
+		if w := Weakened(p, p); len(w) > 0 {
+			t.Fatalf("a policy weakens itself: %q", w)
+		}
+		_ = Weakened(Default(), p)
 		for _, r := range p.Rules {
 			if r.Severity != Error && r.Severity != Warning && r.Severity != Off {
 				t.Fatalf("bad severity %q", r.Severity)

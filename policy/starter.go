@@ -15,6 +15,8 @@ scope:                       # which files the change may touch, and how
   forbidden_paths: []        # e.g. ["vendor/**", ".github/**"]; forbidden beats allowed
   allowed_operations: [create, modify, delete, rename]
   max_files_changed: 0       # 0 = no limit
+  allow_gate_config_changes: false  # true lets a change edit .pre-commit-config.yaml, the
+                             # workflows running agentverify and .claude/settings*.json
 
 hallucination: {}            # imports, symbols, members and signatures must exist
 
@@ -34,6 +36,10 @@ complexity:                  # 0 turns a limit off
   max_nesting_depth: 5
   max_cyclomatic: 15
   max_cognitive: 25
+
+suppressions:
+  allow_new: false           # true lets a //agentverify:ignore the change adds suppress;
+                             # false: only suppressions already at the base count
 
 # Severity per rule, or per glob over rule IDs: error, warning or off. An exact rule beats
 # a glob; among globs the last match wins.

@@ -3,11 +3,13 @@
 # the outputs status, sarif-file and exit-code. It always exits 0 so that the SARIF upload
 # runs before the Gate step fails the job. Inputs come from the environment (never
 # interpolated into the script, so no input can inject shell code):
-#   AV_BIN AV_BASE AV_POLICY AV_ARGS AV_FAIL_ON AV_SARIF, and GITHUB_OUTPUT.
+#   AV_BIN AV_BASE AV_POLICY AV_ALLOW_POLICY_CHANGE AV_ARGS AV_FAIL_ON AV_SARIF, and
+#   GITHUB_OUTPUT.
 set -u
 args=(diff --fail-on "${AV_FAIL_ON:-error}")
 [ -n "${AV_BASE:-}" ] && args+=(--base "$AV_BASE")
 [ -n "${AV_POLICY:-}" ] && args+=(--policy "$AV_POLICY")
+[ "${AV_ALLOW_POLICY_CHANGE:-false}" = "true" ] && args+=(--allow-policy-change)
 # AV_ARGS is split on white space, as a user writes flags in a workflow file.
 read -r -a extra <<< "${AV_ARGS:-}"
 args+=("${extra[@]}")

@@ -36,10 +36,25 @@ var (
 	}
 	policyChanged = &check.Rule{
 		ID: "scope/policy-changed", Default: policy.Error,
-		Short: "the change edits the policy file itself",
-		Doc: "An agent must not loosen its own gate: any change to the policy file in force " +
-			"(.agentverify.yaml, or the file given with --policy when it is inside the repository) is " +
-			"reported, whatever the change does. Policy changes belong to a human-reviewed commit of their own.",
+		Short: "the change creates, edits, deletes, renames, shadows or re-links the policy",
+		Doc: "An agent must not loosen its own gate. In diff mode, the hooks, the MCP server and the " +
+			"agent runner, the policy comes from the trusted side: the base commit's policy file, read " +
+			"from git objects, or --policy. Any change to what decides it — .agentverify.yaml or " +
+			".agentverify.yml (a new one shadows the other), the --policy file when it is inside the " +
+			"repository, the target of a symlinked policy — is reported with what the new policy " +
+			"would loosen, and the change is verified under the base policy. A human who means the " +
+			"change reruns with --allow-policy-change. Check mode reads the working tree's policy " +
+			"and never reports this rule.",
+	}
+	gateConfigChanged = &check.Rule{
+		ID: "scope/gate-config-changed", Default: policy.Error,
+		Short: "the change edits a file that configures the verification gate",
+		Doc: "Files that decide whether agentverify runs at all — .pre-commit-config.yaml, a " +
+			".github/workflows file that runs agentverify (on either side of the change), " +
+			".claude/settings.json and .claude/settings.local.json (the Claude Code hook) — are " +
+			"the gate's configuration: an agent that edits them can switch the gate off without " +
+			"touching the policy. Such an edit is an error unless the base policy sets " +
+			"scope.allow_gate_config_changes: true. (.git/hooks is never part of a change.)",
 	}
 	largeFile = &check.Rule{
 		ID: "scope/large-file", Default: policy.Warning,

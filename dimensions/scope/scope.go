@@ -14,8 +14,8 @@ import (
 // Dimension is the scope dimension.
 var Dimension = &check.Dimension{
 	Name:  policy.Scope,
-	Doc:   "where a change goes: allowed and forbidden paths, operations, size, the policy itself",
-	Rules: []*check.Rule{outsideAllowed, forbiddenPath, forbiddenOperation, tooManyFiles, policyChanged, largeFile},
+	Doc:   "where a change goes: allowed and forbidden paths, operations, size, the policy and the gate's own configuration",
+	Rules: []*check.Rule{outsideAllowed, forbiddenPath, forbiddenOperation, tooManyFiles, policyChanged, gateConfigChanged, largeFile},
 	Run:   run,
 }
 
@@ -44,10 +44,9 @@ func run(pass *check.Pass) ([]check.Finding, error) {
 				report(f, outsideAllowed, fmt.Sprintf("%s matches no allowed path (%s)%s", p, quoteList(opts.AllowedPaths), renameNote(f, p)),
 					"keep the change inside the allowed paths")
 			}
-			if p == pass.PolicyPath {
-				report(f, policyChanged, fmt.Sprintf("the change %s the policy file %s%s", verb(f.Op), p, renameNote(f, p)),
-					"policy changes need a human review: revert this file in the change")
-			}
+		}
+		if pass.Trust != nil {
+			guard(pass, f, report)
 		}
 		if !slices.Contains(opts.AllowedOperations, string(f.Op)) {
 			report(f, forbiddenOperation, fmt.Sprintf("%s: operation %s is not allowed (allowed: %s)", f.Path, f.Op, joinOps(opts.AllowedOperations)), "")

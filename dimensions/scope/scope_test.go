@@ -34,7 +34,8 @@ type fataler interface{ Fatal(args ...any) }
 func runScope(t fataler, opts policy.ScopeOptions, files ...*change.File) []check.Finding {
 	set := &change.Set{Files: files}
 	set.Sort()
-	pass := &check.Pass{Context: context.Background(), Changes: set, Policy: &policy.Policy{Scope: &opts}, PolicyPath: policy.DefaultFile}
+	trust := &check.Trust{PolicyFile: policy.DefaultFile, PolicyFiles: []string{policy.DefaultFile, ".agentverify.yml"}}
+	pass := &check.Pass{Context: context.Background(), Changes: set, Policy: &policy.Policy{Scope: &opts}, PolicyPath: policy.DefaultFile, Trust: trust}
 	fs, err := Dimension.Run(pass)
 	if err != nil {
 		t.Fatal(err)

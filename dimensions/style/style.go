@@ -43,7 +43,9 @@ var Dimension = &check.Dimension{
 			Short: "the change adds a lint-suppression comment",
 			Doc: "Fires on an added comment that silences a linter or this gate (//nolint, " +
 				"//lint:ignore, //agentverify:ignore, #nosec, eslint-disable, # noqa, …). An agent " +
-				"should fix the finding, not hide it; a human reviews every suppression.",
+				"should fix the finding, not hide it; a human reviews every suppression. A " +
+				"//agentverify:ignore the change adds suppresses nothing (unless the base policy " +
+				"sets suppressions.allow_new): the finding it aimed at is reported beside this one.",
 		},
 	},
 	Run: run,

@@ -257,7 +257,7 @@ func (o *outputList) Set(s string) error {
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&v.policy, "policy", "", "policy `FILE` (default: .agentverify.yaml at the repository root, else the built-in policy)")
+	fs.StringVar(&v.policy, "policy", "", "policy `FILE` (default: .agentverify.yaml at the repository root — for diff, as committed at the base — else the built-in policy)")
 	fs.StringVar(&v.format, "format", "text", "output `format`: "+strings.Join(report.Formats(), ", "))
 	fs.Var(&v.outputs, "output", "write the report as `FORMAT[=PATH]` (repeatable; no PATH: standard output); a PATH alone uses --format")
 	fs.StringVar(&v.failOn, "fail-on", "error", "exit 1 when a violation of this `severity` or worse is found: error or warning")
@@ -306,6 +306,10 @@ deletions, renames and untracked files that are not ignored. Only problems intro
 the change are reported (a finding on a changed line, a function that got more complex, an
 export that was removed); --all also reports pre-existing problems in the changed files.
 
+The policy is the trusted one: --policy, else the base commit's .agentverify.yaml (read from
+git, not from the disk). A change to the policy is scope/policy-changed and is verified
+under the base policy; a human who means it passes --allow-policy-change.
+
   agentverify diff                    HEAD vs the working tree
   agentverify diff --base main        the merge-base of main and HEAD vs the working tree
   agentverify diff --staged           the index vs HEAD (pre-commit)
@@ -317,6 +321,7 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 	v.register(fs)
 	base := fs.String("base", "", "base `REF`: a commit, tag or branch (a branch means its merge-base with HEAD); default HEAD")
 	staged := fs.Bool("staged", false, "verify the index against HEAD (what a pre-commit hook sees)")
+	allowPolicy := fs.Bool("allow-policy-change", false, "a human approves the change's own policy: use it, and do not report scope/policy-changed")
 	patchFile := fs.String("patch", "", "verify a unified diff read from `FILE` (- for standard input)")
 	if code, done := parse(fs, env, args); done {
 		return code
@@ -327,7 +332,7 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 	if err := v.validate(); err != nil {
 		return usageError(env, "diff", err)
 	}
-	req := agentverify.Request{Source: agentverify.WorkingTree, Base: *base}
+	req := agentverify.Request{Source: agentverify.WorkingTree, Base: *base, AllowPolicyChange: *allowPolicy}
 	n := 0
 	for _, set := range []bool{*base != "", *staged, *patchFile != ""} {
 		if set {

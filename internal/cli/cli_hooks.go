@@ -91,7 +91,8 @@ func runHook(ctx context.Context, env *Env, args []string) int {
 }
 
 const mcpLong = `Serves the verification tools over the Model Context Protocol on standard input and
-output, or as streamable HTTP with --http (loopback addresses only). Tools: verify_diff
+output, or as streamable HTTP with --http (loopback addresses only, unless --allow-remote;
+requests from a browser origin that is not loopback or given with --allow-origin get 403). Tools: verify_diff
 (base, staged), verify_files (paths), verify_edit (path, content: verified in memory,
 nothing written) and explain_rule (rule). Results carry the JSON report as structured
 content and a short text summary; a failed verification is a result, not a protocol
@@ -100,6 +101,9 @@ error. Loaded package information stays warm between calls.`
 func runMCP(ctx context.Context, env *Env, args []string) int {
 	fs := newFlags(env, "mcp")
 	addr := fs.String("http", "", "serve streamable HTTP on `ADDR` (a loopback address such as 127.0.0.1:8765) instead of stdio")
+	remote := fs.Bool("allow-remote", false, "with --http: allow a non-loopback address (anyone who reaches it can run the tools)")
+	var origins listFlag
+	fs.Var(&origins, "allow-origin", "with --http: also accept requests from browser `ORIGIN` (e.g. https://app.example.com); repeatable")
 	if code, done := parse(fs, env, args); done {
 		return code
 	}
@@ -122,15 +126,20 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 		return ExitOK
 	}
 	host, _, err := net.SplitHostPort(*addr)
-	if ip := net.ParseIP(host); err != nil || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
-		return usageError(env, "mcp", fmt.Errorf("--http %q: want a loopback address such as 127.0.0.1:8765", *addr))
+	if err != nil || (!*remote && !mcpserver.IsLoopbackHost(host)) {
+		return usageError(env, "mcp", fmt.Errorf("--http %q: want a loopback address such as 127.0.0.1:8765 (or pass --allow-remote)", *addr))
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fail(env, err)
 	}
 	fmt.Fprintf(env.Stderr, "agentverify mcp: serving http://%s/\n", ln.Addr())
-	srv := &http.Server{Handler: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil), ReadHeaderTimeout: 10 * time.Second}
+	return serveHTTP(ctx, env, ln, mcpserver.Handler(server, mcpserver.HTTPOptions{AllowedOrigins: origins}))
+}
+
+// serveHTTP serves h on ln until ctx ends.
+func serveHTTP(ctx context.Context, env *Env, ln net.Listener, h http.Handler) int {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -141,6 +150,19 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 		return fail(env, err)
 	}
 	return ExitOK
+}
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	if v == "" {
+		return errors.New("empty value")
+	}
+	*l = append(*l, v)
+	return nil
 }
 
 type readCloser struct{ io.Reader }

@@ -98,3 +98,16 @@ func buildBinary(t *testing.T) string {
 	}
 	return bin
 }
+
+// TestMCPHTTPBindsLoopback: a non-loopback --http address is refused unless --allow-remote.
+func TestMCPHTTPBindsLoopback(t *testing.T) {
+	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
+	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:8765", "example.com:80", "nonsense"} {
+		if code, _, errs := run(t, r.Dir, "", "mcp", "--http", addr); code != ExitError || !strings.Contains(errs, "loopback") {
+			t.Errorf("--http %s: exit %d %q", addr, code, errs)
+		}
+	}
+	if code, _, errs := run(t, r.Dir, "", "mcp", "--http", "192.0.2.1:8765", "--allow-remote"); code != ExitError || strings.Contains(errs, "loopback") {
+		t.Errorf("--allow-remote did not get past the loopback check: exit %d %q", code, errs)
+	}
+}

@@ -7,6 +7,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,6 +49,12 @@ type RuleDoc struct {
 
 // New returns a server verifying the repository at dir with checker.
 func New(checker *agentverify.Checker, dir string) *mcp.Server {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "agentverify", Version: agentverify.Version}, nil)
 	run := func(ctx context.Context, req agentverify.Request) (*mcp.CallToolResult, *report.Report, error) {
 		req.Dir = dir
@@ -77,18 +84,11 @@ func New(checker *agentverify.Checker, dir string) *mcp.Server {
 		if len(in.Paths) == 0 {
 			return nil, nil, fmt.Errorf("paths is empty")
 		}
-		var paths []string
-		for _, p := range in.Paths {
-			clean, err := editset.Clean(dir, p)
-			if err != nil && p != "." {
-				return nil, nil, err
-			}
-			if p == "." {
-				clean = "."
-			}
-			paths = append(paths, dir+"/"+clean)
+		paths, err := repoPaths(dir, in.Paths)
+		if err != nil {
+			return nil, nil, err
 		}
-		return run(ctx, agentverify.Request{Source: agentverify.Paths, Paths: paths})
+		return run(ctx, agentverify.Request{Source: agentverify.Paths, Paths: paths, TrustedPolicy: true})
 	})
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "verify_edit",
@@ -108,6 +108,25 @@ func New(checker *agentverify.Checker, dir string) *mcp.Server {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.ID + ": " + r.Short + "\n\n" + r.Doc}}}, doc, nil
 	})
 	return s
+}
+
+// repoPaths checks the paths a tool was given and returns them absolute: each must stay
+// inside the repository once cleaned ("..", absolute paths elsewhere and symbolic links
+// that leave it are refused). "." names the repository itself.
+func repoPaths(dir string, in []string) ([]string, error) {
+	out := make([]string, 0, len(in))
+	for _, p := range in {
+		if p == "." || p == "./" || filepath.Clean(p) == filepath.Clean(dir) {
+			out = append(out, dir)
+			continue
+		}
+		clean, err := editset.Clean(dir, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, filepath.Join(dir, filepath.FromSlash(clean)))
+	}
+	return out, nil
 }
 
 // Summary is the short text a model reads first: the verdict, then one line per violation.

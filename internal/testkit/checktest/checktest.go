@@ -241,10 +241,20 @@ func (c *Case) Pass(langs lang.Registry) *check.Pass {
 		Changes:    c.Changes,
 		Policy:     c.Policy,
 		PolicyPath: policy.DefaultFile,
+		Trust:      c.trust(),
 		Mode:       c.Mode,
 		Languages:  langs,
 		Files:      check.NewFiles(langs),
 	}
+}
+
+// trust is what a diff case protects, as the gate sets it up for a base policy at the
+// repository root; nil in check mode.
+func (c *Case) trust() *check.Trust {
+	if c.Mode == check.Check || c.Changes.NoBase {
+		return nil
+	}
+	return &check.Trust{PolicyFiles: []string{policy.DefaultFile, ".agentverify.yml"}}
 }
 
 // RunDimension runs dim on the case and returns the findings that survive the diff filter.

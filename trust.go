@@ -1,0 +1,241 @@
+package agentverify
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/change/gitchange"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/policy"
+)
+
+// policyNames are the policy files looked up at the repository root, in policy.Find's
+// order.
+var policyNames = []string{policy.DefaultFile, ".agentverify.yml"}
+
+// maxLinks bounds how many symbolic links a committed policy path may go through.
+const maxLinks = 8
+
+// resolvePolicy decides the policy in force for req over set, and what the change must
+// not touch. Check mode reads the working tree's policy and protects nothing. Every other
+// mode reads the trusted side: --policy, or the policy file of the base commit from git
+// objects — never the disk the change controls.
+func resolvePolicy(set *change.Set, req Request) (*policy.Policy, *check.Trust, error) {
+	if req.Source == Paths && !req.TrustedPolicy {
+		pol, _, err := loadPolicy(set.Root, req)
+		return pol, nil, err
+	}
+	if req.Policy != nil {
+		return req.Policy, &check.Trust{AllowGateConfig: allowsGateConfig(req.Policy)}, nil
+	}
+	names := policyNames
+	if req.PolicyFile != "" {
+		rel, inside := repoRel(set.Root, req.PolicyFile)
+		if !inside {
+			pol, err := policy.Load(req.PolicyFile)
+			if err != nil {
+				return nil, nil, err
+			}
+			return pol, &check.Trust{AllowGateConfig: allowsGateConfig(pol)}, nil
+		}
+		names = []string{rel}
+	}
+	snap, err := baseSnapshot(set.Root, req, set)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case snap == nil:
+		// An edit outside a repository: no base to trust; the policy as found, protected.
+		// No base means no suppression was there before the change.
+		pol, rel, err := loadPolicy(set.Root, req)
+		noBase := func(string) ([]byte, bool) { return nil, false }
+		if err != nil {
+			return nil, nil, err
+		}
+		return pol, &check.Trust{PolicyFile: rel, PolicyFiles: names, AllowGateConfig: allowsGateConfig(pol), BaseContent: noBase}, nil
+	case req.Source == Paths:
+		// Check mode for an agent: HEAD's policy, nothing to protect (there is no change).
+		pol, _, _, err := basePolicy(snap, names)
+		if pol == nil && err == nil {
+			pol, err = fallbackPolicy(req)
+		}
+		return pol, nil, err
+	}
+	pol, trust, err := trustedPolicy(snap, set, req, names)
+	if err == nil && req.Source == Edits {
+		trust.BaseContent = snapshotReader(snap)
+	}
+	return pol, trust, err
+}
+
+// snapshotReader reads regular files of the snapshot, for check.Trust.BaseContent.
+func snapshotReader(snap *gitchange.Snapshot) func(string) ([]byte, bool) {
+	return func(p string) ([]byte, bool) {
+		data, link, found, err := snap.Read(p)
+		return data, err == nil && found && !link
+	}
+}
+
+// trustedPolicy reads the base policy and compares it with the one the change would put
+// in force.
+func trustedPolicy(snap *gitchange.Snapshot, set *change.Set, req Request, names []string) (*policy.Policy, *check.Trust, error) {
+	base, inForce, links, err := basePolicy(snap, names)
+	if err != nil {
+		return nil, nil, err
+	}
+	if base == nil { // the base has no such file: the --policy file as given, or the default
+		if base, err = fallbackPolicy(req); err != nil {
+			return nil, nil, err
+		}
+	}
+	allowGate := allowsGateConfig(base)
+	if req.AllowPolicyChange {
+		head, err := headPolicy(set.HeadFS, names)
+		return head, &check.Trust{PolicyFile: inForce, AllowGateConfig: allowGate}, err
+	}
+	trust := &check.Trust{PolicyFile: inForce, PolicyFiles: append(slices.Clone(names), links...), AllowGateConfig: allowGate}
+	if touches(set, trust.PolicyFiles) {
+		head, err := headPolicy(set.HeadFS, names)
+		if err != nil {
+			trust.Weakened = []string{"puts a policy in force that cannot be read (" + oneLine(err.Error()) + ")"}
+		} else {
+			trust.Weakened = policy.Weakened(base, head)
+		}
+	}
+	return base, trust, nil
+}
+
+// baseSnapshot opens the trusted base of the request: the base commit of a working-tree
+// diff, HEAD for the index, a patch and in-memory edits. It is nil outside a repository.
+func baseSnapshot(root string, req Request, set *change.Set) (*gitchange.Snapshot, error) {
+	repo, err := gitchange.Open(root)
+	if err != nil {
+		if req.Source == Edits || req.Source == Paths {
+			return nil, nil
+		}
+		return nil, err
+	}
+	rev := ""
+	if req.Source == WorkingTree {
+		rev = set.BaseRev
+	}
+	return repo.Snapshot(rev)
+}
+
+// basePolicy reads the first of names the base commit has, following symbolic links
+// inside the repository. It returns a nil policy when the base has none of them.
+func basePolicy(snap *gitchange.Snapshot, names []string) (pol *policy.Policy, name string, links []string, err error) {
+	for _, n := range names {
+		data, target, links, found, err := readFollow(snap, n)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		if !found {
+			continue
+		}
+		pol, err := policy.Parse(target, data)
+		if err != nil {
+			return nil, "", nil, fmt.Errorf("%w (the policy as committed at %.12s)", err, snap.Rev)
+		}
+		return pol, n, links, nil
+	}
+	return nil, "", nil, nil
+}
+
+// readFollow reads name at the snapshot, following symbolic links; links lists the
+// targets gone through. A link leaving the repository is an error.
+func readFollow(snap *gitchange.Snapshot, name string) (data []byte, final string, links []string, found bool, err error) {
+	cur := name
+	for range maxLinks {
+		data, link, found, err := snap.Read(cur)
+		if err != nil || !found {
+			return nil, "", nil, found, err
+		}
+		if !link {
+			return data, cur, links, true, nil
+		}
+		next := path.Join(path.Dir(cur), string(data))
+		if path.IsAbs(string(data)) || !filepath.IsLocal(filepath.FromSlash(next)) {
+			return nil, "", nil, false, fmt.Errorf("%s at %.12s: the policy is a symbolic link leaving the repository (%s)", name, snap.Rev, data)
+		}
+		cur = next
+		links = append(links, cur)
+	}
+	return nil, "", nil, false, fmt.Errorf("%s at %.12s: too many symbolic links", name, snap.Rev)
+}
+
+// fallbackPolicy is the policy when the base has no policy file: the --policy file as it
+// is (the command line named it), else the built-in default.
+func fallbackPolicy(req Request) (*policy.Policy, error) {
+	if req.PolicyFile != "" {
+		return policy.Load(req.PolicyFile)
+	}
+	return policy.Default(), nil
+}
+
+// headPolicy reads the first of names in the change's head, the built-in default when
+// there is none.
+func headPolicy(head fs.FS, names []string) (*policy.Policy, error) {
+	for _, n := range names {
+		data, err := fs.ReadFile(head, n)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		return policy.Parse(n, data)
+	}
+	return policy.Default(), nil
+}
+
+func allowsGateConfig(p *policy.Policy) bool {
+	return p.Scope != nil && p.Scope.AllowGateConfigChanges
+}
+
+// touches reports whether the change touches one of paths, on either side.
+func touches(set *change.Set, paths []string) bool {
+	for _, f := range set.Files {
+		if slices.Contains(paths, f.Path) || (f.OldPath != "" && slices.Contains(paths, f.OldPath)) {
+			return true
+		}
+	}
+	return false
+}
+
+// repoRel returns p relative to root when it is inside it.
+func repoRel(root, p string) (string, bool) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", false
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// guardScope makes the scope dimension run in trusted modes even when the policy skips
+// it, with no path restrictions: only its guard rules (policy and gate configuration)
+// can fire. The gate's own protection is not a dimension the policy can switch off.
+func guardScope(pol *policy.Policy, trust *check.Trust) *policy.Policy {
+	if trust == nil || pol.Scope != nil {
+		return pol
+	}
+	p := *pol
+	p.Scope = &policy.ScopeOptions{AllowedOperations: []string{"create", "modify", "delete", "rename"}}
+	return &p
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
