@@ -72,8 +72,10 @@ var knownOpen = map[string]string{
 	"pkg-level-func-literal":           byFailClosed,
 	"build-ignore":                     byBuildConstraints,
 	"custom-build-tag":                 byBuildConstraints,
+	"legacy-plus-build-ignore":         byBuildConstraints,
 	"windows-file-name":                byBuildConstraints,
 	"case-variant-forbidden-path":      unassigned,
+	"gowork-outside-repo":              unassigned,
 	"gomod-replace-outside-repo":       unassigned,
 }
 
