@@ -2,6 +2,9 @@ package attacks
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -183,5 +186,36 @@ fine
 	r := &runner{t: t, timeout: 50 * time.Millisecond}
 	if o := r.timed(func(ctx context.Context) outcome { <-ctx.Done(); return outcome{} }); !o.hung {
 		t.Error("a run that outlives its time limit is not reported as hung")
+	}
+}
+
+// TestSecurityDocNamesEveryAttack keeps docs/security.md true: every script is named under
+// a guarantee, and every name after "Tested by:" is a script.
+func TestSecurityDocNamesEveryAttack(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "security.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, s := range loadScripts(t) {
+		names[s.name] = true
+	}
+	named := map[string]bool{}
+	for _, para := range strings.Split(string(doc), "\n\n") {
+		_, list, ok := strings.Cut(para, "Tested by:")
+		if !ok {
+			continue
+		}
+		for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(list, -1) {
+			named[m[1]] = true
+			if !names[m[1]] {
+				t.Errorf("docs/security.md names %q, which is no script in testdata/", m[1])
+			}
+		}
+	}
+	for name := range names {
+		if !named[name] {
+			t.Errorf("docs/security.md does not name attack %q under any guarantee", name)
+		}
 	}
 }
