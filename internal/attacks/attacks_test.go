@@ -178,7 +178,7 @@ fine
 	if len(fails) != 3 {
 		t.Errorf("want 3 failures (exit, rule, out), got %d:\n%s", len(fails), strings.Join(fails, "\n"))
 	}
-	for _, bad := range []string{"no steps\n-- base/x --\n", "-- .attack --\nrun diff\nwant exit 0\n", "c\n-- .attack --\nrun diff\n"} {
+	for _, bad := range []string{"no steps\n-- base/x --\n", "-- .attack --\nrun diff\nwant exit 0\n", "c\n-- .attack --\nrun diff\n", "c\n-- .attack --\nrun diff\nwant exitt 1\n", "c\n-- .attack --\nrnu diff\nrun diff\nwant exit 0\n"} {
 		if _, err := parseScript("bad", []byte(bad)); err == nil {
 			t.Errorf("parseScript accepted %q", bad)
 		}

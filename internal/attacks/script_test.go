@@ -97,6 +97,9 @@ func parseScript(name string, data []byte) (*script, error) {
 	}
 	runs, wants := 0, 0
 	for _, st := range s.steps {
+		if err := validStep(st); err != nil {
+			return nil, fmt.Errorf("%s: %v", st, err)
+		}
 		switch st.verb {
 		case "run":
 			runs++
@@ -108,6 +111,31 @@ func parseScript(name string, data []byte) (*script, error) {
 		return nil, fmt.Errorf(".attack has %d run and %d want steps; want at least one of each", runs, wants)
 	}
 	return s, nil
+}
+
+// validStep rejects a step or expectation the runner does not know, so a typo in a script
+// is a failing test, not an attack that looks open.
+func validStep(st step) error {
+	switch st.verb {
+	case "git", "rm", "symlink", "mkfifo", "chmod", "touch-reset", "write", "bigfile", "append-nul",
+		"many", "hook-write", "timeout", "commit":
+		return nil
+	case "run":
+		if len(st.args) == 0 {
+			return fmt.Errorf("run what?")
+		}
+		return nil
+	case "want":
+		if len(st.args) == 0 {
+			return fmt.Errorf("want what?")
+		}
+		switch st.args[0] {
+		case "exit", "http", "rule", "!rule", "out", "denied":
+			return nil
+		}
+		return fmt.Errorf("unknown expectation %q", st.args[0])
+	}
+	return fmt.Errorf("unknown step %q", st.verb)
 }
 
 func parseSteps(text string) []step {
