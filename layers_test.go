@@ -29,6 +29,7 @@ var layers = []struct {
 	{"internal/integrations", 5},
 	{"analyzer", 5}, // go/analysis front door: go vet -vettool, nogo
 	{"internal/cli", 6},
+	{"internal/attacks", 6}, // the adversarial suite drives the CLI
 	{"cmd", 7},
 }
 
