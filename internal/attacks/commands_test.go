@@ -211,11 +211,11 @@ func check(o *outcome, st step) string {
 			return fmt.Sprintf("want HTTP status %s, got %d", arg, o.http)
 		}
 	case "rule":
-		if !slices.ContainsFunc(alts, func(a string) bool { return strings.Contains(o.out, a) }) {
+		if !slices.ContainsFunc(alts, func(a string) bool { return reports(o.out, a) }) {
 			return "want rule " + arg + " reported"
 		}
 	case "!rule":
-		if strings.Contains(o.out, arg) {
+		if reports(o.out, arg) {
 			return "want no " + arg
 		}
 	case "out":
@@ -230,6 +230,13 @@ func check(o *outcome, st step) string {
 		return "unknown expectation " + st.args[0]
 	}
 	return ""
+}
+
+// reports tells whether out reports rule as a finding — its tag in text ("[rule]"), its
+// field in JSON — and not merely a message that mentions it (a suppression comment names the
+// rule it tries to silence).
+func reports(out, rule string) bool {
+	return regexp.MustCompile(`(?:^|\n|\\n|\[|"rule": ?"|\\"rule\\":\\")` + regexp.QuoteMeta(rule) + `(?:\]| |"|\\")`).MatchString(out)
 }
 
 func clip(s string) string {
@@ -247,4 +254,22 @@ func oneLine(s string) string {
 		s = s[:240] + "…"
 	}
 	return s
+}
+
+// TestReportsMatchesFindingsOnly: a rule counts as reported only as a finding's tag or
+// field, never because a message names it.
+func TestReportsMatchesFindingsOnly(t *testing.T) {
+	for out, want := range map[string]bool{
+		"m.go:8:1: error: x is undefined [hallucination/undefined]":                        true,
+		`{"rule":"hallucination/undefined","severity":"error"}`:                            true,
+		`{"rule": "hallucination/undefined"}`:                                              true,
+		"hallucination/undefined m.go:8: error: x is undefined":                            true,
+		`"reason":"fix these:\nhallucination/undefined m.go:8: error"`:                     true,
+		"m.go:8:51: warning: suppression //agentverify:ignore hallucination/undefined why": false,
+		"m.go:8:1: error: x [hallucination/undefined-ish]":                                 false,
+	} {
+		if got := reports(out, "hallucination/undefined"); got != want {
+			t.Errorf("reports(%q) = %v, want %v", out, got, want)
+		}
+	}
 }
