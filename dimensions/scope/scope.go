@@ -3,6 +3,7 @@ package scope
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -37,7 +38,7 @@ func run(pass *check.Pass) ([]check.Finding, error) {
 			return nil, err
 		}
 		for _, p := range sides(f) {
-			if g := firstMatch(opts.ForbiddenPaths, p); g != "" {
+			if g := firstForbidden(opts.ForbiddenPaths, p); g != "" {
 				report(f, forbiddenPath, fmt.Sprintf("%s matches forbidden glob %q%s", p, g, renameNote(f, p)),
 					"revert the change to this file, or ask for the policy to allow it")
 			} else if len(opts.AllowedPaths) > 0 && firstMatch(opts.AllowedPaths, p) == "" {
@@ -79,6 +80,23 @@ func renameNote(f *change.File, p string) string {
 		return fmt.Sprintf(" (renamed to %s)", f.Path)
 	}
 	return fmt.Sprintf(" (renamed from %s)", f.OldPath)
+}
+
+// firstForbidden returns the first forbidden glob p matches, ignoring case: on a
+// case-insensitive checkout (macOS, Windows) Secret/x.go is the file secret/x.go, so a
+// forbidden path must not be reachable by changing its case. Allowed paths stay
+// case-sensitive, which can only make a path outside-allowed, never let it through.
+func firstForbidden(globs []string, p string) string {
+	if g := firstMatch(globs, p); g != "" {
+		return g
+	}
+	lower := strings.ToLower(p)
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(strings.ToLower(g), lower); ok {
+			return g
+		}
+	}
+	return ""
 }
 
 func firstMatch(globs []string, p string) string {

@@ -43,7 +43,6 @@ var knownOpen = map[string]string{
 	"custom-build-tag":                 byBuildConstraints,
 	"legacy-plus-build-ignore":         byBuildConstraints,
 	"windows-file-name":                byBuildConstraints,
-	"case-variant-forbidden-path":      unassigned,
 	"gowork-outside-repo":              unassigned,
 	"gomod-replace-outside-repo":       unassigned,
 }
