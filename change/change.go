@@ -109,6 +109,12 @@ type Set struct {
 	BaseRev string
 	// NoBase is set in check mode: everything counts as new.
 	NoBase bool
+	// OnDisk is set when the directory at Root holds the head tree except for the files
+	// of the change (the working tree, proposed edits over it), so a tool that reads the
+	// disk (a compiler) sees the head once it is given those files. It is not set for the
+	// index or a patch, where any file may differ from the disk. A base view keeps it: the
+	// base differs from the head only in the files of the change.
+	OnDisk bool
 }
 
 // File returns the file with the given head or base path, or nil.
@@ -139,7 +145,7 @@ func (s *Set) BaseView() *Set {
 	if s.NoBase {
 		return nil
 	}
-	v := &Set{Root: s.Root, BaseFS: s.HeadFS, HeadFS: s.BaseFS, Files: make([]*File, 0, len(s.Files))}
+	v := &Set{Root: s.Root, BaseFS: s.HeadFS, HeadFS: s.BaseFS, OnDisk: s.OnDisk, Files: make([]*File, 0, len(s.Files))}
 	for _, f := range s.Files {
 		v.Files = append(v.Files, f.reversed())
 	}

@@ -37,7 +37,7 @@ func Build(root string, edits []Edit) (*change.Set, error) {
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real
 	}
-	set := &change.Set{Root: root, BaseFS: os.DirFS(root), BaseRev: "working tree"}
+	set := &change.Set{Root: root, BaseFS: os.DirFS(root), BaseRev: "working tree", OnDisk: true}
 	overlay := map[string]*Edit{}
 	for i := range edits {
 		e := &edits[i]

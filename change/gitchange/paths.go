@@ -22,7 +22,7 @@ func Paths(ctx context.Context, dir string, paths []string) (*change.Set, error)
 	if err != nil {
 		return nil, err
 	}
-	set := &change.Set{Root: root, NoBase: true}
+	set := &change.Set{Root: root, NoBase: true, OnDisk: true}
 	seen := map[string]bool{}
 	add := func(rel string, fi fs.FileInfo) error {
 		if seen[rel] {

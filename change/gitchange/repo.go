@@ -327,7 +327,11 @@ func (r *Repo) WorkingTree(ctx context.Context, base string) (*change.Set, error
 	if err != nil {
 		return nil, err
 	}
-	return r.changeSet(ctx, commit, tree, baseFiles, side{headFiles, r.readWorktree}, root.FS())
+	set, err := r.changeSet(ctx, commit, tree, baseFiles, side{headFiles, r.readWorktree}, root.FS())
+	if set != nil {
+		set.OnDisk = true // the head is the working tree itself
+	}
+	return set, err
 }
 
 // changeSet diffs the base commit's files against head and attaches the file systems.

@@ -2,6 +2,7 @@ package hallucination
 
 import (
 	"fmt"
+	"go/types"
 	"io/fs"
 	"os"
 	"path"
@@ -183,7 +184,7 @@ func checkUnit(p *check.Pass, loader *load.Loader, head fs.FS, u *unit) ([]check
 		return out, nil
 	}
 	req := newRequest(p.Changes.Root, head, u)
-	res, err := loader.Check(p.Context, req)
+	res, err := loadView(p, loader, head, u, req)
 	if err != nil {
 		if p.Context.Err() != nil {
 			return nil, p.Context.Err()
@@ -257,11 +258,75 @@ func uniq(ss []string) []string {
 	return slices.Compact(ss)
 }
 
+// loadView type-checks req. When the disk may hold another tree than the head beyond the
+// changed files (the index, a patch), the in-module packages the checked ones import are
+// compared with the head tree as well, and the check is made again with them as the head
+// has them, until nothing more differs: an untracked helper in another package must not
+// make a staged caller compile.
+func loadView(p *check.Pass, loader *load.Loader, head fs.FS, u *unit, req load.Request) (*load.Result, error) {
+	root := p.Changes.Root
+	seen := map[string]bool{}
+	for _, f := range req.Files {
+		rel, _ := filepath.Rel(root, filepath.Dir(f))
+		seen[filepath.ToSlash(rel)] = true
+	}
+	overlay := func(abs string, content []byte) {
+		if disk, err := os.ReadFile(abs); err != nil || string(disk) != string(content) {
+			req.Overlay[abs] = content
+		}
+	}
+	for {
+		res, err := loader.Check(p.Context, req)
+		if err != nil || p.Changes.OnDisk {
+			return res, err
+		}
+		more := false
+		for _, dir := range importedDirs(res, u.dir) {
+			if !seen[dir] {
+				seen[dir] = true
+				more = viewDir(&req, root, head, dir, false, overlay) || more
+			}
+		}
+		if !more {
+			return res, nil
+		}
+	}
+}
+
+// importedDirs returns the repository-relative directories of the module's packages that
+// the checked packages import, directly or not; modDir is the module's directory.
+func importedDirs(res *load.Result, modDir string) []string {
+	mod := res.Module.Path
+	seen := map[string]bool{}
+	var dirs []string
+	var walk func(*types.Package)
+	walk = func(tp *types.Package) {
+		for _, ip := range tp.Imports() {
+			ipath := ip.Path()
+			if seen[ipath] || mod == "" || (ipath != mod && !strings.HasPrefix(ipath, mod+"/")) {
+				continue
+			}
+			seen[ipath] = true
+			dirs = append(dirs, path.Join(modDir, strings.TrimPrefix(strings.TrimPrefix(ipath, mod), "/")))
+			walk(ip)
+		}
+	}
+	for _, pkg := range res.Packages {
+		if pkg.Types != nil {
+			walk(pkg.Types)
+		}
+	}
+	sort.Strings(dirs)
+	return dirs
+}
+
 // viewDir makes the loader see directory dir as the head tree has it: its Go files are
 // overlaid where they differ from the disk, and Go files only the disk has are absent. In
 // a module the package is checked even when none of its files changed (a deleted file
-// may leave it broken); outside one only the changed files are.
-func viewDir(req *load.Request, root string, head fs.FS, dir string, inModule bool, overlay func(string, []byte)) {
+// may leave it broken); outside one only the changed files are. It reports whether it
+// added anything to the request.
+func viewDir(req *load.Request, root string, head fs.FS, dir string, inModule bool, overlay func(string, []byte)) bool {
+	before := len(req.Overlay) + len(req.Absent)
 	inHead := map[string]bool{}
 	ents, _ := fs.ReadDir(head, dir) // a directory the head does not have holds nothing
 	for _, e := range ents {
@@ -287,6 +352,7 @@ func viewDir(req *load.Request, root string, head fs.FS, dir string, inModule bo
 			req.Absent = append(req.Absent, filepath.Join(root, filepath.FromSlash(dir), e.Name()))
 		}
 	}
+	return len(req.Overlay)+len(req.Absent) != before
 }
 
 func displayDir(d string) string {

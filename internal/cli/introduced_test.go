@@ -150,6 +150,38 @@ func TestStagedSeesOnlyTheIndex(t *testing.T) {
 	}
 }
 
+// TestStagedSeesOnlyTheIndexInImportedPackages: the packages a staged file imports are
+// checked as the index has them too.
+func TestStagedSeesOnlyTheIndexInImportedPackages(t *testing.T) {
+	const util = "// Package util helps.\npackage util\n\n// A is a.\nfunc A() int { return 1 }\n"
+	const caller = "package m\n\nimport \"example.com/m/util\"\n\n// Caller calls.\nfunc Caller() int { return util.B() }\n"
+	const b = "package util\n\n// B is b.\nfunc B() int { return 2 }\n"
+	cases := []struct {
+		name  string
+		setup map[string]string // written after caller.go is staged
+	}{
+		{"helper untracked in the imported package", map[string]string{"util/b.go": b}},
+		{"helper in an unstaged modification of the imported package", map[string]string{"util/util.go": util + strings.TrimPrefix(b, "package util\n")}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, "util/util.go": util})
+			writeIn(t, r.Dir, map[string]string{"caller.go": caller})
+			git(t, r.Dir, "add", "caller.go")
+			writeIn(t, r.Dir, c.setup)
+			code, out, errs := run(t, r.Dir, "", "diff", "--staged")
+			if code != 1 || !strings.Contains(out, "caller.go:6") {
+				t.Errorf("exit %d, want 1 with a finding at caller.go:6\n%s%s", code, out, errs)
+			}
+			// The working tree as a whole is fine.
+			git(t, r.Dir, "add", "-A")
+			if code, out, errs := run(t, r.Dir, "", "diff", "--staged"); code != 0 {
+				t.Errorf("everything staged: exit %d, want 0\n%s%s", code, out, errs)
+			}
+		})
+	}
+}
+
 func write(files map[string]string) func(*testing.T, string) {
 	return func(t *testing.T, dir string) { writeIn(t, dir, files) }
 }
