@@ -22,44 +22,44 @@ func TestBreaksOnUnchangedLines(t *testing.T) {
 		absent []string // substrings the output must not have
 	}{
 		{
-			name: "type change breaks a use on an unchanged line",
-			base: map[string]string{"m.go": "package m\n\nvar count = 1\n", "use.go": use},
+			name:   "type change breaks a use on an unchanged line",
+			base:   map[string]string{"m.go": "package m\n\nvar count = 1\n", "use.go": use},
 			change: write(map[string]string{"m.go": "package m\n\nvar count = \"one\"\n"}),
 			code:   1, want: []string{"use.go:4", "mismatched types string and untyped int"},
 		},
 		{
-			name: "removing the only use of an import",
-			base: map[string]string{"m.go": "package m\n\nimport \"strings\"\n\n// Trim trims.\nfunc Trim(s string) string {\n\treturn strings.TrimSpace(s)\n}\n"},
+			name:   "removing the only use of an import",
+			base:   map[string]string{"m.go": "package m\n\nimport \"strings\"\n\n// Trim trims.\nfunc Trim(s string) string {\n\treturn strings.TrimSpace(s)\n}\n"},
 			change: write(map[string]string{"m.go": "package m\n\nimport \"strings\"\n\n// Trim trims.\nfunc Trim(s string) string {\n\treturn s\n}\n"}),
 			code:   1, want: []string{"m.go:3", `"strings" imported and not used`},
 		},
 		{
-			name: "deleting a helper's file",
-			base: map[string]string{"helper.go": "package m\n\nfunc helper() int { return 1 }\n", "caller.go": "package m\n\n// Caller calls.\nfunc Caller() int { return helper() }\n"},
+			name:   "deleting a helper's file",
+			base:   map[string]string{"helper.go": "package m\n\nfunc helper() int { return 1 }\n", "caller.go": "package m\n\n// Caller calls.\nfunc Caller() int { return helper() }\n"},
 			change: remove("helper.go"),
 			code:   1, want: []string{"caller.go:4", "helper is not declared"},
 		},
 		{
-			name: "renaming a helper breaks a caller in another file",
-			base: map[string]string{"helper.go": "package m\n\nfunc helper() int { return 1 }\n", "caller.go": "package m\n\n// Caller calls.\nfunc Caller() int { return helper() }\n"},
+			name:   "renaming a helper breaks a caller in another file",
+			base:   map[string]string{"helper.go": "package m\n\nfunc helper() int { return 1 }\n", "caller.go": "package m\n\n// Caller calls.\nfunc Caller() int { return helper() }\n"},
 			change: write(map[string]string{"helper.go": "package m\n\nfunc helper2() int { return 1 }\n"}),
 			code:   1, want: []string{"caller.go:4", "helper is not declared"},
 		},
 		{
-			name: "a compile error the base had is not reported",
-			base: map[string]string{"broken.go": "package m\n\nvar _ int = \"x\"\n", "m.go": "package m\n\n// A is a.\nconst A = 1\n"},
+			name:   "a compile error the base had is not reported",
+			base:   map[string]string{"broken.go": "package m\n\nvar _ int = \"x\"\n", "m.go": "package m\n\n// A is a.\nconst A = 1\n"},
 			change: write(map[string]string{"m.go": "package m\n\n// A is a.\nconst A = 1\n\n// B is b.\nconst B = 2\n"}),
 			code:   0, absent: []string{"broken.go"},
 		},
 		{
-			name: "a pre-existing error moved by an edit above it is not reported",
-			base: map[string]string{"m.go": "package m\n\nvar _ int = \"x\"\n"},
+			name:   "a pre-existing error moved by an edit above it is not reported",
+			base:   map[string]string{"m.go": "package m\n\nvar _ int = \"x\"\n"},
 			change: write(map[string]string{"m.go": "package m\n\n// A is a.\nconst A = 1\n\nvar _ int = \"x\"\n"}),
 			code:   0, absent: []string{"m.go:6"},
 		},
 		{
-			name: "a second copy of a pre-existing error is reported once",
-			base: map[string]string{"m.go": "package m\n\nvar x = 1\n", "a.go": "package m\n\nvar _ int = \"x\"\n\nvar _ string = x\n", "b.go": "package m\n\nvar _ string = x\n"},
+			name:   "a second copy of a pre-existing error is reported once",
+			base:   map[string]string{"m.go": "package m\n\nvar x = 1\n", "a.go": "package m\n\nvar _ int = \"x\"\n\nvar _ string = x\n", "b.go": "package m\n\nvar _ string = x\n"},
 			change: write(map[string]string{"m.go": "package m\n\nvar x = \"s\"\n"}),
 			// At the base a.go:5 and b.go:3 are broken (x is an int); at the head they are
 			// fine and a.go:3 stays as broken as before: nothing new.
