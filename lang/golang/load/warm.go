@@ -224,9 +224,6 @@ func importOrder(states []*pkgState) ([]*pkgState, bool) {
 }
 
 func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]byte, fresh map[string]*types.Package) (*Package, bool, error) {
-	if len(files) == 0 {
-		return nil, false, nil // the package is gone: let go list say so
-	}
 	syntax, errs, err := parseFiles(s.fset, files, overlay)
 	if err != nil {
 		return nil, false, nil // a file vanished: let go list say what the package is now
@@ -305,7 +302,7 @@ func (s *snapshot) viewFiles(st *pkgState, overlay map[string][]byte) ([]string,
 	}
 	now := listing(st.dir, overlay)
 	if now == st.listing {
-		return files, true
+		return files, len(files) > 0 // with no file left, let go list say what it is now
 	}
 	then := map[string]bool{}
 	for _, n := range strings.Split(st.listing, "\n") {
@@ -325,7 +322,7 @@ func (s *snapshot) viewFiles(st *pkgState, overlay map[string][]byte) ([]string,
 			files = append(files, abs)
 		}
 	}
-	return files, len(then) == 0 // a file that vanished from the disk needs go list
+	return files, len(then) == 0 && len(files) > 0 // a file that vanished from the disk needs go list
 }
 
 // belongs reports whether abs, a Go file only the overlay holds, is part of variant st;
