@@ -84,9 +84,8 @@ type unit struct {
 	goFiles  []*change.File
 	goMod    *change.File // set when the change touches this module's go.mod
 	goSum    *change.File
-	// gone lists the Go files the change deleted or renamed away; their directories are
-	// checked too (goneDirs), for the code they leave broken.
-	gone     []string
+	// goneDirs are the directories of the Go files the change deleted or renamed away:
+	// they are checked too, for the code those files leave broken.
 	goneDirs map[string]bool
 }
 
@@ -109,7 +108,7 @@ func units(set *change.Set, head fs.FS) map[string]*unit {
 		if f.Op == change.Delete || f.Op == change.Rename {
 			if old := f.OldPath; strings.HasSuffix(old, ".go") {
 				if u := get(old); u.inModule {
-					u.gone, u.goneDirs[path.Dir(old)] = append(u.gone, old), true
+					u.goneDirs[path.Dir(old)] = true
 				}
 			}
 		}
@@ -235,11 +234,6 @@ func newRequest(root string, head fs.FS, u *unit) load.Request {
 		req.Files = append(req.Files, abs(f.Path))
 		overlay(abs(f.Path), f.Head)
 		pkgDirs[path.Dir(f.Path)] = true
-	}
-	for _, g := range u.gone {
-		if _, over := req.Overlay[abs(g)]; !over {
-			req.Absent = append(req.Absent, abs(g))
-		}
 	}
 	for dir := range u.goneDirs {
 		pkgDirs[dir] = true
