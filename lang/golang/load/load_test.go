@@ -323,3 +323,33 @@ func TestParsePos(t *testing.T) {
 		}
 	}
 }
+
+// TestAbsentFileComesBack: a cache built from a tree without a file must not hide the
+// file from a later check of the disk, which has it.
+func TestAbsentFileComesBack(t *testing.T) {
+	ctx := context.Background()
+	files := map[string]string{"app/helper.go": "package app\n\nfunc helper() int { return 1 }\n", "app/caller.go": "package app\n\nvar _ = helper()\n"}
+	for p, s := range module {
+		files[p] = s
+	}
+	dir := writeModule(t, files)
+	app := filepath.Join(dir, "app", "app.go")
+	// A new import sends the first check to a cold load with the overlay.
+	withOS := strings.Replace(module["app/app.go"], "\"strings\"\n", "\"strings\"\n\t\"os\"\n", 1) + "\nvar _ = os.Args\n"
+	l := New(Options{})
+	res, err := l.Check(ctx, Request{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte(withOS)},
+		Absent: []string{filepath.Join(dir, "app", "helper.go")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(msgs(res), "\n"); !strings.Contains(got, "undefined: helper") {
+		t.Fatalf("with the helper absent: errors %q, want undefined: helper", got)
+	}
+	res, err = l.Check(ctx, Request{Dir: dir, Files: []string{app}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := msgs(res); len(got) != 0 {
+		t.Fatalf("the disk has the helper: errors %q, want none", got)
+	}
+}

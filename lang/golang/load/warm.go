@@ -87,7 +87,8 @@ func addState(snap *snapshot, p *packages.Package, pkg *Package, overlay map[str
 	return nil
 }
 
-// listing returns the sorted .go file names of dir on disk and in the overlay.
+// listing returns the sorted .go file names of dir on disk and in the overlay, without
+// those the overlay marks absent.
 func listing(dir string, overlay map[string][]byte) string {
 	names := map[string]bool{}
 	if ents, err := os.ReadDir(dir); err == nil {
@@ -97,9 +98,14 @@ func listing(dir string, overlay map[string][]byte) string {
 			}
 		}
 	}
-	for p := range overlay {
+	for p, content := range overlay {
 		if filepath.Dir(p) == dir && strings.HasSuffix(p, ".go") {
-			names[filepath.Base(p)] = true
+			names[filepath.Base(p)] = !isAbsent(content)
+		}
+	}
+	for n, present := range names {
+		if !present {
+			delete(names, n)
 		}
 	}
 	list := make([]string, 0, len(names))
@@ -322,7 +328,12 @@ func (s *snapshot) viewFiles(st *pkgState, overlay map[string][]byte) ([]string,
 			files = append(files, abs)
 		}
 	}
-	return files, len(then) == 0 && len(files) > 0 // a file that vanished from the disk needs go list
+	for name := range then {
+		if !isAbsent(overlay[filepath.Join(st.dir, name)]) {
+			return nil, false // a file that vanished from the disk needs go list
+		}
+	}
+	return files, len(files) > 0
 }
 
 // belongs reports whether abs, a Go file only the overlay holds, is part of variant st;
