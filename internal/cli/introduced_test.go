@@ -211,3 +211,15 @@ func git(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	(&testrepo.Repo{Dir: dir}).GitTB(t, args...)
 }
+
+// TestPatchSeesOnlyHeadAndThePatch: --patch verifies HEAD with the patch applied; files
+// only the working tree has do not exist for it.
+func TestPatchSeesOnlyHeadAndThePatch(t *testing.T) {
+	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
+	writeIn(t, r.Dir, map[string]string{"helper.go": "package m\n\nfunc helper() int { return 1 }\n"})
+	patch := "diff --git a/caller.go b/caller.go\nnew file mode 100644\n--- /dev/null\n+++ b/caller.go\n@@ -0,0 +1,4 @@\n+package m\n+\n+// Caller calls.\n+func Caller() int { return helper() }\n"
+	code, out, errs := run(t, r.Dir, patch, "diff", "--patch", "-")
+	if code != 1 || !strings.Contains(out, "caller.go:4") {
+		t.Errorf("exit %d, want 1 with a finding at caller.go:4\n%s%s", code, out, errs)
+	}
+}
