@@ -29,7 +29,11 @@ type Dimension struct {
 	Doc   string
 	Rules []*Rule
 	// Run reports the findings of the dimension for the pass. An error means the
-	// dimension could not complete; the engine turns it into <dim>/internal-error.
+	// dimension could not complete; the engine turns it into <dim>/internal-error. In
+	// diff mode the engine may run it a second time over the base view of the change
+	// (Pass.Focus set) to learn which of its findings the base already had; it reads the
+	// tree through the Pass (Changes.HeadFS, the files' content), never the disk directly,
+	// so the same code verifies either side.
 	Run func(*Pass) ([]Finding, error)
 }
 
