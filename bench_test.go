@@ -50,30 +50,22 @@ func BenchmarkDiffOneFileChangeAll(b *testing.B) {
 	benchmarkDiff(b, policy.Default())
 }
 
-// BenchmarkDiffBreakOnUnchangedLine is 'agentverify diff' on a one-file change in the same
-// repository that breaks lines it did not touch (F1 of p75 now returns an int, so its
-// unchanged return statements no longer compile): the hallucination dimension runs again
-// over the base of p75 to tell new errors from pre-existing ones. Compare with
-// BenchmarkDiffOneFileChangeAll, where nothing needs settling.
-func BenchmarkDiffBreakOnUnchangedLine(b *testing.B) {
+// BenchmarkDiffSettlesPreexistingError is BenchmarkDiffOneFileChangeAll's change in a
+// repository whose p75 already has a compile error on a line the change does not touch:
+// the hallucination dimension runs again over the base of p75 (the warm path of the same
+// loader) to find that the error is not new, and the change passes. The difference
+// between the two is the cost of verifying the base.
+func BenchmarkDiffSettlesPreexistingError(b *testing.B) {
 	files := testrepo.Module(150, 1000)
+	files["p75/broken.go"] = "package p75\n\nvar _ int = \"not an int\"\n"
 	r := testrepo.New(b, files)
-	r.Write(map[string]string{"p75/p.go": strings.Replace(files["p75/p.go"], "func F1(s string) string {", "func F1(s string) int {", 1)})
+	r.Write(map[string]string{"p75/extra.go": "package p75\n\n// Extra is new.\nfunc Extra() string { return F1(\"x\") }\n"})
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
 		rep, err := (&agentverify.Checker{}).Check(ctx, agentverify.Request{Dir: r.Dir})
-		if err != nil || rep.Status != report.Failed {
-			b.Fatalf("%v: want failed", err)
-		}
-		for _, v := range rep.Violations {
-			if v.Rule == "hallucination/type-error" && v.Location.File == "p75/p.go" {
-				continue
-			}
-			if v.Rule == "hallucination/wrong-signature" || v.Dimension == "semantics" {
-				continue
-			}
-			b.Fatalf("unexpected %s at %s:%d: %s", v.Rule, v.Location.File, v.Location.Line, v.Message)
+		if err != nil || rep.Status != report.Passed {
+			b.Fatalf("%v: status %v, want passed", err, rep.Status)
 		}
 	}
 }
