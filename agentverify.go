@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/agentverify/agentverify/change"
-	"github.com/agentverify/agentverify/check"
-	"github.com/agentverify/agentverify/engine"
 	"github.com/agentverify/agentverify/change/editset"
 	"github.com/agentverify/agentverify/change/gitchange"
 	"github.com/agentverify/agentverify/change/patch"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/engine"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
