@@ -153,12 +153,15 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 		Mode:       mode,
 		Languages:  langs,
 		Files:      check.NewFiles(langs),
+		Memo:       check.NewMemo(),
 	}
 	timeout := c.Timeout
 	if timeout == 0 {
 		timeout = pol.Limits.Timeout()
 	}
-	outcomes := engine.Run(ctx, pass, dims, engine.Options{Timeout: timeout})
+	opts := engine.Options{Timeout: timeout}
+	outcomes := engine.Run(ctx, pass, dims, opts)
+	outcomes = engine.ConfirmAtBase(ctx, pass, dims, outcomes, opts, rules)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("verification interrupted: %w", err)
 	}

@@ -49,3 +49,23 @@ func BenchmarkDiffOneFileChangeFast(b *testing.B) {
 func BenchmarkDiffOneFileChangeAll(b *testing.B) {
 	benchmarkDiff(b, policy.Default())
 }
+
+// BenchmarkDiffSettlesPreexistingError is BenchmarkDiffOneFileChangeAll's change in a
+// repository whose p75 already has a compile error on a line the change does not touch:
+// the hallucination dimension runs again over the base of p75 (the warm path of the same
+// loader) to find that the error is not new, and the change passes. The difference
+// between the two is the cost of verifying the base.
+func BenchmarkDiffSettlesPreexistingError(b *testing.B) {
+	files := testrepo.Module(150, 1000)
+	files["p75/broken.go"] = "package p75\n\nvar _ int = \"not an int\"\n"
+	r := testrepo.New(b, files)
+	r.Write(map[string]string{"p75/extra.go": "package p75\n\n// Extra is new.\nfunc Extra() string { return F1(\"x\") }\n"})
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		rep, err := (&agentverify.Checker{}).Check(ctx, agentverify.Request{Dir: r.Dir})
+		if err != nil || rep.Status != report.Passed {
+			b.Fatalf("%v: status %v, want passed", err, rep.Status)
+		}
+	}
+}

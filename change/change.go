@@ -115,6 +115,12 @@ type Set struct {
 	BaseRev string
 	// NoBase is set in check mode: everything counts as new.
 	NoBase bool
+	// OnDisk is set when the directory at Root holds the head tree except for the files
+	// of the change (the working tree, proposed edits over it), so a tool that reads the
+	// disk (a compiler) sees the head once it is given those files. It is not set for the
+	// index or a patch, where any file may differ from the disk. A base view keeps it: the
+	// base differs from the head only in the files of the change.
+	OnDisk bool
 }
 
 // File returns the file with the given head or base path, or nil.
@@ -146,4 +152,40 @@ func (s *Set) Limit(limit int64) {
 // Sort orders Files by Path; builders call it once before handing the Set out.
 func (s *Set) Sort() {
 	sort.Slice(s.Files, func(i, j int) bool { return s.Files[i].Path < s.Files[j].Path })
+}
+
+// BaseView returns the change seen from its base: HeadFS is the base tree, each file's
+// Head is its base content (at its base path) and its Changed lines are the base lines the
+// change removed or rewrote. Verifying the view yields what the base already had, so that
+// a finding of the change can be told new from pre-existing wherever it lands. The view of
+// a change with no base is nil.
+func (s *Set) BaseView() *Set {
+	if s.NoBase {
+		return nil
+	}
+	v := &Set{Root: s.Root, BaseFS: s.HeadFS, HeadFS: s.BaseFS, OnDisk: s.OnDisk, Files: make([]*File, 0, len(s.Files))}
+	for _, f := range s.Files {
+		v.Files = append(v.Files, f.reversed())
+	}
+	v.Sort()
+	return v
+}
+
+// reversed returns f as seen from its base.
+func (f *File) reversed() *File {
+	r := *f
+	r.Base, r.Head = f.Head, f.Base
+	r.Changed = nil
+	switch f.Op {
+	case Create:
+		r.Op, r.OldPath = Delete, f.Path
+	case Delete:
+		r.Op, r.OldPath = Create, ""
+	case Rename:
+		r.Path, r.OldPath = f.OldPath, f.Path
+	}
+	if r.Head != nil && !r.Binary && !r.TooLarge {
+		r.Changed = ChangedLines(r.Base, r.Head)
+	}
+	return &r
 }

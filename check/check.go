@@ -29,7 +29,11 @@ type Dimension struct {
 	Doc   string
 	Rules []*Rule
 	// Run reports the findings of the dimension for the pass. An error means the
-	// dimension could not complete; the engine turns it into <dim>/internal-error.
+	// dimension could not complete; the engine turns it into <dim>/internal-error. In
+	// diff mode the engine may run it a second time over the base view of the change
+	// (Pass.Focus set) to learn which of its findings the base already had; it reads the
+	// tree through the Pass (Changes.HeadFS, the files' content), never the disk directly,
+	// so the same code verifies either side.
 	Run func(*Pass) ([]Finding, error)
 }
 
@@ -118,6 +122,14 @@ type Pass struct {
 	Mode      Mode
 	Languages lang.Registry
 	Files     *Files
+	// Focus is set on a base-view pass (a run over Changes.BaseView(), made to learn which
+	// findings already existed before the change): it holds the paths whose findings will
+	// be matched. A dimension may skip any work that cannot produce a finding in a focus
+	// file that is not marked Introduced. Nil means every file matters.
+	Focus map[string]bool
+	// Memo holds values shared by every pass of one verification (the head pass and its
+	// base-view passes), such as a package loader whose cache the base view reuses.
+	Memo *Memo
 }
 
 // Trust describes the trusted side of a verification: the policy in force comes from the
@@ -145,9 +157,40 @@ type Trust struct {
 	BaseContent func(path string) ([]byte, bool)
 }
 
+// Memo is a per-verification store, safe for concurrent use. A nil Memo stores nothing.
+type Memo struct {
+	mu sync.Mutex
+	m  map[string]any
+}
+
+// NewMemo returns an empty Memo.
+func NewMemo() *Memo { return &Memo{m: map[string]any{}} }
+
+// Get returns the value stored under key, storing newValue() first when there is none.
+func (m *Memo) Get(key string, newValue func() any) any {
+	if m == nil {
+		return newValue()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.m[key]
+	if !ok {
+		v = newValue()
+		m.m[key] = v
+	}
+	return v
+}
+
 // Files parses each (path, side) once and shares the result between dimensions. It is safe
 // for concurrent use.
 type Files struct {
+	c *fileCache
+	// flip swaps the sides: a Files for a base view (change.Set.BaseView) shares the cache
+	// of the change it reverses, whose Head side is the view's Base side.
+	flip bool
+}
+
+type fileCache struct {
 	langs lang.Registry
 	mu    sync.Mutex
 	cache map[fileKey]*parsed
@@ -166,8 +209,12 @@ type parsed struct {
 
 // NewFiles returns a parse cache over the given frontends.
 func NewFiles(langs lang.Registry) *Files {
-	return &Files{langs: langs, cache: map[fileKey]*parsed{}}
+	return &Files{c: &fileCache{langs: langs, cache: map[fileKey]*parsed{}}}
 }
+
+// Flip returns the parse cache for the base view of the change: it shares this cache, with
+// the sides swapped, so no file is parsed twice.
+func (fs *Files) Flip() *Files { return &Files{c: fs.c, flip: !fs.flip} }
 
 // Parse returns the parsed side s of f, or nil with no error when no frontend handles the
 // file or the side is not analysable (absent, binary, symlink, too large).
@@ -180,17 +227,24 @@ func (fs *Files) Parse(f *change.File, s change.Side) (*lang.File, error) {
 	if src == nil || f.Binary || f.Symlink || f.TooLarge {
 		return nil, nil
 	}
-	fe := fs.langs.For(path)
+	fe := fs.c.langs.For(path)
 	if fe == nil {
 		return nil, nil
 	}
-	fs.mu.Lock()
-	p, ok := fs.cache[fileKey{path, s}]
+	key := fileKey{path, s}
+	if fs.flip {
+		key.side = change.Head
+		if s == change.Head {
+			key.side = change.Base
+		}
+	}
+	fs.c.mu.Lock()
+	p, ok := fs.c.cache[key]
 	if !ok {
 		p = &parsed{}
-		fs.cache[fileKey{path, s}] = p
+		fs.c.cache[key] = p
 	}
-	fs.mu.Unlock()
+	fs.c.mu.Unlock()
 	p.once.Do(func() { p.file, p.err = parse(fe, path, src) })
 	return p.file, p.err
 }

@@ -14,6 +14,12 @@
 //  5. dedupe: one violation per rule, place and message;
 //  6. sort: by file, line, column, rule, message (report.Sort).
 //
+// Between Run and Process, ConfirmAtBase settles in diff mode the findings the diff filter
+// would drop (not marked Introduced, not on a changed line): a dimension that has any runs
+// again over the base view of the change, and those of its findings the base does not
+// have (matched by rule, file, symbol and message, not by line) are marked Introduced.
+// So a change that breaks an unchanged line or another file is reported where it breaks.
+//
 // Dimensions are independent: each sees the same immutable Pass, and one failing never
 // hides another's findings (P1).
 package engine

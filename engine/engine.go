@@ -35,30 +35,41 @@ type Options struct {
 // not run. Run never fails: a dimension's error, panic or timeout is in its Outcome.
 func Run(ctx context.Context, pass *check.Pass, dims []*check.Dimension, opts Options) []Outcome {
 	out := make([]Outcome, len(dims))
-	limit := opts.Parallelism
-	if limit <= 0 {
-		limit = runtime.GOMAXPROCS(0)
-	}
-	sem := make(chan struct{}, limit)
-	var wg sync.WaitGroup
+	var run []int
 	for i, d := range dims {
 		out[i].Dimension = d.Name
 		if !pass.Policy.Enabled(d.Name) {
 			out[i].Skipped = true
 			continue
 		}
+		run = append(run, i)
+	}
+	parallel(len(run), opts.Parallelism, func(j int) {
+		i := run[j]
+		start := time.Now()
+		out[i].Findings, out[i].Err = runOne(ctx, pass, dims[i], opts.Timeout)
+		out[i].Duration = time.Since(start)
+	})
+	return out
+}
+
+// parallel calls fn(0) … fn(n-1), at most limit at once (0: GOMAXPROCS), and waits.
+func parallel(n, limit int, fn func(int)) {
+	if limit <= 0 {
+		limit = runtime.GOMAXPROCS(0)
+	}
+	sem := make(chan struct{}, limit)
+	var wg sync.WaitGroup
+	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			start := time.Now()
-			out[i].Findings, out[i].Err = runOne(ctx, pass, d, opts.Timeout)
-			out[i].Duration = time.Since(start)
+			fn(i)
 		}()
 	}
 	wg.Wait()
-	return out
 }
 
 // runOne runs d with panic isolation and a deadline. A dimension that ignores its context

@@ -54,7 +54,7 @@ func BuildLimit(root string, edits []Edit, limit int64) (*change.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	set := &change.Set{Root: root, BaseFS: disk, BaseRev: "working tree"}
+	set := &change.Set{Root: root, BaseFS: disk, BaseRev: "working tree", OnDisk: true}
 	overlay := map[string]*Edit{}
 	dirs := map[string]bool{}
 	for i := range edits {

@@ -32,7 +32,7 @@ func PathsLimit(ctx context.Context, dir string, paths []string, limit int64) (*
 	if err != nil {
 		return nil, err
 	}
-	set := &change.Set{Root: root, NoBase: true}
+	set := &change.Set{Root: root, NoBase: true, OnDisk: true}
 	seen := map[string]bool{}
 	add := func(rel string, fi fs.FileInfo) error {
 		if seen[rel] {

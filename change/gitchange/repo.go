@@ -341,7 +341,11 @@ func (r *Repo) WorkingTree(ctx context.Context, base string) (*change.Set, error
 	if err != nil {
 		return nil, err
 	}
-	return r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), headFiles, r.readWorktree}, headFS)
+	set, err := r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), headFiles, r.readWorktree}, headFS)
+	if set != nil {
+		set.OnDisk = true // the head is the working tree itself
+	}
+	return set, err
 }
 
 // changeSet diffs the base commit's files against head and attaches the file systems.

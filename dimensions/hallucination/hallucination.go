@@ -2,10 +2,12 @@ package hallucination
 
 import (
 	"fmt"
+	"go/types"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -52,12 +54,13 @@ var rules = []*check.Rule{
 		Doc: "The type checker rejects the code for a reason no more specific rule covers (a mismatched type, an unused variable or import, a missing return, …). Every type error of the change is reported; nothing is hidden."},
 }
 
-// Dimension is the hallucination dimension; each run uses a fresh loader. Long-lived
-// processes use New with a shared load.Loader to re-check edits on the warm path.
+// Dimension is the hallucination dimension; each verification uses a fresh loader,
+// shared by its head and base-view passes. Long-lived processes use New with a shared
+// load.Loader to re-check edits on the warm path.
 var Dimension = New(nil)
 
 // New returns the dimension using loader l to type-check packages; nil means a fresh
-// loader per run.
+// loader per verification (kept in the pass's Memo).
 func New(l *load.Loader) *check.Dimension {
 	return &check.Dimension{
 		Name:  policy.Hallucination,
@@ -66,7 +69,7 @@ func New(l *load.Loader) *check.Dimension {
 		Run: func(p *check.Pass) ([]check.Finding, error) {
 			loader := l
 			if loader == nil {
-				loader = load.New(load.Options{})
+				loader = p.Memo.Get("hallucination/loader", func() any { return load.New(load.Options{}) }).(*load.Loader)
 			}
 			return run(p, loader)
 		},
@@ -81,6 +84,61 @@ type unit struct {
 	goFiles  []*change.File
 	goMod    *change.File // set when the change touches this module's go.mod
 	goSum    *change.File
+	// goneDirs are the directories of the Go files the change deleted or renamed away:
+	// they are checked too, for the code those files leave broken.
+	goneDirs map[string]bool
+}
+
+// units groups the Go files and module files of the change by module.
+func units(set *change.Set, head fs.FS) map[string]*unit {
+	units := map[string]*unit{}
+	get := func(file string) *unit {
+		dir, inModule := load.ModuleRoot(head, file)
+		if !inModule {
+			dir = path.Dir(file)
+		}
+		u := units[dir]
+		if u == nil {
+			u = &unit{dir: dir, inModule: inModule, goneDirs: map[string]bool{}}
+			units[dir] = u
+		}
+		return u
+	}
+	for _, f := range set.Files {
+		if f.Op == change.Delete || f.Op == change.Rename {
+			if old := f.OldPath; strings.HasSuffix(old, ".go") {
+				if u := get(old); u.inModule {
+					u.goneDirs[path.Dir(old)] = true
+				}
+			}
+		}
+		if !f.Analyzable() {
+			continue
+		}
+		switch base := path.Base(f.Path); {
+		case base == "go.mod":
+			get(f.Path).goMod = f
+		case base == "go.sum":
+			get(f.Path).goSum = f
+		case strings.HasSuffix(f.Path, ".go"):
+			u := get(f.Path)
+			u.goFiles = append(u.goFiles, f)
+		}
+	}
+	return units
+}
+
+// inFocus reports whether a base-view pass needs u: some focus file is inside it.
+func inFocus(p *check.Pass, u *unit) bool {
+	if p.Focus == nil {
+		return true
+	}
+	for f := range p.Focus {
+		if u.dir == "." || strings.HasPrefix(f, u.dir+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func run(p *check.Pass, loader *load.Loader) ([]check.Finding, error) {
@@ -89,38 +147,12 @@ func run(p *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 	if head == nil {
 		head = os.DirFS(set.Root)
 	}
-	units := map[string]*unit{}
-	get := func(dir string, inModule bool) *unit {
-		u := units[dir]
-		if u == nil {
-			u = &unit{dir: dir, inModule: inModule}
-			units[dir] = u
-		}
-		return u
-	}
-	for _, f := range set.Files {
-		if !f.Analyzable() {
-			continue
-		}
-		switch base := path.Base(f.Path); {
-		case base == "go.mod" || base == "go.sum":
-			u := get(path.Dir(f.Path), true)
-			if base == "go.mod" {
-				u.goMod = f
-			} else {
-				u.goSum = f
-			}
-		case strings.HasSuffix(f.Path, ".go"):
-			if dir, ok := load.ModuleRoot(head, f.Path); ok {
-				get(dir, true).goFiles = append(get(dir, true).goFiles, f)
-			} else {
-				get(path.Dir(f.Path), false).goFiles = append(get(path.Dir(f.Path), false).goFiles, f)
-			}
-		}
-	}
+	units := units(set, head)
 	dirs := make([]string, 0, len(units))
-	for d := range units {
-		dirs = append(dirs, d)
+	for d, u := range units {
+		if inFocus(p, u) {
+			dirs = append(dirs, d)
+		}
 	}
 	sort.Strings(dirs)
 	var out []check.Finding
@@ -148,53 +180,11 @@ func checkUnit(p *check.Pass, loader *load.Loader, head fs.FS, u *unit) ([]check
 			return out, nil // the loader would only repeat the syntax error
 		}
 	}
-	if len(u.goFiles) == 0 {
+	if len(u.goFiles) == 0 && len(u.goneDirs) == 0 {
 		return out, nil
 	}
-	root := p.Changes.Root
-	modDir := filepath.Join(root, filepath.FromSlash(u.dir))
-	req := load.Request{Dir: modDir, Overlay: map[string][]byte{}}
-	// Only content that differs from the disk goes into the overlay: go/packages
-	// type-checks every dependency from source as soon as there is any overlay, which on a
-	// large module costs seconds and hundreds of megabytes. For a working-tree diff the
-	// head is the disk and the dependencies come from export data.
-	overlay := func(abs string, content []byte) {
-		if disk, err := os.ReadFile(abs); err != nil || string(disk) != string(content) {
-			req.Overlay[abs] = content
-		}
-	}
-	for _, f := range []*change.File{u.goMod, u.goSum} {
-		if f != nil {
-			overlay(filepath.Join(root, filepath.FromSlash(f.Path)), f.Head)
-		}
-	}
-	pkgDirs := map[string]bool{}
-	for _, f := range u.goFiles {
-		abs := filepath.Join(root, filepath.FromSlash(f.Path))
-		req.Files = append(req.Files, abs)
-		overlay(abs, f.Head)
-		pkgDirs[path.Dir(f.Path)] = true
-	}
-	// The other files of the checked packages as the head sees them (the index, for
-	// --staged), which may differ from the working tree on disk.
-	for dir := range pkgDirs {
-		ents, err := fs.ReadDir(head, dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			rel := path.Join(dir, e.Name())
-			abs := filepath.Join(root, filepath.FromSlash(rel))
-			if _, done := req.Overlay[abs]; done || e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
-				continue
-			}
-			if b, err := fs.ReadFile(head, rel); err == nil {
-				overlay(abs, b)
-			}
-		}
-	}
-	sort.Strings(req.Files)
-	res, err := loader.Check(p.Context, req)
+	req := newRequest(p.Changes.Root, head, u)
+	res, err := loadView(p, loader, head, u, req)
 	if err != nil {
 		if p.Context.Err() != nil {
 			return nil, p.Context.Err()
@@ -216,6 +206,148 @@ func checkUnit(p *check.Pass, loader *load.Loader, head fs.FS, u *unit) ([]check
 	}
 	c := newConverter(p, res, u)
 	return append(out, c.findings()...), nil
+}
+
+// newRequest builds the loader request that shows the packages of u as the head tree of
+// the change has them, whatever the disk holds: changed files and the other files of the
+// checked packages that differ from the disk are overlaid, and files on the disk that the
+// head tree does not have (created files, for a base view; untracked or ignored ones, for
+// the index) are absent.
+func newRequest(root string, head fs.FS, u *unit) load.Request {
+	abs := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
+	req := load.Request{Dir: abs(u.dir), Overlay: map[string][]byte{}}
+	// Only content that differs from the disk goes into the overlay: go/packages
+	// type-checks every dependency from source as soon as there is any overlay, which on a
+	// large module costs seconds and hundreds of megabytes. For a working-tree diff the
+	// head is the disk and the dependencies come from export data.
+	overlay := func(abs string, content []byte) {
+		if disk, err := os.ReadFile(abs); err != nil || string(disk) != string(content) {
+			req.Overlay[abs] = content
+		}
+	}
+	for _, f := range []*change.File{u.goMod, u.goSum} {
+		if f != nil {
+			overlay(abs(f.Path), f.Head)
+		}
+	}
+	pkgDirs := map[string]bool{}
+	for _, f := range u.goFiles {
+		req.Files = append(req.Files, abs(f.Path))
+		overlay(abs(f.Path), f.Head)
+		pkgDirs[path.Dir(f.Path)] = true
+	}
+	for dir := range u.goneDirs {
+		pkgDirs[dir] = true
+	}
+	for dir := range pkgDirs {
+		viewDir(&req, root, head, dir, u.inModule, overlay)
+	}
+	req.Files = uniq(req.Files)
+	req.Absent = uniq(req.Absent)
+	return req
+}
+
+// uniq sorts ss and drops repeats.
+func uniq(ss []string) []string {
+	sort.Strings(ss)
+	return slices.Compact(ss)
+}
+
+// loadView type-checks req. When the disk may hold another tree than the head beyond the
+// changed files (the index, a patch), the in-module packages the checked ones import are
+// compared with the head tree as well, and the check is made again with them as the head
+// has them, until nothing more differs: an untracked helper in another package must not
+// make a staged caller compile.
+func loadView(p *check.Pass, loader *load.Loader, head fs.FS, u *unit, req load.Request) (*load.Result, error) {
+	root := p.Changes.Root
+	seen := map[string]bool{}
+	for _, f := range req.Files {
+		rel, _ := filepath.Rel(root, filepath.Dir(f))
+		seen[filepath.ToSlash(rel)] = true
+	}
+	overlay := func(abs string, content []byte) {
+		if disk, err := os.ReadFile(abs); err != nil || string(disk) != string(content) {
+			req.Overlay[abs] = content
+		}
+	}
+	for {
+		res, err := loader.Check(p.Context, req)
+		if err != nil || p.Changes.OnDisk {
+			return res, err
+		}
+		more := false
+		for _, dir := range importedDirs(res, u.dir) {
+			if !seen[dir] {
+				seen[dir] = true
+				more = viewDir(&req, root, head, dir, false, overlay) || more
+			}
+		}
+		if !more {
+			return res, nil
+		}
+	}
+}
+
+// importedDirs returns the repository-relative directories of the module's packages that
+// the checked packages import, directly or not; modDir is the module's directory.
+func importedDirs(res *load.Result, modDir string) []string {
+	mod := res.Module.Path
+	seen := map[string]bool{}
+	var dirs []string
+	var walk func(*types.Package)
+	walk = func(tp *types.Package) {
+		for _, ip := range tp.Imports() {
+			ipath := ip.Path()
+			if seen[ipath] || mod == "" || (ipath != mod && !strings.HasPrefix(ipath, mod+"/")) {
+				continue
+			}
+			seen[ipath] = true
+			dirs = append(dirs, path.Join(modDir, strings.TrimPrefix(strings.TrimPrefix(ipath, mod), "/")))
+			walk(ip)
+		}
+	}
+	for _, pkg := range res.Packages {
+		if pkg.Types != nil {
+			walk(pkg.Types)
+		}
+	}
+	sort.Strings(dirs)
+	return dirs
+}
+
+// viewDir makes the loader see directory dir as the head tree has it: its Go files are
+// overlaid where they differ from the disk, and Go files only the disk has are absent. In
+// a module the package is checked even when none of its files changed (a deleted file
+// may leave it broken); outside one only the changed files are. It reports whether it
+// added anything to the request.
+func viewDir(req *load.Request, root string, head fs.FS, dir string, inModule bool, overlay func(string, []byte)) bool {
+	before := len(req.Overlay) + len(req.Absent)
+	inHead := map[string]bool{}
+	ents, _ := fs.ReadDir(head, dir) // a directory the head does not have holds nothing
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		rel := path.Join(dir, e.Name())
+		abs := filepath.Join(root, filepath.FromSlash(rel))
+		inHead[e.Name()] = true
+		if _, done := req.Overlay[abs]; done {
+			continue
+		}
+		if b, err := fs.ReadFile(head, rel); err == nil {
+			overlay(abs, b)
+			if inModule {
+				req.Files = append(req.Files, abs)
+			}
+		}
+	}
+	disk, _ := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+	for _, e := range disk {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".go") && !inHead[e.Name()] {
+			req.Absent = append(req.Absent, filepath.Join(root, filepath.FromSlash(dir), e.Name()))
+		}
+	}
+	return len(req.Overlay)+len(req.Absent) != before
 }
 
 func displayDir(d string) string {

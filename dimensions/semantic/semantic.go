@@ -14,11 +14,11 @@ import (
 	"github.com/agentverify/agentverify/policy"
 )
 
-// Dimension is the semantics dimension with a fresh package loader per run.
+// Dimension is the semantics dimension with a fresh package loader per verification.
 var Dimension = New(nil)
 
 // New returns the dimension type-checking dependents with loader l; nil means a fresh
-// loader per run. Long-lived processes share one loader with the hallucination dimension.
+// loader per verification. Long-lived processes share one loader with the hallucination dimension.
 func New(l *load.Loader) *check.Dimension {
 	return &check.Dimension{
 		Name:  policy.Semantics,
@@ -27,7 +27,7 @@ func New(l *load.Loader) *check.Dimension {
 		Run: func(pass *check.Pass) ([]check.Finding, error) {
 			loader := l
 			if loader == nil {
-				loader = load.New(load.Options{})
+				loader = pass.Memo.Get("semantic/loader", func() any { return load.New(load.Options{}) }).(*load.Loader)
 			}
 			return run(pass, loader)
 		},
@@ -50,7 +50,9 @@ type pkg struct {
 }
 
 func run(pass *check.Pass, loader *load.Loader) ([]check.Finding, error) {
-	if pass.Changes.NoBase {
+	if pass.Changes.NoBase || pass.Focus != nil {
+		// A base-view pass only matches findings not marked Introduced: the skips. The
+		// API comparison and the dependents report only Introduced findings.
 		return skips(pass)
 	}
 	pkgs, err := collect(pass)

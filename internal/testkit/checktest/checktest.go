@@ -19,7 +19,9 @@
 // deleted. In any file, a comment "// want "re" ..." (or ";; want" for Lisp) expects one
 // finding per regexp on that line; each regexp is matched against
 // "RULE: MESSAGE [suggestion: SUGGESTION]". Every finding must be expected and every
-// expectation met. Findings go through the engine's diff filter (Pass.Keep) first.
+// expectation met. Findings go through the engine's base settling (engine.ConfirmAtBase:
+// a finding off the changed lines counts only when the base does not have it) and its
+// diff filter (Pass.Keep) first.
 package checktest
 
 import (
@@ -37,6 +39,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/engine"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/policy"
 )
@@ -97,7 +100,7 @@ func Load(t testing.TB, path string) *Case {
 	root := t.TempDir()
 	c.HeadDir = filepath.Join(root, "head")
 	write(t, c.HeadDir, head)
-	c.Changes = &change.Set{Root: c.HeadDir, HeadFS: os.DirFS(c.HeadDir)}
+	c.Changes = &change.Set{Root: c.HeadDir, HeadFS: os.DirFS(c.HeadDir), OnDisk: true}
 	if c.Mode == check.Check {
 		c.Changes.NoBase = true
 		for p, data := range head {
@@ -245,6 +248,7 @@ func (c *Case) Pass(langs lang.Registry) *check.Pass {
 		Mode:       c.Mode,
 		Languages:  langs,
 		Files:      check.NewFiles(langs),
+		Memo:       check.NewMemo(),
 	}
 }
 
@@ -261,12 +265,18 @@ func (c *Case) trust() *check.Trust {
 func RunDimension(t testing.TB, c *Case, dim *check.Dimension, langs lang.Registry) []check.Finding {
 	t.Helper()
 	pass := c.Pass(langs)
-	fs, err := dim.Run(pass)
-	if err != nil {
-		t.Fatalf("%s: %s.Run: %v", c.Name, dim.Name, err)
+	dims := []*check.Dimension{dim}
+	out := engine.Run(pass.Context, pass, dims, engine.Options{})
+	if out[0].Err != nil {
+		t.Fatalf("%s: %s.Run: %v", c.Name, dim.Name, out[0].Err)
 	}
+	rules := map[string]*check.Rule{}
+	for _, r := range dim.Rules {
+		rules[r.ID] = r
+	}
+	out = engine.ConfirmAtBase(pass.Context, pass, dims, out, engine.Options{}, rules)
 	var kept []check.Finding
-	for _, f := range fs {
+	for _, f := range out[0].Findings {
 		if pass.Keep(f) {
 			kept = append(kept, f)
 		}

@@ -98,8 +98,46 @@ type Request struct {
 	Dir string
 	// Files are absolute paths of Go files; the packages containing them are checked.
 	Files []string
-	// Overlay maps absolute paths to the content to check instead of the disk's.
+	// Overlay maps absolute paths to the content to check instead of the disk's; a path
+	// not on disk adds a file.
 	Overlay map[string][]byte
+	// Absent lists absolute paths of files that are on disk but not in the tree checked:
+	// files a change created, when its base is checked; untracked or ignored files, when
+	// the index is. For `go list` they are overlaid with a file its build constraint
+	// excludes (absentFile), which is as good as no file at all: it is in no package,
+	// whatever its name or package clause.
+	Absent []string
+}
+
+// absentFile is the overlay content that stands for "no such file" (see Request.Absent).
+var absentFile = []byte("//go:build ignore\n\n// This file does not exist in the tree being verified.\npackage ignore\n")
+
+// isAbsent reports whether overlay content stands for a missing file.
+func isAbsent(content []byte) bool { return string(content) == string(absentFile) }
+
+// withAbsent returns req with its Absent files folded into a copy of its Overlay.
+func withAbsent(req Request) Request {
+	if len(req.Absent) == 0 {
+		return req
+	}
+	over := make(map[string][]byte, len(req.Overlay)+len(req.Absent))
+	for p, b := range req.Overlay {
+		over[p] = b
+	}
+	gone := map[string]bool{}
+	for _, p := range req.Absent {
+		if _, set := over[p]; !set && strings.HasSuffix(p, ".go") {
+			over[p], gone[p] = absentFile, true
+		}
+	}
+	files := make([]string, 0, len(req.Files))
+	for _, f := range req.Files {
+		if !gone[f] {
+			files = append(files, f)
+		}
+	}
+	req.Files, req.Overlay, req.Absent = files, over, nil
+	return req
 }
 
 // Options configure a Loader.
@@ -135,6 +173,7 @@ func (l *Loader) Stats() (cold, warm int) {
 // packages could not be loaded at all (no Go toolchain, a go.mod `go list` rejects, a
 // cancelled context); problems in the code are in the packages' Errors.
 func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
+	req = withAbsent(req)
 	if len(req.Files) == 0 {
 		return &Result{Module: Module{Dir: req.Dir}, Fset: token.NewFileSet()}, nil
 	}
@@ -252,7 +291,8 @@ func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, err
 	}
 	res := &Result{Module: Module{Dir: req.Dir}, Fset: cfg.Fset}
 	if inModule {
-		snapCandidate := &snapshot{dir: req.Dir, fset: cfg.Fset, modHash: modHash(req.Dir, req.Overlay), byDir: map[string][]*pkgState{}}
+		snapCandidate := &snapshot{dir: req.Dir, fset: cfg.Fset, modHash: modHash(req.Dir, req.Overlay), byDir: map[string][]*pkgState{},
+			build: buildContext(cfg.Env)}
 		for _, p := range pkgs {
 			if isTestMain(p) {
 				continue

@@ -109,8 +109,14 @@ func TestWarmPathInvalidation(t *testing.T) {
 		{"dependency edited in overlay", func(t *testing.T, dir string) map[string][]byte {
 			return map[string][]byte{filepath.Join(dir, "auth", "auth.go"): []byte("package auth\n")}
 		}},
-		{"file added to the package", func(t *testing.T, dir string) map[string][]byte {
-			return map[string][]byte{filepath.Join(dir, "app", "more.go"): []byte("package app\n")}
+		{"file added to the package on disk", func(t *testing.T, dir string) map[string][]byte {
+			if err := os.WriteFile(filepath.Join(dir, "app", "more.go"), []byte("package app\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}},
+		{"first test file of a package added in overlay", func(t *testing.T, dir string) map[string][]byte {
+			return map[string][]byte{filepath.Join(dir, "auth", "auth_test.go"): []byte("package auth\n")}
 		}},
 	}
 	for _, c := range cases {
@@ -127,6 +133,70 @@ func TestWarmPathInvalidation(t *testing.T) {
 			}
 			if res.Warm {
 				t.Fatal("check after an invalidating change was served from the cache")
+			}
+		})
+	}
+}
+
+// TestViews checks trees other than the disk: files the overlay adds and files that are
+// absent. The warm path (after a cold load of the disk) and a cold load must report the
+// same errors.
+func TestViews(t *testing.T) {
+	ctx := context.Background()
+	helper := "package app\n\nfunc helper() int { return 1 }\n"
+	caller := "package app\n\nvar _ = helper()\n"
+	cases := []struct {
+		name    string
+		disk    map[string]string // written on top of module
+		overlay map[string]string
+		absent  []string
+		want    string // a substring of the errors, "" for none
+	}{
+		{"helper absent", map[string]string{"app/helper.go": helper, "app/caller.go": caller}, nil, []string{"app/helper.go"}, "caller.go:3: undefined: helper"},
+		{"helper absent, test file absent too", map[string]string{"app/helper.go": helper, "app/caller.go": caller, "app/h_test.go": "package app\n\nvar _ = nope\n"}, nil, []string{"app/helper.go", "app/h_test.go"}, "caller.go:3: undefined: helper"},
+		{"helper added by the overlay", map[string]string{"app/caller.go": caller}, map[string]string{"app/helper.go": helper}, nil, ""},
+		{"added file with an error", nil, map[string]string{"app/more.go": "package app\n\nvar _ int = \"s\"\n"}, nil, "more.go:3"},
+		{"added file excluded by its build constraint", nil, map[string]string{"app/more.go": "//go:build ignore\n\npackage app\n\nvar _ int = \"s\"\n"}, nil, ""},
+		{"added in-package test file", nil, map[string]string{"app/more_test.go": "package app\n\nvar _ int = F\n"}, nil, "more_test.go:3"},
+		{"added external test file", nil, map[string]string{"app/more_test.go": "package app_test\n\nimport \"example.com/m/app\"\n\nvar _ int = app.F\n"}, nil, "more_test.go:5"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			files := map[string]string{}
+			for p, s := range module {
+				files[p] = s
+			}
+			for p, s := range c.disk {
+				files[p] = s
+			}
+			dir := writeModule(t, files)
+			req := Request{Dir: dir, Files: []string{filepath.Join(dir, "app", "app.go")}, Overlay: map[string][]byte{}}
+			for p, s := range c.overlay {
+				req.Overlay[filepath.Join(dir, filepath.FromSlash(p))] = []byte(s)
+			}
+			for _, p := range c.absent {
+				req.Absent = append(req.Absent, filepath.Join(dir, filepath.FromSlash(p)))
+			}
+			warm := New(Options{})
+			if _, err := warm.Check(ctx, Request{Dir: dir, Files: req.Files}); err != nil {
+				t.Fatal(err)
+			}
+			wres, err := warm.Check(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !wres.Warm {
+				t.Error("not served by the warm path")
+			}
+			cres, err := New(Options{}).Check(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, res := range map[string]*Result{"warm": wres, "cold": cres} {
+				got := strings.Join(msgs(res), "\n")
+				if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+					t.Errorf("%s errors = %q, want %q", name, got, c.want)
+				}
 			}
 		})
 	}
@@ -251,5 +321,35 @@ func TestParsePos(t *testing.T) {
 		if got := parsePos(in, "/root").String(); got != want {
 			t.Errorf("parsePos(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// TestAbsentFileComesBack: a cache built from a tree without a file must not hide the
+// file from a later check of the disk, which has it.
+func TestAbsentFileComesBack(t *testing.T) {
+	ctx := context.Background()
+	files := map[string]string{"app/helper.go": "package app\n\nfunc helper() int { return 1 }\n", "app/caller.go": "package app\n\nvar _ = helper()\n"}
+	for p, s := range module {
+		files[p] = s
+	}
+	dir := writeModule(t, files)
+	app := filepath.Join(dir, "app", "app.go")
+	// A new import sends the first check to a cold load with the overlay.
+	withOS := strings.Replace(module["app/app.go"], "\"strings\"\n", "\"strings\"\n\t\"os\"\n", 1) + "\nvar _ = os.Args\n"
+	l := New(Options{})
+	res, err := l.Check(ctx, Request{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte(withOS)},
+		Absent: []string{filepath.Join(dir, "app", "helper.go")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(msgs(res), "\n"); !strings.Contains(got, "undefined: helper") {
+		t.Fatalf("with the helper absent: errors %q, want undefined: helper", got)
+	}
+	res, err = l.Check(ctx, Request{Dir: dir, Files: []string{app}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := msgs(res); len(got) != 0 {
+		t.Fatalf("the disk has the helper: errors %q, want none", got)
 	}
 }

@@ -1,13 +1,17 @@
 package load
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/build"
+	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -24,6 +28,9 @@ type snapshot struct {
 	fset    *token.FileSet // shared with the cached dependency types, so positions resolve
 	modHash [32]byte
 	byDir   map[string][]*pkgState // absolute directory → its package variants
+	// build decides whether a file the overlay adds to a package belongs to it; nil when
+	// the configuration cannot be reproduced (build tags), and such files need go list.
+	build *build.Context
 }
 
 // pkgState is one loaded package variant, enough to re-type-check it alone.
@@ -80,7 +87,8 @@ func addState(snap *snapshot, p *packages.Package, pkg *Package, overlay map[str
 	return nil
 }
 
-// listing returns the sorted .go file names of dir on disk and in the overlay.
+// listing returns the sorted .go file names of dir on disk and in the overlay, without
+// those the overlay marks absent.
 func listing(dir string, overlay map[string][]byte) string {
 	names := map[string]bool{}
 	if ents, err := os.ReadDir(dir); err == nil {
@@ -90,9 +98,14 @@ func listing(dir string, overlay map[string][]byte) string {
 			}
 		}
 	}
-	for p := range overlay {
+	for p, content := range overlay {
 		if filepath.Dir(p) == dir && strings.HasSuffix(p, ".go") {
-			names[filepath.Base(p)] = true
+			names[filepath.Base(p)] = !isAbsent(content)
+		}
+	}
+	for n, present := range names {
+		if !present {
+			delete(names, n)
 		}
 	}
 	list := make([]string, 0, len(names))
@@ -150,10 +163,13 @@ func (s *snapshot) warm(ctx context.Context, req Request) (*Result, bool, error)
 		}
 		states = append(states, sts...)
 	}
+	files := map[*pkgState][]string{}
 	for _, st := range states {
-		if listing(st.dir, req.Overlay) != st.listing {
+		fs, ok := s.viewFiles(st, req.Overlay)
+		if !ok {
 			return nil, false, nil
 		}
+		files[st] = fs
 		for dir, fp := range st.deps {
 			if !targets[dir] && fingerprint(dir, req.Overlay) != fp {
 				return nil, false, nil
@@ -170,7 +186,7 @@ func (s *snapshot) warm(ctx context.Context, req Request) (*Result, bool, error)
 		if err := ctx.Err(); err != nil {
 			return nil, false, err
 		}
-		pkg, ok, err := s.recheck(st, req.Overlay, fresh)
+		pkg, ok, err := s.recheck(st, files[st], req.Overlay, fresh)
 		if err != nil || !ok {
 			return nil, false, err
 		}
@@ -213,8 +229,8 @@ func importOrder(states []*pkgState) ([]*pkgState, bool) {
 	return order, true
 }
 
-func (s *snapshot) recheck(st *pkgState, overlay map[string][]byte, fresh map[string]*types.Package) (*Package, bool, error) {
-	syntax, errs, err := parseFiles(s.fset, st.files, overlay)
+func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]byte, fresh map[string]*types.Package) (*Package, bool, error) {
+	syntax, errs, err := parseFiles(s.fset, files, overlay)
 	if err != nil {
 		return nil, false, nil // a file vanished: let go list say what the package is now
 	}
@@ -234,7 +250,7 @@ func (s *snapshot) recheck(st *pkgState, overlay map[string][]byte, fresh map[st
 		}
 	}
 	pkg := &Package{
-		ID: st.id, PkgPath: st.pkgPath, Name: st.name, Files: st.files, Syntax: syntax,
+		ID: st.id, PkgPath: st.pkgPath, Name: st.name, Files: files, Syntax: syntax,
 		TypesSizes: st.sizes, Imports: st.imports, Errors: errs,
 		Info: &types.Info{
 			Types:        map[ast.Expr]types.TypeAndValue{},
@@ -247,7 +263,7 @@ func (s *snapshot) recheck(st *pkgState, overlay map[string][]byte, fresh map[st
 			FileVersions: map[*ast.File]string{},
 		},
 	}
-	if len(syntax) != len(st.files) {
+	if len(syntax) != len(files) {
 		return nil, false, nil
 	}
 	cfg := &types.Config{
@@ -278,3 +294,106 @@ func (s *snapshot) recheck(st *pkgState, overlay map[string][]byte, fresh map[st
 type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// viewFiles returns the files of st in the tree the overlay describes: its files at load
+// time without those the overlay marks absent, plus the files the overlay adds to its
+// directory that belong to st (by package clause, test suffix and build constraints).
+// ok is false when the directory changed in a way only go list can settle.
+func (s *snapshot) viewFiles(st *pkgState, overlay map[string][]byte) ([]string, bool) {
+	var files []string
+	for _, f := range st.files {
+		if !isAbsent(overlay[f]) {
+			files = append(files, f)
+		}
+	}
+	now := listing(st.dir, overlay)
+	if now == st.listing {
+		return files, len(files) > 0 // with no file left, let go list say what it is now
+	}
+	then := map[string]bool{}
+	for _, n := range strings.Split(st.listing, "\n") {
+		then[n] = true
+	}
+	for _, name := range strings.Split(now, "\n") {
+		if then[name] {
+			delete(then, name)
+			continue
+		}
+		abs := filepath.Join(st.dir, name)
+		in, ok := s.belongs(st, abs, overlay)
+		if !ok {
+			return nil, false
+		}
+		if in {
+			files = append(files, abs)
+		}
+	}
+	for name := range then {
+		if !isAbsent(overlay[filepath.Join(st.dir, name)]) {
+			return nil, false // a file that vanished from the disk needs go list
+		}
+	}
+	return files, len(files) > 0
+}
+
+// belongs reports whether abs, a Go file only the overlay holds, is part of variant st;
+// ok is false when that cannot be decided without go list.
+func (s *snapshot) belongs(st *pkgState, abs string, overlay map[string][]byte) (in, ok bool) {
+	src, added := overlay[abs]
+	if !added || s.build == nil {
+		return false, false
+	}
+	if isAbsent(src) {
+		return false, true
+	}
+	ctxt := *s.build
+	ctxt.OpenFile = func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(src)), nil }
+	match, err := ctxt.MatchFile(st.dir, filepath.Base(abs))
+	if err != nil {
+		return false, false
+	}
+	if !match {
+		return false, true
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), abs, src, parser.PackageClauseOnly)
+	if err != nil || f.Name == nil {
+		return false, false
+	}
+	claims := func(v *pkgState) bool {
+		switch {
+		case !strings.HasSuffix(abs, "_test.go"):
+			return f.Name.Name == v.name && !strings.HasSuffix(v.name, "_test")
+		case strings.HasSuffix(f.Name.Name, "_test"):
+			return f.Name.Name == v.name
+		}
+		return strings.Contains(v.id, " [") && f.Name.Name == v.name
+	}
+	for _, v := range s.byDir[st.dir] {
+		if claims(v) {
+			return claims(st), true
+		}
+	}
+	return false, false // no variant takes it (a first test file, another package name)
+}
+
+// buildContext returns the go/build configuration of env for deciding which files belong
+// to a package, or nil when env sets build tags it does not model.
+func buildContext(env []string) *build.Context {
+	ctxt := build.Default
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GOOS":
+			ctxt.GOOS = v
+		case "GOARCH":
+			ctxt.GOARCH = v
+		case "CGO_ENABLED":
+			ctxt.CgoEnabled = v == "1"
+		case "GOFLAGS":
+			if strings.Contains(v, "-tags") {
+				return nil
+			}
+		}
+	}
+	return &ctxt
+}
