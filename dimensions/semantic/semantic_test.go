@@ -3,6 +3,8 @@ package semantic
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -17,6 +19,7 @@ import (
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
+	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
 func TestDimension(t *testing.T) {
@@ -41,9 +44,20 @@ func apiFile(funcs map[string]string) []byte {
 
 // TestP13P14P15APIChanges: over random APIs and random mutations, every removed export is
 // reported as removed-export (P13), every changed signature as incompatible-change (P14),
-// and additions are never reported (P15).
+// and additions are never reported (P15). The cases share one module on disk and one
+// loader, as edits in a long-lived process do.
 func TestP13P14P15APIChanges(t *testing.T) {
 	types := []string{"int", "string", "bool", "[]byte"}
+	root := t.TempDir()
+	for _, side := range []string{"base", "head"} {
+		if err := os.MkdirAll(filepath.Join(root, side, "api"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, side, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dim := New(load.New(load.Options{}))
 	rapid.Check(t, func(t *rapid.T) {
 		base := map[string]string{}
 		for i := rapid.IntRange(0, 6).Draw(t, "n"); i > 0; i-- {
@@ -69,11 +83,16 @@ func TestP13P14P15APIChanges(t *testing.T) {
 			n := fmt.Sprintf("G%d", i)
 			head[n] = rapid.SampledFrom(types).Draw(t, "added type")
 		}
-		set := &change.Set{Files: []*change.File{change.NewFile("api/api.go", "api/api.go", apiFile(base), apiFile(head))}}
+		baseSrc, headSrc := apiFile(base), apiFile(head)
+		os.WriteFile(filepath.Join(root, "base", "api", "api.go"), baseSrc, 0o644)
+		os.WriteFile(filepath.Join(root, "head", "api", "api.go"), headSrc, 0o644)
+		set := &change.Set{
+			Root: filepath.Join(root, "head"), BaseFS: os.DirFS(filepath.Join(root, "base")), HeadFS: os.DirFS(filepath.Join(root, "head")),
+			Files: []*change.File{change.NewFile("api/api.go", "api/api.go", baseSrc, headSrc)},
+		}
 		langs := lang.Registry{golang.New()}
-		pol := policy.Default()
-		pass := &check.Pass{Context: context.Background(), Changes: set, Policy: pol, Languages: langs, Files: check.NewFiles(langs)}
-		fs, err := Dimension.Run(pass)
+		pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Languages: langs, Files: check.NewFiles(langs)}
+		fs, err := dim.Run(pass)
 		if err != nil {
 			t.Fatal(err)
 		}
