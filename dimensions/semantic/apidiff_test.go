@@ -89,13 +89,13 @@ func (c *apidiffCase) run(t *testing.T) []check.Finding {
 // apidiff expects must be reported, in the package of the change and at a line of the
 // head file, and nothing else may be (compatible changes are not findings).
 func TestApidiffSuite(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "apidiff", "*.go"))
+	files, err := filepath.Glob(filepath.Join("testdata", "apidiff", "*.go.txt"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no apidiff testdata (err %v)", err)
 	}
 	var found, missed, falseAlarms int
 	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".go")
+		name := strings.TrimSuffix(filepath.Base(file), ".go.txt")
 		t.Run(name, func(t *testing.T) {
 			c := splitApidiff(t, file)
 			got := c.run(t)

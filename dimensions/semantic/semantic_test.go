@@ -42,12 +42,9 @@ func apiFile(funcs map[string]string) []byte {
 	return []byte(b.String())
 }
 
-// TestP13P14P15APIChanges: over random APIs and random mutations, every removed export is
-// reported as removed-export (P13), every changed signature as incompatible-change (P14),
-// and additions are never reported (P15). The cases share one module on disk and one
-// loader, as edits in a long-lived process do.
-func TestP13P14P15APIChanges(t *testing.T) {
-	types := []string{"int", "string", "bool", "[]byte"}
+// emptyModule makes the base and head trees of a module example.com/m with a directory
+// api on each side.
+func emptyModule(t *testing.T) string {
 	root := t.TempDir()
 	for _, side := range []string{"base", "head"} {
 		if err := os.MkdirAll(filepath.Join(root, side, "api"), 0o755); err != nil {
@@ -57,28 +54,44 @@ func TestP13P14P15APIChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return root
+}
+
+// mutate draws the head of each function of base (kept, removed or given another
+// parameter type) and the rule each change must be reported under.
+func mutate(t *rapid.T, base map[string]string, types []string) (head, want map[string]string) {
+	head, want = map[string]string{}, map[string]string{}
+	for n, typ := range base {
+		switch rapid.IntRange(0, 2).Draw(t, "mutation "+n) {
+		case 0:
+			head[n] = typ
+		case 1:
+			want[n] = "semantics/removed-export"
+		case 2:
+			other := rapid.SampledFrom(types).Draw(t, "new type "+n)
+			head[n] = other
+			if other != typ {
+				want[n] = "semantics/incompatible-change"
+			}
+		}
+	}
+	return head, want
+}
+
+// TestP13P14P15APIChanges: over random APIs and random mutations, every removed export is
+// reported as removed-export (P13), every changed signature as incompatible-change (P14),
+// and additions are never reported (P15). The cases share one module on disk and one
+// loader, as edits in a long-lived process do.
+func TestP13P14P15APIChanges(t *testing.T) {
+	types := []string{"int", "string", "bool", "[]byte"}
+	root := emptyModule(t)
 	dim := New(load.New(load.Options{}))
 	rapid.Check(t, func(t *rapid.T) {
 		base := map[string]string{}
 		for i := rapid.IntRange(0, 6).Draw(t, "n"); i > 0; i-- {
 			base[fmt.Sprintf("F%d", rapid.IntRange(0, 9).Draw(t, "name"))] = rapid.SampledFrom(types).Draw(t, "type")
 		}
-		head := map[string]string{}
-		want := map[string]string{}
-		for n, typ := range base {
-			switch rapid.IntRange(0, 2).Draw(t, "mutation "+n) {
-			case 0:
-				head[n] = typ
-			case 1:
-				want[n] = "semantics/removed-export"
-			case 2:
-				other := rapid.SampledFrom(types).Draw(t, "new type "+n)
-				head[n] = other
-				if other != typ {
-					want[n] = "semantics/incompatible-change"
-				}
-			}
-		}
+		head, want := mutate(t, base, types)
 		for i := rapid.IntRange(0, 3).Draw(t, "added"); i > 0; i-- {
 			n := fmt.Sprintf("G%d", i)
 			head[n] = rapid.SampledFrom(types).Draw(t, "added type")

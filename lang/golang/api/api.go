@@ -61,39 +61,14 @@ func (c *Comparer) CompareAPI(ctx context.Context, set *change.Set) ([]lang.APIC
 
 // modules groups the changed Go packages of set by module, in directory order.
 func modules(set *change.Set) []*module {
-	byDir := map[string]*module{}
-	get := func(file string) *module {
-		dir, ok := load.ModuleRoot(set.HeadFS, file)
-		if !ok {
-			if dir, ok = load.ModuleRoot(set.BaseFS, file); !ok {
-				return nil
-			}
-		}
-		if byDir[dir] == nil {
-			byDir[dir] = &module{dir: dir, pkgDirs: map[string]bool{}}
-		}
-		return byDir[dir]
-	}
+	g := &grouping{set: set, byDir: map[string]*module{}}
 	for _, f := range set.Files {
-		if f.Binary || f.Symlink || f.TooLarge {
-			continue
-		}
-		if path.Base(f.Path) == "go.mod" {
-			if m := get(f.Path); m != nil && m.dir == path.Dir(f.Path) {
-				m.goMod = f
-			}
-			continue
-		}
-		for _, p := range []string{f.Path, f.OldPath} {
-			if p != "" && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
-				if m := get(p); m != nil {
-					m.pkgDirs[path.Dir(p)] = true
-				}
-			}
+		if !f.Binary && !f.Symlink && !f.TooLarge {
+			g.add(f)
 		}
 	}
-	dirs := make([]string, 0, len(byDir))
-	for d, m := range byDir {
+	dirs := make([]string, 0, len(g.byDir))
+	for d, m := range g.byDir {
 		if len(m.pkgDirs) > 0 || m.goMod != nil {
 			dirs = append(dirs, d)
 		}
@@ -101,9 +76,49 @@ func modules(set *change.Set) []*module {
 	sort.Strings(dirs)
 	out := make([]*module, len(dirs))
 	for i, d := range dirs {
-		out[i] = byDir[d]
+		out[i] = g.byDir[d]
 	}
 	return out
+}
+
+// grouping sorts the files of a change into modules.
+type grouping struct {
+	set   *change.Set
+	byDir map[string]*module
+}
+
+// module returns the module of a repository-relative file: the nearest go.mod at the
+// head, or at the base for a file whose module is gone; nil when there is none.
+func (g *grouping) module(file string) *module {
+	dir, ok := load.ModuleRoot(g.set.HeadFS, file)
+	if !ok {
+		if dir, ok = load.ModuleRoot(g.set.BaseFS, file); !ok {
+			return nil
+		}
+	}
+	if g.byDir[dir] == nil {
+		g.byDir[dir] = &module{dir: dir, pkgDirs: map[string]bool{}}
+	}
+	return g.byDir[dir]
+}
+
+// add records a changed go.mod, or the package directories of a non-test Go file on
+// both sides.
+func (g *grouping) add(f *change.File) {
+	if path.Base(f.Path) == "go.mod" {
+		if m := g.module(f.Path); m != nil && m.dir == path.Dir(f.Path) {
+			m.goMod = f
+		}
+		return
+	}
+	for _, p := range []string{f.Path, f.OldPath} {
+		if p == "" || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		if m := g.module(p); m != nil {
+			m.pkgDirs[path.Dir(p)] = true
+		}
+	}
 }
 
 // modulePath reads the module path of the go.mod in dir of fsys ("" when there is none).

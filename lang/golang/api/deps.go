@@ -54,14 +54,7 @@ func (c *Comparer) headDeps(ctx context.Context, set *change.Set, m *module) (ma
 // differs from the disk as overlay), so that a loader shared with it answers from its
 // cache.
 func headRequest(set *change.Set, modDir string) load.Request {
-	root := set.Root
-	req := load.Request{Dir: filepath.Join(root, filepath.FromSlash(modDir)), Overlay: map[string][]byte{}}
-	overlay := func(rel string, content []byte) {
-		abs := filepath.Join(root, filepath.FromSlash(rel))
-		if disk, err := os.ReadFile(abs); err != nil || string(disk) != string(content) {
-			req.Overlay[abs] = content
-		}
-	}
+	r := &request{set: set, req: load.Request{Dir: filepath.Join(set.Root, filepath.FromSlash(modDir)), Overlay: map[string][]byte{}}}
 	pkgDirs := map[string]bool{}
 	for _, f := range set.Files {
 		if !f.Analyzable() {
@@ -69,28 +62,52 @@ func headRequest(set *change.Set, modDir string) load.Request {
 		}
 		switch base := path.Base(f.Path); {
 		case (base == "go.mod" || base == "go.sum") && path.Dir(f.Path) == modDir:
-			overlay(f.Path, f.Head)
+			r.overlay(f.Path, f.Head)
 		case strings.HasSuffix(f.Path, ".go"):
 			if dir, ok := load.ModuleRoot(set.HeadFS, f.Path); ok && dir == modDir {
-				req.Files = append(req.Files, filepath.Join(root, filepath.FromSlash(f.Path)))
-				overlay(f.Path, f.Head)
+				r.req.Files = append(r.req.Files, r.abs(f.Path))
+				r.overlay(f.Path, f.Head)
 				pkgDirs[path.Dir(f.Path)] = true
 			}
 		}
 	}
 	for dir := range pkgDirs {
-		ents, _ := fs.ReadDir(set.HeadFS, dir)
-		for _, e := range ents {
-			rel := path.Join(dir, e.Name())
-			abs := filepath.Join(root, filepath.FromSlash(rel))
-			if _, done := req.Overlay[abs]; done || e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
-				continue
-			}
-			if b, err := fs.ReadFile(set.HeadFS, rel); err == nil {
-				overlay(rel, b)
-			}
+		r.packageFiles(dir)
+	}
+	sort.Strings(r.req.Files)
+	return r.req
+}
+
+// request builds a load request for the head of a change.
+type request struct {
+	set *change.Set
+	req load.Request
+}
+
+func (r *request) abs(rel string) string {
+	return filepath.Join(r.set.Root, filepath.FromSlash(rel))
+}
+
+// overlay puts content for rel into the overlay when it differs from the disk: only
+// then, since go/packages type-checks every dependency from source as soon as there is
+// any overlay.
+func (r *request) overlay(rel string, content []byte) {
+	if disk, err := os.ReadFile(r.abs(rel)); err != nil || string(disk) != string(content) {
+		r.req.Overlay[r.abs(rel)] = content
+	}
+}
+
+// packageFiles overlays the other Go files of dir as the head sees them (the index, for
+// --staged), which may differ from the working tree on disk.
+func (r *request) packageFiles(dir string) {
+	ents, _ := fs.ReadDir(r.set.HeadFS, dir)
+	for _, e := range ents {
+		rel := path.Join(dir, e.Name())
+		if _, done := r.req.Overlay[r.abs(rel)]; done || e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		if b, err := fs.ReadFile(r.set.HeadFS, rel); err == nil {
+			r.overlay(rel, b)
 		}
 	}
-	sort.Strings(req.Files)
-	return req
 }
