@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 
 	"golang.org/x/tools/txtar"
 
@@ -126,9 +128,7 @@ func (c *apidiffCase) compare(t *testing.T, got []check.Finding) (found, missed,
 		}
 		used[i] = true
 		found++
-		if loc := got[i].Location; loc.File != "p/p.go" || loc.Line < 1 {
-			t.Errorf("%q reported at %s:%d, want a line of p/p.go", want, loc.File, loc.Line)
-		}
+		c.checkPlace(t, got[i], want)
 	}
 	for j, f := range got {
 		if !used[j] {
@@ -137,6 +137,27 @@ func (c *apidiffCase) compare(t *testing.T, got []check.Finding) (found, missed,
 		}
 	}
 	return found, missed, falseAlarms
+}
+
+// checkPlace checks that a finding is on a line of the head that declares what changed
+// (a name of its subject is on the line) or, for a removal, on the package clause.
+func (c *apidiffCase) checkPlace(t *testing.T, f check.Finding, want string) {
+	lines := strings.Split(c.new.String(), "\n")
+	if f.Location.File != "p/p.go" || f.Location.Line < 1 || f.Location.Line > len(lines) {
+		t.Errorf("%q reported at %s:%d, want a line of p/p.go", want, f.Location.File, f.Location.Line)
+		return
+	}
+	line := lines[f.Location.Line-1]
+	if f.Rule == removedExport.ID && strings.HasPrefix(line, "package ") {
+		return
+	}
+	names := strings.FieldsFunc(f.Symbol, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' })
+	for _, n := range names {
+		if regexp.MustCompile(`\b` + n + `\b`).MatchString(line) {
+			return
+		}
+	}
+	t.Errorf("%q reported at p/p.go:%d, which declares none of %v: %s", want, f.Location.Line, names, line)
 }
 
 // matches reports whether finding f reports apidiff's message want.

@@ -20,8 +20,7 @@ type pair struct {
 // "io.Reader.Read, method set of *S") into the package-level name it belongs to and the
 // member (field or method) name, if any.
 func subject(s string) (name, member string) {
-	s, extra, _ := strings.Cut(s, ", ")
-	s = stripTypeArgs(s)
+	s, extra, _ := strings.Cut(stripTypeArgs(s), ", ")
 	if strings.HasPrefix(s, "(") {
 		if i := strings.Index(s, ")"); i > 0 {
 			name, member = strings.TrimPrefix(s[1:i], "*"), strings.TrimPrefix(s[i+1:], ".")
@@ -74,6 +73,17 @@ func lookup(pkg *types.Package, name, member string) types.Object {
 	return m
 }
 
+// findMember returns the first field or method named member of a type of pkg, in the
+// order of the package's names, or nil.
+func findMember(pkg *types.Package, member string) types.Object {
+	for _, n := range pkg.Scope().Names() {
+		if obj := lookup(pkg, n, member); obj != nil {
+			return obj
+		}
+	}
+	return nil
+}
+
 // place fills the head and base places of a change to the subject s, and the name
 // callers use.
 func (p *pair) place(c *lang.APIChange, s string) {
@@ -90,6 +100,11 @@ func (p *pair) place(c *lang.APIChange, s string) {
 		c.Base = p.at(bobj.Pos())
 	}
 	hobj := lookup(p.head.pkg, name, member)
+	if hobj == nil && member != "" && !c.Removed {
+		// The member's type was renamed (an unexported type, matched by structure):
+		// the member as some type of the package has it now.
+		hobj = findMember(p.head.pkg, member)
+	}
 	if hobj == nil && member != "" {
 		hobj = lookup(p.head.pkg, name, "") // a removed member: at its type
 	}
