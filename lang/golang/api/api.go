@@ -151,22 +151,20 @@ func (c *Comparer) compareModule(ctx context.Context, set *change.Set, m *module
 	if len(m.pkgDirs) == 0 {
 		return out, nil
 	}
-	deps, goVersion, err := c.headDeps(ctx, set, m)
+	deps, goVersion, err := c.headDeps(ctx, set, m, false)
 	if err != nil {
 		return nil, err
 	}
-	fset := token.NewFileSet()
-	std := importer.ForCompiler(fset, "gc", nil)
-	base := m.tree(set.BaseFS, fset, m.basePath, deps, std, goVersion)
-	head := m.tree(set.HeadFS, fset, m.headPath, deps, std, goVersion)
-	dirs := make([]string, 0, len(m.pkgDirs))
-	for d := range m.pkgDirs {
-		dirs = append(dirs, d)
+	pairs, fset, missed := m.check(set, deps, goVersion)
+	if missed {
+		// The head imports a package the loader's last load did not: load it now.
+		if deps, goVersion, err = c.headDeps(ctx, set, m, true); err != nil {
+			return nil, err
+		}
+		pairs, fset, _ = m.check(set, deps, goVersion)
 	}
-	sort.Strings(dirs)
 	var removed []*checked
-	for _, dir := range dirs {
-		p := &pair{fset: fset, base: base.check(importPath(m.basePath, m.dir, dir), dir), head: head.check(importPath(m.headPath, m.dir, dir), dir)}
+	for _, p := range pairs {
 		switch {
 		case p.base.pkg == nil || p.base.broken || p.head.broken || p.base.pkg.Name() == "main":
 			// new, unparsable or no API
@@ -177,6 +175,24 @@ func (c *Comparer) compareModule(ctx context.Context, set *change.Set, m *module
 		}
 	}
 	return append(out, removedPackages(m, fset, removed)...), nil
+}
+
+// check type-checks both sides of the module's changed packages, in directory order;
+// missed is set when the head imports a package that deps lacks.
+func (m *module) check(set *change.Set, deps map[string]*types.Package, goVersion string) (pairs []*pair, fset *token.FileSet, missed bool) {
+	fset = token.NewFileSet()
+	std := importer.ForCompiler(fset, "gc", nil)
+	base := m.tree(set.BaseFS, fset, m.basePath, deps, std, goVersion)
+	head := m.tree(set.HeadFS, fset, m.headPath, deps, std, goVersion)
+	dirs := make([]string, 0, len(m.pkgDirs))
+	for d := range m.pkgDirs {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	for _, dir := range dirs {
+		pairs = append(pairs, &pair{fset: fset, base: base.check(importPath(m.basePath, m.dir, dir), dir), head: head.check(importPath(m.headPath, m.dir, dir), dir)})
+	}
+	return pairs, fset, head.missed
 }
 
 func (m *module) tree(fsys fs.FS, fset *token.FileSet, modPath string, deps map[string]*types.Package, std types.Importer, goVersion string) *tree {

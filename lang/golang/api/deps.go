@@ -15,38 +15,49 @@ import (
 	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
-// headDeps loads the head of the module's changed Go files and returns every package
-// they import, directly or not, with the module's go version ("go1.22").
-func (c *Comparer) headDeps(ctx context.Context, set *change.Set, m *module) (map[string]*types.Package, string, error) {
+// headDeps returns every package that the head of the module's changed Go files imports,
+// directly or not, with the module's go version ("go1.22"); from the loader's last load
+// of the module when it is still valid (fresh false), else from a new check.
+func (c *Comparer) headDeps(ctx context.Context, set *change.Set, m *module, fresh bool) (map[string]*types.Package, string, error) {
 	req := headRequest(set, m.dir)
-	deps := map[string]*types.Package{}
 	if len(req.Files) == 0 {
-		return deps, "", nil
+		return map[string]*types.Package{}, "", nil
 	}
-	res, err := c.loader.Check(ctx, req)
+	var deps map[string]*types.Package
+	var mod load.Module
+	var err error
+	if fresh {
+		var res *load.Result
+		if res, err = c.loader.Check(ctx, req); err == nil {
+			deps, mod = map[string]*types.Package{}, res.Module
+			for _, p := range res.Packages {
+				for _, im := range p.Imports {
+					addImports(deps, im.Types)
+				}
+			}
+		}
+	} else {
+		deps, mod, err = c.loader.Imports(ctx, req)
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("loading the head of %s: %w", m.dir, err)
 	}
-	var walk func(*types.Package)
-	walk = func(p *types.Package) {
-		if p == nil || deps[p.Path()] != nil {
-			return
-		}
-		deps[p.Path()] = p
-		for _, ip := range p.Imports() {
-			walk(ip)
-		}
-	}
-	for _, p := range res.Packages {
-		for _, im := range p.Imports {
-			walk(im.Types)
-		}
-	}
 	goVersion := ""
-	if res.Module.GoVersion != "" {
-		goVersion = "go" + res.Module.GoVersion
+	if mod.GoVersion != "" {
+		goVersion = "go" + mod.GoVersion
 	}
 	return deps, goVersion, nil
+}
+
+// addImports adds p and everything it imports, directly or not, to deps.
+func addImports(deps map[string]*types.Package, p *types.Package) {
+	if p == nil || deps[p.Path()] != nil {
+		return
+	}
+	deps[p.Path()] = p
+	for _, ip := range p.Imports() {
+		addImports(deps, ip)
+	}
 }
 
 // headRequest is the load of the head of the module at modDir that the hallucination

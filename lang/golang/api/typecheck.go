@@ -26,6 +26,7 @@ type tree struct {
 	deps      map[string]*types.Package // the head's dependencies, by import path
 	std       types.Importer            // standard-library packages the deps lack
 	done      map[string]*checked       // by directory
+	missed    bool                      // an import outside the standard library was not in deps
 }
 
 // checked is one package of one side.
@@ -58,6 +59,7 @@ func (t *tree) Import(p string) (*types.Package, error) {
 	if first, _, _ := strings.Cut(p, "/"); !strings.Contains(first, ".") && t.std != nil {
 		return t.std.Import(p)
 	}
+	t.missed = true
 	return nil, fmt.Errorf("package %s is not among the loaded packages", p)
 }
 
