@@ -148,6 +148,11 @@ func (c *Comparer) compareModule(ctx context.Context, set *change.Set, m *module
 	if m.goMod != nil && m.basePath != "" && m.headPath != "" && m.basePath != m.headPath {
 		out = append(out, modulePathChange(m))
 	}
+	for d := range m.pkgDirs {
+		if sameDecls(set, d) {
+			delete(m.pkgDirs, d) // only function bodies changed
+		}
+	}
 	if len(m.pkgDirs) == 0 {
 		return out, nil
 	}
