@@ -156,17 +156,9 @@ func (c *Comparer) compareModule(ctx context.Context, set *change.Set, m *module
 	if len(m.pkgDirs) == 0 {
 		return out, nil
 	}
-	deps, goVersion, err := c.headDeps(ctx, set, m, false)
+	pairs, fset, err := c.checkModule(ctx, set, m)
 	if err != nil {
 		return nil, err
-	}
-	pairs, fset, missed := m.check(set, deps, goVersion)
-	if missed {
-		// The head imports a package the loader's last load did not: load it now.
-		if deps, goVersion, err = c.headDeps(ctx, set, m, true); err != nil {
-			return nil, err
-		}
-		pairs, fset, _ = m.check(set, deps, goVersion)
 	}
 	var removed []*checked
 	for _, p := range pairs {
@@ -180,6 +172,24 @@ func (c *Comparer) compareModule(ctx context.Context, set *change.Set, m *module
 		}
 	}
 	return append(out, removedPackages(m, fset, removed)...), nil
+}
+
+// checkModule type-checks both sides of the module's changed packages with the head's
+// dependencies: those of the loader's last load, or of a new one when the head imports
+// a package that load did not.
+func (c *Comparer) checkModule(ctx context.Context, set *change.Set, m *module) ([]*pair, *token.FileSet, error) {
+	deps, goVersion, err := c.headDeps(ctx, set, m, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	pairs, fset, missed := m.check(set, deps, goVersion)
+	if missed {
+		if deps, goVersion, err = c.headDeps(ctx, set, m, true); err != nil {
+			return nil, nil, err
+		}
+		pairs, fset, _ = m.check(set, deps, goVersion)
+	}
+	return pairs, fset, nil
 }
 
 // check type-checks both sides of the module's changed packages, in directory order;
