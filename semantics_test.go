@@ -3,11 +3,13 @@ package agentverify_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/internal/testkit/apidiffsuite"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 	"github.com/agentverify/agentverify/report"
 )
@@ -62,4 +64,48 @@ func TestDiffRemovedExportEndToEnd(t *testing.T) {
 			t.Errorf("source %d:\n%s\nwant\n%s", src, got, want)
 		}
 	}
+}
+
+// TestApidiffSuiteThroughDiff runs every case of golang.org/x/exp/apidiff's testdata
+// through a whole working-tree diff of a real repository (the path of 'agentverify
+// diff': change set, every dimension, the engine's filters): every incompatible change
+// apidiff expects is a semantics violation, and there is no other.
+func TestApidiffSuiteThroughDiff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 15 whole diffs; TestApidiffSuite in dimensions/semantic runs the cases through the dimension in -short mode")
+	}
+	found, total := 0, 0
+	for _, c := range apidiffsuite.Cases(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			r := testrepo.New(t, map[string]string{"go.mod": "module example.com/apidiff\n\ngo 1.22\n", "p/p.go": c.Old})
+			r.Write(map[string]string{"p/p.go": c.New})
+			rep, err := agentverify.Check(context.Background(), agentverify.Request{Dir: r.Dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, v := range rep.Violations {
+				if v.Dimension == "semantics" {
+					got = append(got, v.Message)
+				}
+			}
+			total += len(c.Incompatible)
+			used := make([]bool, len(got))
+			for _, want := range c.Incompatible {
+				i := slices.IndexFunc(got, func(m string) bool { return strings.Contains(m, ": "+want+";") })
+				if i < 0 || used[i] {
+					t.Errorf("missed %q", want)
+					continue
+				}
+				used[i] = true
+				found++
+			}
+			for i, m := range got {
+				if !used[i] {
+					t.Errorf("false alarm: %s", m)
+				}
+			}
+		})
+	}
+	t.Logf("through diff: %d of %d incompatible changes found", found, total)
 }
