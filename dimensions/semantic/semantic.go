@@ -109,28 +109,39 @@ func changeFinding(ch lang.APIChange) check.Finding {
 		Rule:       incompatibleChange.ID,
 		Location:   location(ch.Head),
 		Message:    fmt.Sprintf("package %s: %s: %s; callers outside the change break", ch.Package, ch.Subject, ch.Detail),
-		Suggestion: fmt.Sprintf("keep %s as it was and add a new declaration for the new behaviour", ch.Subject),
+		Suggestion: suggestion(ch),
 		Symbol:     ch.Subject,
 		Introduced: true,
 	}
 	if ch.Removed {
 		f.Rule = removedExport.ID
-		f.Suggestion = fmt.Sprintf("keep %s (e.g. as a deprecated wrapper), or update every caller in the same change", ch.Subject)
-		if ch.RenamedTo != "" {
-			f.Suggestion = fmt.Sprintf("it looks renamed to %s; ", ch.RenamedTo) + f.Suggestion
-		}
 	}
 	if wholePackage(ch) {
 		f.Message = fmt.Sprintf("%s: %s; every importer breaks", ch.Subject, ch.Detail)
-		f.Suggestion = "keep the package where it is, or move its importers in the same change"
-		if strings.HasPrefix(ch.Subject, "module ") {
-			f.Suggestion = "keep the module path; a new path is a new module (for a new major version, keep the old one released)"
-		}
 	}
 	if ch.Base.File != "" && ch.Base != ch.Head {
 		f.Related = []check.Related{{Location: location(ch.Base), Base: true, Message: ch.Subject + " as it was at the base"}}
 	}
 	return f
+}
+
+// suggestion says how to keep callers working through an API change.
+func suggestion(ch lang.APIChange) string {
+	switch {
+	case strings.HasPrefix(ch.Subject, "module "):
+		return "keep the module path; a new path is a new module (for a new major version, keep the old one released)"
+	case wholePackage(ch):
+		return "keep the package where it is, or move its importers in the same change"
+	case ch.Removed && ch.RenamedTo != "":
+		return fmt.Sprintf("it looks renamed to %s; keep %s (e.g. as a deprecated wrapper), or update every caller in the same change", ch.RenamedTo, ch.Subject)
+	case ch.Removed:
+		return fmt.Sprintf("keep %s (e.g. as a deprecated wrapper), or update every caller in the same change", ch.Subject)
+	case strings.HasPrefix(ch.Detail, "added"):
+		return "every implementation of the interface outside the change lacks the new method; declare a new interface that embeds this one instead"
+	case strings.HasPrefix(ch.Detail, "no longer implements"):
+		return fmt.Sprintf("keep the methods %s needs, or callers that use it as %s break", ch.Subject, strings.TrimPrefix(ch.Detail, "no longer implements "))
+	}
+	return fmt.Sprintf("keep %s as it was and add a new declaration for the new behaviour", ch.Subject)
 }
 
 // useFinding reports a caller broken by an API change at the caller, with the change as
