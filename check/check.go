@@ -81,12 +81,24 @@ type Location struct {
 	EndColumn int    `json:"end_column,omitempty"`
 }
 
+// Related is another place a finding concerns, such as where a removed declaration was.
+type Related struct {
+	Location Location `json:"location"`
+	// Base is set when Location is in the base of the change (the file as it was before),
+	// not in the head.
+	Base    bool   `json:"base,omitempty"`
+	Message string `json:"message"`
+}
+
 // Finding is a rule firing at a location.
 type Finding struct {
 	Rule       string // rule ID
 	Location   Location
 	Message    string
 	Suggestion string // optional, e.g. "did you mean strings.TrimSpace?"
+	// Related lists other places the finding concerns (where a removed declaration was at
+	// the base, the declaration a broken caller uses).
+	Related []Related
 	// Symbol names what the finding is about (a function, an import path), for
 	// fingerprints that survive line shifts.
 	Symbol string

@@ -43,6 +43,7 @@ func Process(pass *check.Pass, outcomes []Outcome, rules map[string]*check.Rule)
 			Message:     it.f.Message,
 			Suggestion:  it.f.Suggestion,
 			Location:    it.f.Location,
+			Related:     it.f.Related,
 			Fingerprint: report.Fingerprint(it.f.Rule, it.f.Location.File, it.f.Symbol, it.f.Message),
 		})
 	}

@@ -4,6 +4,12 @@
 // a frontend; no dimension changes.
 package lang
 
+import (
+	"context"
+
+	"github.com/agentverify/agentverify/change"
+)
+
 // Frontend parses the files of one language.
 type Frontend interface {
 	// Name is the language's name, e.g. "go".
@@ -132,4 +138,61 @@ func (r Registry) For(path string) Frontend {
 		}
 	}
 	return nil
+}
+
+// Place is a position in a file of one side of a change; File is repository-relative.
+type Place struct {
+	File string
+	Pos  Pos
+}
+
+// APIChange is one incompatible change to the public API of a package between the base
+// and the head of a change, as a frontend's API comparison finds it. Compatible changes
+// (additions) are not APIChanges.
+type APIChange struct {
+	// Package is the package's import path (at the base); Dir its repository-relative
+	// directory.
+	Package, Dir string
+	// Subject is what changed, in the comparison's own notation ("T", "(*T).M", "S.F",
+	// "I.M, method set of *S"); empty for the package as a whole. Detail says what
+	// happened: "removed", "changed from int to string", "value changed from 1 to 2".
+	Subject, Detail string
+	// Name is the identifier that callers write to use what changed ("M" for (*T).M), or
+	// the package's import path when the package itself changed; used to tell the errors
+	// a change causes in its callers from errors it does not.
+	Name string
+	// Removed is set when the subject (or the package) is gone.
+	Removed bool
+	// RenamedTo names a new declaration of the same kind and type, when the removal looks
+	// like a rename.
+	RenamedTo string
+	// Head is where the change shows at the head: the declaration as it is now; for a
+	// removal the package clause of the file it was in (or of another file of the
+	// package), for a removed package the deleted file at line 1.
+	Head Place
+	// Base is where the subject was declared at the base; File is empty when unknown.
+	Base Place
+}
+
+// BrokenUse is an error in code the change did not touch, caused by an APIChange: a
+// caller that no longer compiles.
+type BrokenUse struct {
+	// Package is the import path of the broken caller's package, Dir its directory.
+	Package, Dir string
+	At           Place
+	// Message is the compiler's error, on one line.
+	Message string
+	// Change is the change that broke it.
+	Change APIChange
+}
+
+// APIComparer compares the public API of the packages a change touches, for one language
+// (the semantics dimension runs every comparer it is given).
+type APIComparer interface {
+	// CompareAPI reports the incompatible changes the change makes to the API of the
+	// packages it touches. Packages that are no API (a Go main package) are left out.
+	CompareAPI(ctx context.Context, set *change.Set) ([]APIChange, error)
+	// BrokenUses reports every error that changes cause in the packages of the
+	// repository outside the change that use the changed packages.
+	BrokenUses(ctx context.Context, set *change.Set, changes []APIChange) ([]BrokenUse, error)
 }

@@ -64,6 +64,7 @@ type Violation struct {
 	Message     string          `json:"message"`
 	Suggestion  string          `json:"suggestion,omitempty"`
 	Location    check.Location  `json:"location"`
+	Related     []check.Related `json:"related,omitempty"`
 	Fingerprint string          `json:"fingerprint"`
 }
 

@@ -23,6 +23,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 var testRules = []*check.Rule{
 	{ID: "complexity/cyclomatic", Default: policy.Error, Short: "a function is too complex", Doc: "Cyclomatic complexity as gocyclo counts it."},
 	{ID: "hallucination/unknown-symbol", Default: policy.Error, Short: "pkg.Name is not declared by pkg", Doc: "The package declares no such name."},
+	{ID: "semantics/removed-export", Default: policy.Error, Short: "an exported declaration is gone", Doc: "Callers outside the change break."},
 	{ID: "scope/forbidden-path", Default: policy.Error, Short: "a changed path is forbidden", Doc: "The policy forbids changes to this path."},
 	{ID: "style/missing-doc", Default: policy.Warning, Short: "an exported declaration has no doc comment", Doc: "Exported declarations need a doc comment."},
 }
@@ -84,12 +85,16 @@ func fixtures() map[string]*Report {
 		Message: `path vendor/x.go matches forbidden glob "vendor/**"`, Location: check.Location{File: "vendor/x.go", Line: 1}}
 	odd := Violation{Rule: "style/missing-doc", Dimension: "style", Severity: policy.Warning,
 		Message: "100% odd: a,b:c\nsecond line — ünïcödé", Location: check.Location{File: "dir with space/ü.go", Line: 3}}
+	removed := Violation{Rule: "semantics/removed-export", Dimension: "semantics", Severity: policy.Error,
+		Message: "package example.com/m/auth: Verify: removed; callers outside the change break", Location: check.Location{File: "auth/token.go", Line: 1, Column: 1},
+		Related: []check.Related{{Location: check.Location{File: "auth/token.go", Line: 41, Column: 6}, Base: true, Message: "Verify was declared here"}}}
 	files := []FileEntry{{Path: "auth/token.go", Operation: change.Modify}, {Path: "parse/parse.go", OldPath: "parse/old.go", Operation: change.Rename}, {Path: "vendor/x.go", Operation: change.Create}}
 	return map[string]*Report{
 		"passed":   fixture(Passed, []FileEntry{{Path: "a.go", Operation: change.Modify}}, nil, dims(nil)),
 		"warnings": fixture(Warnings, files[:1], []Violation{doc}, dims(map[string]Status{"style": Warnings})),
 		"failed": fixture(Failed, files, []Violation{unknown, doc, cyclo, forbidden},
 			dims(map[string]Status{"scope": Failed, "hallucination": Failed, "style": Warnings, "complexity": Failed}, "semantics")),
+		"related": fixture(Failed, files[:1], []Violation{removed}, dims(map[string]Status{"semantics": Failed})),
 		"special": fixture(Warnings, []FileEntry{{Path: "dir with space/ü.go", Operation: change.Create}}, []Violation{odd}, dims(map[string]Status{"style": Warnings})),
 	}
 }

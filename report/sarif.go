@@ -111,30 +111,46 @@ func result(v Violation, ruleIndex uint) *sarif.Result {
 	if v.Suggestion != "" {
 		text += " (" + v.Suggestion + ")"
 	}
-	region := &sarif.Region{StartLine: ptr(max(v.Location.Line, 1))}
-	if v.Location.Column > 0 {
-		region.StartColumn = ptr(v.Location.Column)
-	}
-	if v.Location.EndLine >= max(v.Location.Line, 1) {
-		region.EndLine = ptr(v.Location.EndLine)
-		if v.Location.EndColumn > 0 {
-			region.EndColumn = ptr(v.Location.EndColumn)
-		}
-	}
 	res := &sarif.Result{
 		RuleID:    ptr(v.Rule),
 		RuleIndex: &ruleIndex,
 		Level:     ptr(level(string(v.Severity))),
 		Message:   sarif.Message{Text: &text},
-		Locations: []*sarif.Location{{PhysicalLocation: &sarif.PhysicalLocation{
-			ArtifactLocation: &sarif.ArtifactLocation{URI: ptr(v.Location.File), URIBaseId: ptr(srcRoot)},
-			Region:           region,
-		}}},
+		Locations: []*sarif.Location{{PhysicalLocation: physical(v.Location)}},
+	}
+	for i, r := range v.Related {
+		msg := r.Message
+		if r.Base {
+			msg += " (at the base of the change)"
+		}
+		res.RelatedLocations = append(res.RelatedLocations, &sarif.Location{
+			Id:               ptr(uint(i + 1)),
+			PhysicalLocation: physical(r.Location),
+			Message:          &sarif.Message{Text: &msg},
+		})
 	}
 	if v.Fingerprint != "" {
 		res.PartialFingerprints = map[string]interface{}{"agentverify/v1": v.Fingerprint}
 	}
 	return res
+}
+
+// physical is a repository-relative SARIF location with its region.
+func physical(l check.Location) *sarif.PhysicalLocation {
+	region := &sarif.Region{StartLine: ptr(max(l.Line, 1))}
+	if l.Column > 0 {
+		region.StartColumn = ptr(l.Column)
+	}
+	if l.EndLine >= max(l.Line, 1) {
+		region.EndLine = ptr(l.EndLine)
+		if l.EndColumn > 0 {
+			region.EndColumn = ptr(l.EndColumn)
+		}
+	}
+	return &sarif.PhysicalLocation{
+		ArtifactLocation: &sarif.ArtifactLocation{URI: ptr(l.File), URIBaseId: ptr(srcRoot)},
+		Region:           region,
+	}
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/agentverify/agentverify/check"
 )
 
 // TextOptions tune the text format.
@@ -59,25 +61,41 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 		}
 	}
 	for i, v := range r.Violations {
-		loc := fmt.Sprintf("%s:%d", v.Location.File, v.Location.Line)
-		if v.Location.Column > 0 {
-			loc += fmt.Sprintf(":%d", v.Location.Column)
-		}
-		sev := string(v.Severity)
-		if v.Severity == "error" {
-			sev = paint(red, sev)
-		} else {
-			sev = paint(yellow, sev)
-		}
 		if i > 0 || !opts.Quiet {
 			bw.WriteString("\n")
 		}
-		fmt.Fprintf(bw, "%s: %s: %s %s\n", loc, sev, v.Message, paint(faint, "["+v.Rule+"]"))
-		if v.Suggestion != "" {
-			fmt.Fprintf(bw, "    suggestion: %s\n", v.Suggestion)
-		}
+		writeViolation(bw, v, paint)
 	}
 	return bw.Flush()
+}
+
+// writeViolation writes one violation's block: its line, suggestion and related places.
+func writeViolation(w io.Writer, v Violation, paint func(code, s string) string) {
+	sev := string(v.Severity)
+	if v.Severity == "error" {
+		sev = paint(red, sev)
+	} else {
+		sev = paint(yellow, sev)
+	}
+	fmt.Fprintf(w, "%s: %s: %s %s\n", textLocation(v.Location), sev, v.Message, paint(faint, "["+v.Rule+"]"))
+	if v.Suggestion != "" {
+		fmt.Fprintf(w, "    suggestion: %s\n", v.Suggestion)
+	}
+	for _, r := range v.Related {
+		side := ""
+		if r.Base {
+			side = " (base)"
+		}
+		fmt.Fprintf(w, "    related: %s%s: %s\n", textLocation(r.Location), side, r.Message)
+	}
+}
+
+func textLocation(l check.Location) string {
+	loc := fmt.Sprintf("%s:%d", l.File, l.Line)
+	if l.Column > 0 {
+		loc += fmt.Sprintf(":%d", l.Column)
+	}
+	return loc
 }
 
 // dimensionLine returns the mark and the detail of a dimension's line.

@@ -2,6 +2,7 @@ package complexity_test
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"github.com/agentverify/agentverify/change"
@@ -35,7 +36,7 @@ func TestRenameComparesWithOldPath(t *testing.T) {
 		Symbol:     "F",
 		Introduced: true,
 	}
-	if len(fs) != 1 || fs[0] != want {
+	if len(fs) != 1 || !reflect.DeepEqual(fs[0], want) {
 		t.Fatalf("got %+v\nwant %+v", fs, want)
 	}
 }

@@ -69,7 +69,7 @@ func New(l *load.Loader) *check.Dimension {
 		Run: func(p *check.Pass) ([]check.Finding, error) {
 			loader := l
 			if loader == nil {
-				loader = p.Memo.Get("hallucination/loader", func() any { return load.New(load.Options{}) }).(*load.Loader)
+				loader = p.Memo.Get(load.MemoKey, func() any { return load.New(load.Options{}) }).(*load.Loader)
 			}
 			return run(p, loader)
 		},

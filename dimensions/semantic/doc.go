@@ -1,31 +1,29 @@
-// Package semantic is the dimension that checks that a change keeps the public API and the
-// test suite: it compares the declarations of each changed package at the base and at the
-// head of the change, as the language frontend reports them.
+// Package semantic is the dimension that checks that a change keeps the public API, the
+// code that uses it and the test suite.
 //
-//   - semantics/removed-export (P13): an exported declaration present at the base is gone;
-//     reported at the declaration as it was (the base file and line). A declaration moved
-//     between files of one package is not a removal; a rename is the removal it is, with
-//     the new name as suggestion when the signature matches.
-//   - semantics/incompatible-change (P14, P15): following golang.org/x/exp/apidiff, an
-//     exported function or method whose signature changed (a value method moved to the
-//     pointer receiver included), a constant whose type or value changed, a variable or
-//     field whose type changed (narrowing included), an interface that gained a method
-//     (unless it has an unexported one), lost or changed one, a struct that stopped being
-//     comparable, any other type whose definition or type parameters changed. Additions
-//     (new exports, new fields, a method on a sealed interface) are compatible and never
-//     reported.
-//   - semantics/removed-test: a Test, Fuzz, Benchmark or Example function is gone.
+//   - semantics/removed-export (P13) and semantics/incompatible-change (P14, P15): each
+//     language frontend's lang.APIComparer compares the API of every package the change
+//     touches at the base and at the head; for Go that is golang.org/x/exp/apidiff over
+//     both sides type-checked (lang/golang/api). Each incompatible change is one finding
+//     with apidiff's own words ("package P: T.M: changed from func() to func(int)"), at
+//     the declaration as it is at the head; a removal is at the package clause of the
+//     file the declaration was in, with where it was at the base as related place. A
+//     deleted package is one removal; a changed module path in go.mod is an incompatible
+//     change at its module line. Compatible changes (additions, widened types, renamed
+//     unexported types, aliases to the same type) are not reported.
+//   - semantics/broken-dependent: for the changes kept, the comparer type-checks at the
+//     head the packages outside the change that import a changed package (for Go, with
+//     the loader shared with the hallucination dimension) and every error that names
+//     what changed is a finding at the broken call site, naming the caller's package by
+//     its import path, with the change as related place.
+//   - semantics/removed-test: a Test, Fuzz, Benchmark or Example function is gone;
+//     reported at the package clause of its file at the head (or the deleted file), with
+//     its base place related.
 //   - semantics/test-skipped: the change adds t.Skip, b.Skip, SkipNow or Skipf.
-//   - semantics/broken-dependent: when the change removes or breaks an export, the
-//     packages of the module that import it and are not part of the change are
-//     type-checked at the head (sharing the hallucination dimension's loader) and each is
-//     reported at its first error that names a broken symbol.
 //
-// Since a declaration can only disappear from, or move into, a file the change touches,
-// comparing the changed files of each package is enough: no unchanged file is read.
 // Packages named main are not an API; packages under internal/ are skipped unless
-// include_internal is set. Types are judged as written (no type checking of the API
-// itself): a field of a named type counts as comparable, and a type whose inferred type
-// changes (var X = f()) is not seen. Files excluded by build constraints are compared as
-// if they were not (the frontend reads every file).
+// include_internal is set. The policy for a package (preserve_exports,
+// preserve_signatures) decides which changes count, and only those are followed to
+// their dependents. A package that does not parse on either side is not compared: the
+// hallucination dimension reports the syntax error.
 package semantic

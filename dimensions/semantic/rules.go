@@ -11,31 +11,36 @@ var (
 		Short: "an exported declaration present at the base is gone",
 		Doc: "Agents fix failing builds by deleting what fails. An exported function, method, type, " +
 			"variable, constant or field that existed at the base and is gone at the head breaks every " +
-			"caller outside the change. The finding is at the declaration as it was at the base. A rename " +
-			"is reported as the removal it is, with the new name as suggestion. Turn off with " +
-			"semantics.preserve_exports: false.",
+			"caller outside the change. The finding is at the package clause of the file it was in (the " +
+			"declaration's base place is related); a removed field or method is at its type. A deleted " +
+			"package is one finding. A rename is reported as the removal it is, with the new name as " +
+			"suggestion. Turn off with semantics.preserve_exports: false.",
 	}
 	incompatibleChange = &check.Rule{
 		ID: "semantics/incompatible-change", Default: policy.Error,
 		Short: "an exported declaration changed in a way that breaks callers",
-		Doc: "An exported declaration kept its name but changed its signature: parameters or results " +
-			"of a function or method, the type of a variable or field, the type or value of a constant. " +
-			"Callers written against the base no longer compile or change meaning. Adding new " +
-			"declarations is compatible and never reported. Turn off with semantics.preserve_signatures: false.",
+		Doc: "An exported declaration kept its name but changed incompatibly, as golang.org/x/exp/apidiff " +
+			"judges it: parameters or results of a function or method, the type of a variable or field " +
+			"(of an unexported type too, when an export exposes it), the type or value of a constant (an " +
+			"iota shift included), a method added to an interface others implement, a type that no longer " +
+			"implements an interface, a struct that is no longer comparable, a changed module path. " +
+			"Callers written against the base no longer compile or change meaning. Additions and other " +
+			"compatible changes are never reported. Turn off with semantics.preserve_signatures: false.",
 	}
 	brokenDependent = &check.Rule{
 		ID: "semantics/broken-dependent", Default: policy.Error,
 		Short: "code outside the change no longer type-checks because of it",
-		Doc: "A package of the module that imports a changed package type-checked at the base and no " +
-			"longer does at the head; the finding is at its first error that names a symbol the change " +
-			"removed or changed, and says which. Only packages outside the change are checked: breakage " +
-			"inside it is the hallucination dimension's.",
+		Doc: "A package of the module that imports a changed package no longer type-checks at the head; " +
+			"every error that names what the change removed or changed is a finding at the call site, " +
+			"naming the package by its import path and the change that broke it. Only packages outside " +
+			"the change are checked: breakage inside it is the hallucination dimension's.",
 	}
 	removedTest = &check.Rule{
 		ID: "semantics/removed-test", Default: policy.Error,
 		Short: "a Test, Fuzz, Benchmark or Example function present at the base is gone",
 		Doc: "Deleting the test that failed makes the suite pass and the code no better. A test " +
-			"function that existed at the base and is gone at the head is reported at its base location; " +
+			"function that existed at the base and is gone at the head is reported at the package clause " +
+			"of its file (its base place related); " +
 			"moving it to another file of the package is not a removal. Turn off with " +
 			"semantics.preserve_tests: false.",
 	}

@@ -3,6 +3,8 @@ package semantic
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -17,6 +19,7 @@ import (
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
+	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
 func TestDimension(t *testing.T) {
@@ -39,41 +42,70 @@ func apiFile(funcs map[string]string) []byte {
 	return []byte(b.String())
 }
 
+// emptyModule makes the base and head trees of a module example.com/m with a directory
+// api on each side.
+func emptyModule(t *testing.T) string {
+	root := t.TempDir()
+	for _, side := range []string{"base", "head"} {
+		if err := os.MkdirAll(filepath.Join(root, side, "api"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, side, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// mutate draws the head of each function of base (kept, removed or given another
+// parameter type) and the rule each change must be reported under.
+func mutate(t *rapid.T, base map[string]string, types []string) (head, want map[string]string) {
+	head, want = map[string]string{}, map[string]string{}
+	for n, typ := range base {
+		switch rapid.IntRange(0, 2).Draw(t, "mutation "+n) {
+		case 0:
+			head[n] = typ
+		case 1:
+			want[n] = "semantics/removed-export"
+		case 2:
+			other := rapid.SampledFrom(types).Draw(t, "new type "+n)
+			head[n] = other
+			if other != typ {
+				want[n] = "semantics/incompatible-change"
+			}
+		}
+	}
+	return head, want
+}
+
 // TestP13P14P15APIChanges: over random APIs and random mutations, every removed export is
 // reported as removed-export (P13), every changed signature as incompatible-change (P14),
-// and additions are never reported (P15).
+// and additions are never reported (P15). The cases share one module on disk and one
+// loader, as edits in a long-lived process do.
 func TestP13P14P15APIChanges(t *testing.T) {
 	types := []string{"int", "string", "bool", "[]byte"}
+	root := emptyModule(t)
+	dim := New(load.New(load.Options{}))
 	rapid.Check(t, func(t *rapid.T) {
 		base := map[string]string{}
 		for i := rapid.IntRange(0, 6).Draw(t, "n"); i > 0; i-- {
 			base[fmt.Sprintf("F%d", rapid.IntRange(0, 9).Draw(t, "name"))] = rapid.SampledFrom(types).Draw(t, "type")
 		}
-		head := map[string]string{}
-		want := map[string]string{}
-		for n, typ := range base {
-			switch rapid.IntRange(0, 2).Draw(t, "mutation "+n) {
-			case 0:
-				head[n] = typ
-			case 1:
-				want[n] = "semantics/removed-export"
-			case 2:
-				other := rapid.SampledFrom(types).Draw(t, "new type "+n)
-				head[n] = other
-				if other != typ {
-					want[n] = "semantics/incompatible-change"
-				}
-			}
-		}
+		head, want := mutate(t, base, types)
 		for i := rapid.IntRange(0, 3).Draw(t, "added"); i > 0; i-- {
 			n := fmt.Sprintf("G%d", i)
 			head[n] = rapid.SampledFrom(types).Draw(t, "added type")
 		}
-		set := &change.Set{Files: []*change.File{change.NewFile("api/api.go", "api/api.go", apiFile(base), apiFile(head))}}
+		baseSrc, headSrc := apiFile(base), apiFile(head)
+		os.WriteFile(filepath.Join(root, "base", "api", "api.go"), baseSrc, 0o644)
+		os.WriteFile(filepath.Join(root, "head", "api", "api.go"), headSrc, 0o644)
+		set := &change.Set{
+			Root: filepath.Join(root, "head"), BaseFS: os.DirFS(filepath.Join(root, "base")), HeadFS: os.DirFS(filepath.Join(root, "head")),
+			Files: []*change.File{change.NewFile("api/api.go", "api/api.go", baseSrc, headSrc)},
+		}
 		langs := lang.Registry{golang.New()}
-		pol := policy.Default()
-		pass := &check.Pass{Context: context.Background(), Changes: set, Policy: pol, Languages: langs, Files: check.NewFiles(langs)}
-		fs, err := Dimension.Run(pass)
+		pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Languages: langs, Files: check.NewFiles(langs)}
+		fs, err := dim.Run(pass)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -499,3 +499,7 @@ func parseFiles(fset *token.FileSet, files []string, overlay map[string][]byte) 
 	}
 	return syntax, errs, nil
 }
+
+// MemoKey is the key under which the dimensions of one verification share a Loader in
+// check.Memo, so hallucination and semantics load each package once.
+const MemoKey = "golang/load.Loader"

@@ -1,0 +1,89 @@
+package load
+
+import (
+	"context"
+	"go/types"
+	"path/filepath"
+)
+
+// Imports returns every package that the packages containing req.Files import, directly
+// or not, by import path, with the module. It takes them from the module's last load when
+// that is still valid for req (the same go.mod and go.sum, the same files in the
+// packages' directories, unchanged dependencies of the module), without re-checking the
+// packages; otherwise it checks req. Callers that type-check the packages themselves (the
+// semantics dimension compares both sides of a change) so skip a second check. The
+// packages of the last load import what they imported then: a caller whose code imports
+// something new does not find it here and should Check.
+func (l *Loader) Imports(ctx context.Context, req Request) (map[string]*types.Package, Module, error) {
+	if imps, mod, ok := l.cachedImports(req); ok {
+		return imps, mod, nil
+	}
+	res, err := l.Check(ctx, req)
+	if err != nil {
+		return nil, Module{}, err
+	}
+	imps := map[string]*types.Package{}
+	for _, p := range res.Packages {
+		for _, im := range p.Imports {
+			addImports(imps, im.Types)
+		}
+	}
+	return imps, res.Module, nil
+}
+
+// cachedImports answers Imports from the module's snapshot, when it is valid for req.
+func (l *Loader) cachedImports(req Request) (map[string]*types.Package, Module, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.mods[req.Dir]
+	if s == nil || len(req.Files) == 0 || modHash(req.Dir, req.Overlay) != s.modHash {
+		return nil, Module{}, false
+	}
+	targets := map[string]bool{}
+	var states []*pkgState
+	for _, f := range req.Files {
+		dir := filepath.Dir(f)
+		if !targets[dir] {
+			targets[dir] = true
+			states = append(states, s.byDir[dir]...)
+		}
+	}
+	if len(states) == 0 {
+		return nil, Module{}, false
+	}
+	imps := map[string]*types.Package{}
+	for _, st := range states {
+		if !st.valid(req.Overlay, targets) {
+			return nil, Module{}, false
+		}
+		for _, im := range st.imports {
+			addImports(imps, im.Types)
+		}
+	}
+	return imps, s.module, true
+}
+
+// valid reports whether st still describes its directory (the same Go files) and its
+// in-module dependencies outside targets are unchanged.
+func (st *pkgState) valid(overlay map[string][]byte, targets map[string]bool) bool {
+	if listing(st.dir, overlay) != st.listing {
+		return false
+	}
+	for dir, fp := range st.deps {
+		if !targets[dir] && fingerprint(dir, overlay) != fp {
+			return false
+		}
+	}
+	return true
+}
+
+// addImports adds p and everything it imports, directly or not, to imps.
+func addImports(imps map[string]*types.Package, p *types.Package) {
+	if p == nil || imps[p.Path()] != nil {
+		return
+	}
+	imps[p.Path()] = p
+	for _, ip := range p.Imports() {
+		addImports(imps, ip)
+	}
+}

@@ -1,0 +1,115 @@
+package agentverify_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/internal/testkit/apidiffsuite"
+	"github.com/agentverify/agentverify/internal/testkit/testrepo"
+	"github.com/agentverify/agentverify/report"
+)
+
+const (
+	tokenBase = "package auth\n\n// Issue makes a token.\nfunc Issue() string { return \"t\" }\n\n// Verify checks a token.\nfunc Verify(t string) bool { return t != \"\" }\n\n// Revoke revokes.\nfunc Revoke(t string) {}\n"
+	tokenHead = "package auth\n\n// Issue makes a token.\nfunc Issue() string { return \"t\" }\n\n// Revoke revokes.\nfunc Revoke(t string) {}\n"
+	handler   = "package api\n\nimport \"example.com/m/auth\"\n\n// Handle handles.\nfunc Handle(a, b string) bool {\n\treturn auth.Verify(a) && auth.Verify(b)\n}\n"
+)
+
+// semantics lists the semantics violations as "rule file:line:col message | related".
+func semantics(rep *report.Report) []string {
+	var out []string
+	for _, v := range rep.Violations {
+		if v.Dimension != "semantics" {
+			continue
+		}
+		s := fmt.Sprintf("%s %s:%d:%d %s", v.Rule, v.Location.File, v.Location.Line, v.Location.Column, v.Message)
+		for _, r := range v.Related {
+			s += fmt.Sprintf(" | %s:%d base=%v", r.Location.File, r.Location.Line, r.Base)
+		}
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestDiffRemovedExportEndToEnd: through Check on a real repository, for a working-tree
+// diff and for a staged one whose working tree has already undone the change, a removed
+// function is reported at the head's package clause with its base line related (never
+// at its base line, which is other code in the head file), and each of the two broken
+// calls at its own column, naming the caller's import path.
+func TestDiffRemovedExportEndToEnd(t *testing.T) {
+	for _, src := range []agentverify.Source{agentverify.WorkingTree, agentverify.Staged} {
+		r := testrepo.New(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "auth/token.go": tokenBase, "api/handler.go": handler})
+		r.Write(map[string]string{"auth/token.go": tokenHead})
+		if src == agentverify.Staged {
+			r.Git("add", "-A")
+			r.Write(map[string]string{"auth/token.go": tokenBase}) // the working tree differs from the index
+		}
+		rep, err := agentverify.Check(context.Background(), agentverify.Request{Dir: r.Dir, Source: src})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(semantics(rep), "\n")
+		want := strings.Join([]string{
+			"semantics/broken-dependent api/handler.go:7:14 package example.com/m/api no longer type-checks: undefined: auth.Verify (broken by the change to example.com/m/auth.Verify) | auth/token.go:1 base=false",
+			"semantics/broken-dependent api/handler.go:7:32 package example.com/m/api no longer type-checks: undefined: auth.Verify (broken by the change to example.com/m/auth.Verify) | auth/token.go:1 base=false",
+			"semantics/removed-export auth/token.go:1:1 package example.com/m/auth: Verify: removed; callers outside the change break | auth/token.go:7 base=true",
+		}, "\n")
+		if got != want {
+			t.Errorf("source %d:\n%s\nwant\n%s", src, got, want)
+		}
+	}
+}
+
+// TestApidiffSuiteThroughDiff runs every case of golang.org/x/exp/apidiff's testdata
+// through a whole working-tree diff of a real repository (the path of 'agentverify
+// diff': change set, every dimension, the engine's filters): every incompatible change
+// apidiff expects is a semantics violation, and there is no other.
+func TestApidiffSuiteThroughDiff(t *testing.T) {
+	found, total := 0, 0
+	for _, c := range apidiffsuite.Cases(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			r := testrepo.New(t, map[string]string{"go.mod": "module example.com/apidiff\n\ngo 1.22\n", "p/p.go": c.Old})
+			r.Write(map[string]string{"p/p.go": c.New})
+			rep, err := agentverify.Check(context.Background(), agentverify.Request{Dir: r.Dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, v := range rep.Violations {
+				if v.Dimension == "semantics" {
+					got = append(got, v.Message)
+				}
+			}
+			total += len(c.Incompatible)
+			found += matchApidiff(t, c.Incompatible, got)
+		})
+	}
+	t.Logf("through diff: %d of %d incompatible changes found", found, total)
+}
+
+// matchApidiff reports each expected apidiff message that no violation message carries,
+// and each violation that carries none; it returns how many were found.
+func matchApidiff(t *testing.T, want, got []string) (found int) {
+	used := make([]bool, len(got))
+	for _, w := range want {
+		i := slices.IndexFunc(got, func(m string) bool { return strings.Contains(m, ": "+w+";") })
+		if i < 0 || used[i] {
+			t.Errorf("missed %q", w)
+			continue
+		}
+		used[i] = true
+		found++
+	}
+	for i, m := range got {
+		if !used[i] {
+			t.Errorf("false alarm: %s", m)
+		}
+	}
+	return found
+}
