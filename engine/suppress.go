@@ -113,11 +113,13 @@ func suppressionsByFile(pass *check.Pass) map[string][]Suppression {
 }
 
 // fromBase keeps the suppressions of ss that the base has too, with the same comment
-// over the same line content.
-func fromBase(ss []Suppression, base map[string]bool) []Suppression {
+// over the same line content, each base suppression covering at most one: copying a base
+// suppression elsewhere does not copy its cover.
+func fromBase(ss []Suppression, base map[string]int) []Suppression {
 	kept := ss[:0]
 	for _, s := range ss {
-		if base[s.key] {
+		if base[s.key] > 0 {
+			base[s.key]--
 			kept = append(kept, s)
 		}
 	}
@@ -127,14 +129,14 @@ func fromBase(ss []Suppression, base map[string]bool) []Suppression {
 // baseSuppressions returns the keys of the suppressions of f at the trusted base: the
 // change's base side, or, when that side is not trusted (in-memory edits are made over
 // the working tree), the content Trust.BaseContent gives.
-func baseSuppressions(pass *check.Pass, f *change.File) map[string]bool {
+func baseSuppressions(pass *check.Pass, f *change.File) map[string]int {
 	lf := trustedBase(pass, f)
 	if lf == nil {
 		return nil
 	}
-	keys := map[string]bool{}
+	keys := map[string]int{}
 	for _, s := range Suppressions(lf) {
-		keys[s.key] = true
+		keys[s.key]++
 	}
 	return keys
 }
