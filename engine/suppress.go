@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -94,7 +95,8 @@ func suppressionsByFile(pass *check.Pass) map[string][]Suppression {
 	newOnly := !pass.Changes.NoBase && !pass.Policy.Suppressions.AllowNew
 	byFile := map[string][]Suppression{}
 	for _, f := range pass.Changes.Files {
-		if !f.Analyzable() {
+		// A fast reject only; what counts is decided on the parsed comments.
+		if !f.Analyzable() || !bytes.Contains(f.Head, []byte("agentverify:ignore")) {
 			continue
 		}
 		lf, err := pass.Files.Parse(f, change.Head)
