@@ -59,7 +59,10 @@ type Request struct {
 	Edits []editset.Edit
 
 	// PolicyFile overrides the policy found at the repository root. Policy, when set, is
-	// used as is (callers that loaded it already).
+	// used as is (callers that loaded it already). Without either, every source but Paths
+	// reads the policy from the base commit's git objects (HEAD for Staged, Patch and
+	// Edits), never from the disk; a PolicyFile inside the repository is likewise read as
+	// committed at the base when the base has it.
 	PolicyFile string
 	Policy     *policy.Policy
 	// AllowPolicyChange puts the change's own policy in force and does not report

@@ -31,6 +31,16 @@ func resolvePolicy(set *change.Set, req Request) (*policy.Policy, *check.Trust, 
 		pol, _, err := loadPolicy(set.Root, req)
 		return pol, nil, err
 	}
+	pol, trust, err := trustedSide(set, req)
+	if req.Source == Paths {
+		trust = nil // check mode has no change to guard, only a trusted policy
+	}
+	return pol, trust, err
+}
+
+// trustedSide reads the policy from the trusted side and says what the change must not
+// touch.
+func trustedSide(set *change.Set, req Request) (*policy.Policy, *check.Trust, error) {
 	if req.Policy != nil {
 		return req.Policy, &check.Trust{AllowGateConfig: allowsGateConfig(req.Policy)}, nil
 	}
@@ -52,8 +62,8 @@ func resolvePolicy(set *change.Set, req Request) (*policy.Policy, *check.Trust, 
 	}
 	switch {
 	case snap == nil:
-		// An edit outside a repository: no base to trust; the policy as found, protected.
-		// No base means no suppression was there before the change.
+		// An edit (or check) outside a repository: no base to trust; the policy as found,
+		// protected. No base means no suppression was there before the change.
 		pol, rel, err := loadPolicy(set.Root, req)
 		noBase := func(string) ([]byte, bool) { return nil, false }
 		if err != nil {
@@ -61,7 +71,7 @@ func resolvePolicy(set *change.Set, req Request) (*policy.Policy, *check.Trust, 
 		}
 		return pol, &check.Trust{PolicyFile: rel, PolicyFiles: names, AllowGateConfig: allowsGateConfig(pol), BaseContent: noBase}, nil
 	case req.Source == Paths:
-		// Check mode for an agent: HEAD's policy, nothing to protect (there is no change).
+		// Check mode for an agent: HEAD's policy.
 		pol, _, _, err := basePolicy(snap, names)
 		if pol == nil && err == nil {
 			pol, err = fallbackPolicy(req)

@@ -125,8 +125,9 @@ type Pass struct {
 	Context context.Context
 	Changes *change.Set
 	Policy  *policy.Policy
-	// PolicyPath is the repository-relative path of the policy file protected by
-	// scope/policy-changed (DefaultFile when the policy is the built-in default).
+	// PolicyPath is the repository-relative path of the policy file in force
+	// (DefaultFile when the policy is the built-in default); Trust says what
+	// scope/policy-changed protects.
 	PolicyPath string
 	// Trust is what the change must not touch, in the modes where the policy comes from
 	// the trusted side (diff, hooks, MCP, agent); nil in check mode.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -94,7 +95,8 @@ func suppressionsByFile(pass *check.Pass) map[string][]Suppression {
 	newOnly := !pass.Changes.NoBase && !pass.Policy.Suppressions.AllowNew
 	byFile := map[string][]Suppression{}
 	for _, f := range pass.Changes.Files {
-		if !f.Analyzable() {
+		// A fast reject only; what counts is decided on the parsed comments.
+		if !f.Analyzable() || !bytes.Contains(f.Head, []byte("agentverify:ignore")) {
 			continue
 		}
 		lf, err := pass.Files.Parse(f, change.Head)
@@ -113,11 +115,13 @@ func suppressionsByFile(pass *check.Pass) map[string][]Suppression {
 }
 
 // fromBase keeps the suppressions of ss that the base has too, with the same comment
-// over the same line content.
-func fromBase(ss []Suppression, base map[string]bool) []Suppression {
+// over the same line content, each base suppression covering at most one: copying a base
+// suppression elsewhere does not copy its cover.
+func fromBase(ss []Suppression, base map[string]int) []Suppression {
 	kept := ss[:0]
 	for _, s := range ss {
-		if base[s.key] {
+		if base[s.key] > 0 {
+			base[s.key]--
 			kept = append(kept, s)
 		}
 	}
@@ -127,14 +131,14 @@ func fromBase(ss []Suppression, base map[string]bool) []Suppression {
 // baseSuppressions returns the keys of the suppressions of f at the trusted base: the
 // change's base side, or, when that side is not trusted (in-memory edits are made over
 // the working tree), the content Trust.BaseContent gives.
-func baseSuppressions(pass *check.Pass, f *change.File) map[string]bool {
+func baseSuppressions(pass *check.Pass, f *change.File) map[string]int {
 	lf := trustedBase(pass, f)
 	if lf == nil {
 		return nil
 	}
-	keys := map[string]bool{}
+	keys := map[string]int{}
 	for _, s := range Suppressions(lf) {
-		keys[s.key] = true
+		keys[s.key]++
 	}
 	return keys
 }

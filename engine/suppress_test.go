@@ -43,6 +43,7 @@ func TestSuppressionsCannotBeSelfGranted(t *testing.T) {
 		{"check mode", "", "package a\n\nvar x = 1" + ign, 3, false, true, nil, true},
 		{"edit over a working tree the agent wrote", "package a\n\nvar x = 1" + ign, "package a\n\nvar x = 1" + ign + "var y = 2\n", 3, false, false, ptr("package a\n\nvar x = 1\n"), false},
 		{"edit with the suppression at HEAD", "package a\n\nvar x = 1" + ign, "package a\n\nvar x = 1" + ign + "var y = 2\n", 3, false, false, ptr("package a\n\nvar x = 1" + ign), true},
+		{"copied base suppression covers one place only", "package a\n\nvar x = 1" + ign, "package a\n\nvar x = 1" + ign + "var x = 1" + ign, 4, false, false, nil, false},
 		{"marker in a string literal", "package a\n\nvar x = \"//agentverify:ignore style/fake reason\"\n", "package a\n\nvar x = \"//agentverify:ignore style/fake reason\"\n\nvar y = 1\n", 3, true, true, nil, false},
 	}
 	for _, tt := range tests {

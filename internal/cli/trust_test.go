@@ -129,6 +129,14 @@ func TestCheckKeepsWorkingTreePolicy(t *testing.T) {
 	write(t, dir, map[string]string{".agentverify.yaml": "version: 1\nscope:\n  forbidden_paths: [\"m.go\"]\n"})
 	code, out, errs = run(t, dir, "", "check", ".")
 	wantRules(t, "check, working-tree policy", code, out, errs, ExitFailed, []string{"scope/forbidden-path"}, []string{"scope/policy-changed"})
+	// Nor does check guard the gate's configuration, whichever policy it is given.
+	write(t, dir, map[string]string{".agentverify.yaml": weakPolicy, ".pre-commit-config.yaml": "repos: []\n"})
+	outside := filepath.Join(t.TempDir(), "p.yaml")
+	os.WriteFile(outside, []byte(weakPolicy), 0o644)
+	for _, args := range [][]string{{"check", "."}, {"check", "--policy", outside, "."}} {
+		code, out, errs = run(t, dir, "", args...)
+		wantRules(t, strings.Join(args, " "), code, out, errs, ExitOK, nil, []string{"scope/policy-changed", "scope/gate-config-changed"})
+	}
 }
 
 // TestGateConfigChanged: editing the pre-commit config is an error unless the base
