@@ -134,7 +134,7 @@ func run(p *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 		}
 		out = append(out, fs...)
 	}
-	out = append(out, unverifiedFiles(set)...)
+	out = append(out, unverifiedFiles(set, p.Policy.Limits.FileSize())...)
 	sortFindings(out)
 	return out, nil
 }
