@@ -134,20 +134,25 @@ func (w *walker) walk(ctx context.Context, rel string, ps []gitignore.Pattern, i
 		if e.Name() == ".git" {
 			continue
 		}
-		child := path.Join(rel, e.Name())
 		ign := ignored || m.Match(append(parts[:len(parts):len(parts)], e.Name()), e.IsDir())
-		switch {
-		case e.IsDir() && w.descend(dir, child, ign):
-			err = w.walk(ctx, child, ps, ign)
-		case !e.IsDir() && (!ign || w.tracked[child] != nil):
-			err = w.visit(child, e, w.tracked[child])
-		case regular.Special(e.Type()) && strings.HasSuffix(child, ".go"):
-			// Ignored by git, but the Go toolchain reads it: a pipe would hang it.
-			err = regular.NotRegularError(child, e.Type())
-		}
-		if err != nil {
+		if err := w.entry(ctx, dir, path.Join(rel, e.Name()), e, ps, ign); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// entry handles one directory entry of the walk: a directory to enter, a file git sees,
+// or an ignored Go file that is not a regular file (git skips it, the Go toolchain would
+// block on it).
+func (w *walker) entry(ctx context.Context, dir, child string, e fs.DirEntry, ps []gitignore.Pattern, ignored bool) error {
+	switch {
+	case e.IsDir() && w.descend(dir, child, ignored):
+		return w.walk(ctx, child, ps, ignored)
+	case !e.IsDir() && (!ignored || w.tracked[child] != nil):
+		return w.visit(child, e, w.tracked[child])
+	case regular.Special(e.Type()) && strings.HasSuffix(child, ".go"):
+		return regular.NotRegularError(child, e.Type())
 	}
 	return nil
 }
