@@ -71,7 +71,7 @@ func TestNamedPipeNeverHangs(t *testing.T) {
 	if err := mkfifo(filepath.Join(r.Dir, "x.go")); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	for _, args := range [][]string{{"diff"}, {"check", "."}} {
+	for _, args := range [][]string{{"diff"}, {"check", "."}, {"check", "m.go"}} {
 		code, out, errs := runWithin(t, 30*time.Second, r.Dir, "", args...)
 		if (code != 1 && code != 2) || !strings.Contains(out+errs, "x.go: is a named pipe") {
 			t.Errorf("%v: exit %d, want 1 or 2 naming the pipe\n%s%s", args, code, out, errs)
