@@ -2,7 +2,6 @@ package gitchange
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -12,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -211,32 +211,34 @@ type scanned struct {
 	hash plumbing.Hash
 }
 
-// hashAll computes the blob hash of every file, on up to GOMAXPROCS goroutines.
+// hashAll computes the blob hash of every file, on up to GOMAXPROCS goroutines. The
+// error is the first one met, so that it stays one line.
 func hashAll(ctx context.Context, root string, files []scanned) error {
 	workers := min(runtime.GOMAXPROCS(0), 8, max(len(files), 1))
-	next := make(chan int)
+	var next atomic.Int64
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
 			buf := make([]byte, 64<<10)
-			for i := range next {
-				if errs[w] == nil {
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				if errs[w] = ctx.Err(); errs[w] == nil {
 					errs[w] = hashFile(root, &files[i], buf)
+				}
+				if errs[w] != nil {
+					next.Store(int64(len(files))) // the others stop too
+					return
 				}
 			}
 		})
 	}
-	var err error
-	for i := range files {
-		if err = ctx.Err(); err != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
 	wg.Wait()
-	return errors.Join(append(errs, err)...)
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // hashFile computes a file's git blob hash and sets its mode and size, streaming through
