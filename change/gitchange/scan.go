@@ -243,7 +243,8 @@ func hashAll(ctx context.Context, root string, files []scanned) error {
 
 // hashFile computes a file's git blob hash and sets its mode and size, streaming through
 // buf, so a large file is never held. A symbolic link's hash is its target's text; it is
-// never followed.
+// never followed. Anything else must be a regular file (one replaced by a pipe since the
+// walk is an error, found without blocking).
 func hashFile(root string, f *scanned, buf []byte) error {
 	full := filepath.Join(root, filepath.FromSlash(f.rel))
 	if f.mode == filemode.Symlink {
@@ -254,19 +255,22 @@ func hashFile(root string, f *scanned, buf []byte) error {
 		f.hash, f.size = plumbing.ComputeHash(plumbing.BlobObject, []byte(target)), int64(len(target))
 		return nil
 	}
-	file, fi, err := regular.Open(full) // a file replaced by a pipe since the walk is an error
+	hash, size, exec, err := hashRegular(full, f.rel, buf)
 	if err != nil {
 		return err
 	}
-	defer file.Close()
-	if fi.Mode()&0o111 != 0 {
+	f.hash, f.size = hash, size
+	if exec {
 		f.mode = filemode.Executable
 	}
-	f.size = fi.Size()
-	h := plumbing.NewHasher(plumbing.BlobObject, f.size)
-	if _, err := io.CopyBuffer(h, io.LimitReader(file, f.size), buf); err != nil {
-		return fmt.Errorf("%s: %w", f.rel, err)
-	}
-	f.hash = h.Sum()
 	return nil
+}
+
+// hashStream hashes size bytes of r as a blob, through buf.
+func hashStream(r io.Reader, size int64, rel string, buf []byte) (plumbing.Hash, error) {
+	h := plumbing.NewHasher(plumbing.BlobObject, size)
+	if _, err := io.CopyBuffer(h, io.LimitReader(r, size), buf); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("%s: %w", rel, err)
+	}
+	return h.Sum(), nil
 }
