@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -74,7 +75,7 @@ func BuildLimit(root string, edits []Edit, limit int64) (*change.Set, error) {
 		}
 		set.Files = append(set.Files, f)
 	}
-	for dir := range dirs {
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
 		// A pipe among the Go files next to an edit would block the toolchain loading them.
 		if err := regular.CheckDir(filepath.Join(root, filepath.FromSlash(dir)), dir, ".go"); err != nil {
 			return nil, err
