@@ -95,7 +95,7 @@ type Checker struct {
 }
 
 // DefaultTimeout bounds one dimension's run when the policy does not say otherwise.
-const DefaultTimeout = policy.DefaultDimensionTimeout
+const DefaultTimeout = 5 * time.Minute
 
 // Dims returns the dimensions the checker runs.
 func (c *Checker) Dims() []*check.Dimension {

@@ -75,7 +75,7 @@ const DefaultMaxFileSize = 5 << 20
 // MaxFileSize is DefaultMaxFileSize.
 //
 // Deprecated: builders take the limit of the policy in force; use DefaultMaxFileSize.
-const MaxFileSize = DefaultMaxFileSize
+const MaxFileSize = 5 << 20
 
 // Content returns the file's content on side s.
 func (f *File) Content(s Side) []byte {

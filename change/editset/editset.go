@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -74,8 +75,9 @@ func BuildLimit(root string, edits []Edit, limit int64) (*change.Set, error) {
 		}
 		set.Files = append(set.Files, f)
 	}
-	for dir := range dirs {
-		if err := noSpecialGoFiles(root, dir); err != nil {
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+		// A pipe among the Go files next to an edit would block the toolchain loading them.
+		if err := regular.CheckDir(filepath.Join(root, filepath.FromSlash(dir)), dir, ".go"); err != nil {
 			return nil, err
 		}
 	}
@@ -113,22 +115,6 @@ func build(root, p string, e *Edit, limit int64) (*change.File, error) {
 		content = []byte{}
 	}
 	return change.NewFileLimit(p, oldPath, base, content, limit), nil
-}
-
-// noSpecialGoFiles fails when the directory dir (relative to root) holds a Go file that
-// is a named pipe, socket or device: the Go toolchain loading the edited package would
-// block on it.
-func noSpecialGoFiles(root, dir string) error {
-	ents, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
-	if err != nil {
-		return nil // a directory the edits create
-	}
-	for _, e := range ents {
-		if regular.Special(e.Type()) && strings.HasSuffix(e.Name(), ".go") {
-			return regular.NotRegularError(path.Join(dir, e.Name()), e.Type())
-		}
-	}
-	return nil
 }
 
 // Clean validates a proposed path and returns where it lands, repository-relative with

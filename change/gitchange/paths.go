@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -63,8 +64,9 @@ func PathsLimit(ctx context.Context, dir string, paths []string, limit int64) (*
 				rel = ""
 			}
 			err = w.walk(ctx, rel, w.ig.base, false)
-		} else {
-			err = add(rel, fi)
+		} else if err = add(rel, fi); err == nil {
+			// A pipe among the Go files next to it would block the toolchain loading them.
+			err = regular.CheckDir(filepath.Dir(filepath.Join(root, filepath.FromSlash(rel))), path.Dir(rel), ".go")
 		}
 		if err != nil {
 			return nil, err

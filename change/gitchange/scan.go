@@ -2,7 +2,6 @@ package gitchange
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -12,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -134,20 +134,25 @@ func (w *walker) walk(ctx context.Context, rel string, ps []gitignore.Pattern, i
 		if e.Name() == ".git" {
 			continue
 		}
-		child := path.Join(rel, e.Name())
 		ign := ignored || m.Match(append(parts[:len(parts):len(parts)], e.Name()), e.IsDir())
-		switch {
-		case e.IsDir() && w.descend(dir, child, ign):
-			err = w.walk(ctx, child, ps, ign)
-		case !e.IsDir() && (!ign || w.tracked[child] != nil):
-			err = w.visit(child, e, w.tracked[child])
-		case regular.Special(e.Type()) && strings.HasSuffix(child, ".go"):
-			// Ignored by git, but the Go toolchain reads it: a pipe would hang it.
-			err = regular.NotRegularError(child, e.Type())
-		}
-		if err != nil {
+		if err := w.entry(ctx, dir, path.Join(rel, e.Name()), e, ps, ign); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// entry handles one directory entry of the walk: a directory to enter, a file git sees,
+// or an ignored Go file that is not a regular file (git skips it, the Go toolchain would
+// block on it).
+func (w *walker) entry(ctx context.Context, dir, child string, e fs.DirEntry, ps []gitignore.Pattern, ignored bool) error {
+	switch {
+	case e.IsDir() && w.descend(dir, child, ignored):
+		return w.walk(ctx, child, ps, ignored)
+	case !e.IsDir() && (!ignored || w.tracked[child] != nil):
+		return w.visit(child, e, w.tracked[child])
+	case regular.Special(e.Type()) && strings.HasSuffix(child, ".go"):
+		return regular.NotRegularError(child, e.Type())
 	}
 	return nil
 }
@@ -206,37 +211,40 @@ type scanned struct {
 	hash plumbing.Hash
 }
 
-// hashAll computes the blob hash of every file, on up to GOMAXPROCS goroutines.
+// hashAll computes the blob hash of every file, on up to GOMAXPROCS goroutines. The
+// error is the first one met, so that it stays one line.
 func hashAll(ctx context.Context, root string, files []scanned) error {
 	workers := min(runtime.GOMAXPROCS(0), 8, max(len(files), 1))
-	next := make(chan int)
+	var next atomic.Int64
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
 			buf := make([]byte, 64<<10)
-			for i := range next {
-				if errs[w] == nil {
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				if errs[w] = ctx.Err(); errs[w] == nil {
 					errs[w] = hashFile(root, &files[i], buf)
+				}
+				if errs[w] != nil {
+					next.Store(int64(len(files))) // the others stop too
+					return
 				}
 			}
 		})
 	}
-	var err error
-	for i := range files {
-		if err = ctx.Err(); err != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
 	wg.Wait()
-	return errors.Join(append(errs, err)...)
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // hashFile computes a file's git blob hash and sets its mode and size, streaming through
 // buf, so a large file is never held. A symbolic link's hash is its target's text; it is
-// never followed.
+// never followed. Anything else must be a regular file (one replaced by a pipe since the
+// walk is an error, found without blocking).
 func hashFile(root string, f *scanned, buf []byte) error {
 	full := filepath.Join(root, filepath.FromSlash(f.rel))
 	if f.mode == filemode.Symlink {
@@ -247,19 +255,22 @@ func hashFile(root string, f *scanned, buf []byte) error {
 		f.hash, f.size = plumbing.ComputeHash(plumbing.BlobObject, []byte(target)), int64(len(target))
 		return nil
 	}
-	file, fi, err := regular.Open(full) // a file replaced by a pipe since the walk is an error
+	hash, size, exec, err := hashRegular(full, f.rel, buf)
 	if err != nil {
 		return err
 	}
-	defer file.Close()
-	if fi.Mode()&0o111 != 0 {
+	f.hash, f.size = hash, size
+	if exec {
 		f.mode = filemode.Executable
 	}
-	f.size = fi.Size()
-	h := plumbing.NewHasher(plumbing.BlobObject, f.size)
-	if _, err := io.CopyBuffer(h, io.LimitReader(file, f.size), buf); err != nil {
-		return fmt.Errorf("%s: %w", f.rel, err)
-	}
-	f.hash = h.Sum()
 	return nil
+}
+
+// hashStream hashes size bytes of r as a blob, through buf.
+func hashStream(r io.Reader, size int64, rel string, buf []byte) (plumbing.Hash, error) {
+	h := plumbing.NewHasher(plumbing.BlobObject, size)
+	if _, err := io.CopyBuffer(h, io.LimitReader(r, size), buf); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("%s: %w", rel, err)
+	}
+	return h.Sum(), nil
 }

@@ -10,6 +10,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
+	"strings"
 )
 
 // ErrNotRegular is wrapped by the errors for files that are neither regular files nor
@@ -45,6 +47,22 @@ func Special(m fs.FileMode) bool {
 // NotRegularError is the error for the file name of mode m.
 func NotRegularError(name string, m fs.FileMode) error {
 	return fmt.Errorf("%s: is a %s, %w: agentverify reads only regular files and cannot verify it (remove it)", name, Kind(m), ErrNotRegular)
+}
+
+// CheckDir fails when the directory dir holds an entry whose name ends in suffix and that
+// is a named pipe, socket or device (display names dir in the error): a toolchain loading
+// the directory as a package would block on it. A directory that does not exist passes.
+func CheckDir(dir, display, suffix string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	for _, e := range ents {
+		if Special(e.Type()) && strings.HasSuffix(e.Name(), suffix) {
+			return NotRegularError(path.Join(display, e.Name()), e.Type())
+		}
+	}
+	return nil
 }
 
 // Open opens the regular file name for reading, following symbolic links, without

@@ -166,7 +166,7 @@ func run(p *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 		}
 		out = append(out, fs...)
 	}
-	out = append(out, unverifiedFiles(set)...)
+	out = append(out, unverifiedFiles(set, p.Policy.Limits.FileSize())...)
 	sortFindings(out)
 	return out, nil
 }

@@ -24,13 +24,13 @@ var unverifiedFile = &check.Rule{
 
 // unverifiedFiles reports the Go files of the change that the type checker cannot see as
 // they are: nothing about them may pass unverified.
-func unverifiedFiles(set *change.Set) []check.Finding {
+func unverifiedFiles(set *change.Set, limit int64) []check.Finding {
 	var out []check.Finding
 	for _, f := range set.Files {
 		if f.Op == change.Delete || !strings.HasSuffix(f.Path, ".go") {
 			continue
 		}
-		msg, fix := unverifiedReason(f)
+		msg, fix := unverifiedReason(f, limit)
 		if msg == "" {
 			continue
 		}
@@ -47,10 +47,10 @@ func unverifiedFiles(set *change.Set) []check.Finding {
 }
 
 // unverifiedReason says why f cannot be verified and how to fix it; empty when it can.
-func unverifiedReason(f *change.File) (msg, fix string) {
+func unverifiedReason(f *change.File, limit int64) (msg, fix string) {
 	switch {
 	case f.TooLarge:
-		return fmt.Sprintf("is %s, over the size limit (limits.max_file_size)", megabytes(f.Size)),
+		return fmt.Sprintf("is %s, over the size limit of %s (limits.max_file_size)", size(f.Size), size(limit)),
 			"split the file, or have a human raise limits.max_file_size in the trusted policy"
 	case f.Binary:
 		return "holds a NUL byte (binary content the Go toolchain rejects)",
@@ -62,6 +62,10 @@ func unverifiedReason(f *change.File) (msg, fix string) {
 	return "", ""
 }
 
-func megabytes(n int64) string {
-	return fmt.Sprintf("%.1f MB (%d bytes)", float64(n)/(1<<20), n)
+// size writes a byte count for a reader: in MiB when it is large.
+func size(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }

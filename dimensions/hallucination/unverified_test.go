@@ -24,14 +24,14 @@ func TestUnverifiedFiles(t *testing.T) {
 		change.NewLargeFile("big.txt", "", change.Create, 6<<20),
 	}}
 	got := map[string]string{}
-	for _, f := range unverifiedFiles(set) {
+	for _, f := range unverifiedFiles(set, 5<<20) {
 		if f.Rule != RuleUnverifiedFile || f.Location.Line != 1 || !f.Introduced || f.Suggestion == "" {
 			t.Errorf("bad finding %+v", f)
 		}
 		got[f.Location.File] = f.Message
 	}
 	want := map[string]string{
-		"big.go":  "big.go is 6.0 MB (6291456 bytes), over the size limit (limits.max_file_size), so it could not be verified",
+		"big.go":  "big.go is 6.0 MiB, over the size limit of 5.0 MiB (limits.max_file_size), so it could not be verified",
 		"nul.go":  "nul.go holds a NUL byte",
 		"link.go": "link.go is a symbolic link",
 	}

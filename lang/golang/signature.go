@@ -14,6 +14,7 @@ func exprString(e ast.Expr) string {
 	if e == nil {
 		return ""
 	}
+	defer hideFieldComments(e)()
 	var buf bytes.Buffer
 	// An empty file set: positions mean nothing to it, so the printer does not try to
 	// keep the source's line breaks.
@@ -34,6 +35,31 @@ func exprString(e ast.Expr) string {
 		prev = line
 	}
 	return out.String()
+}
+
+// hideFieldComments detaches the doc and line comments of the fields under e and returns
+// the function that puts them back. go/printer places those comments by their positions,
+// which mean nothing to an empty file set: it would print one inside a later field's type
+// ("Rules [\n// doc\n]T"), and every change to a struct with documented fields would
+// look like a new definition.
+func hideFieldComments(e ast.Node) (restore func()) {
+	type saved struct {
+		f            *ast.Field
+		doc, comment *ast.CommentGroup
+	}
+	var hidden []saved
+	ast.Inspect(e, func(n ast.Node) bool {
+		if f, ok := n.(*ast.Field); ok && (f.Doc != nil || f.Comment != nil) {
+			hidden = append(hidden, saved{f, f.Doc, f.Comment})
+			f.Doc, f.Comment = nil, nil
+		}
+		return true
+	})
+	return func() {
+		for _, h := range hidden {
+			h.f.Doc, h.f.Comment = h.doc, h.comment
+		}
+	}
 }
 
 // funcSignature prints ft with parameter and result names dropped.

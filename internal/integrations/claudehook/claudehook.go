@@ -211,10 +211,9 @@ func applyEdits(path string, ops []editOp) ([]byte, error) {
 		if op.OldString == nil || op.NewString == nil {
 			return nil, fmt.Errorf("edit %d: old_string and new_string are required", i+1)
 		}
-		old, repl := *op.OldString, *op.NewString
-		if old == "" {
+		if *op.OldString == "" {
 			if i == 0 && missing {
-				s, missing = repl, false
+				s, missing = *op.NewString, false
 				continue
 			}
 			return nil, fmt.Errorf("edit %d: empty old_string on an existing file", i+1)
@@ -222,22 +221,28 @@ func applyEdits(path string, ops []editOp) ([]byte, error) {
 		if missing {
 			return nil, fmt.Errorf("%s: file does not exist", path)
 		}
-		if old == repl {
-			return nil, fmt.Errorf("edit %d: old_string and new_string are the same", i+1)
-		}
-		n := strings.Count(s, old)
-		switch {
-		case n == 0:
-			return nil, fmt.Errorf("edit %d: old_string not found in %s", i+1, path)
-		case n > 1 && !op.ReplaceAll:
-			return nil, fmt.Errorf("edit %d: old_string occurs %d times in %s; give more context or set replace_all", i+1, n, path)
-		case op.ReplaceAll:
-			s = strings.ReplaceAll(s, old, repl)
-		default:
-			s = strings.Replace(s, old, repl, 1)
+		if s, err = replace(s, path, i+1, op); err != nil {
+			return nil, err
 		}
 	}
 	return []byte(s), nil
+}
+
+// replace applies edit n, op, to s, the content of path.
+func replace(s, path string, n int, op editOp) (string, error) {
+	old, repl := *op.OldString, *op.NewString
+	if old == repl {
+		return "", fmt.Errorf("edit %d: old_string and new_string are the same", n)
+	}
+	switch count := strings.Count(s, old); {
+	case count == 0:
+		return "", fmt.Errorf("edit %d: old_string not found in %s", n, path)
+	case count > 1 && !op.ReplaceAll:
+		return "", fmt.Errorf("edit %d: old_string occurs %d times in %s; give more context or set replace_all", n, count, path)
+	case op.ReplaceAll:
+		return strings.ReplaceAll(s, old, repl), nil
+	}
+	return strings.Replace(s, old, repl, 1), nil
 }
 
 func deny(reason string) Result {
