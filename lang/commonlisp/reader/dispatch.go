@@ -30,6 +30,10 @@ func (r *reader) readDispatch(start int) (*Form, item, *Error) {
 	}
 	sub := r.src[j]
 	fn := dispatchFor(sub)
+	if fn == nil && r.suppress > 0 && sub != '<' && !isTerminating(sub) {
+		r.off = j + 1 // SBCL under *read-suppress*: an unknown #x reads as nothing
+		return nil, itemNone, nil
+	}
 	if fn == nil {
 		return nil, itemForm, r.errAt(start, "unknown dispatch macro character #"+subName(sub))
 	}

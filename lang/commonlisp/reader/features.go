@@ -20,9 +20,8 @@ func featureReader(want bool) dispatchFn {
 }
 
 // readConditional reads #+ (want) or #- (!want): a feature expression, then a form that
-// is returned when the expression's value is want and skipped otherwise. Inside a
-// skipped form the form is read and returned without evaluating, as under
-// *read-suppress*.
+// is returned when the expression's value is want and skipped otherwise, as SBCL does
+// also inside a skipped form ("#+nil #+nil a b" skips a and b).
 func (r *reader) readConditional(start int, want bool) (*Form, item, *Error) {
 	mark := "#+"
 	if !want {
@@ -31,10 +30,6 @@ func (r *reader) readConditional(start int, want bool) (*Form, item, *Error) {
 	expr, err := r.nextForm(start, mark)
 	if err != nil {
 		return nil, itemForm, err
-	}
-	if r.suppress > 0 {
-		f, err := r.nextForm(start, mark+" feature expression")
-		return f, itemForm, err
 	}
 	v, err := r.feature(expr)
 	if err != nil {

@@ -297,6 +297,7 @@ func (r *reader) readSeq(open int, dotted bool) ([]*Form, *Form, *Error) {
 	defer func() { r.depth-- }()
 	var items []*Form
 	for {
+		r.skipBlank()
 		dot := r.off
 		f, it, err := r.next()
 		switch {

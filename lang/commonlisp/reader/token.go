@@ -109,13 +109,12 @@ func (r *reader) symbol(tok token) (*Form, *Error) {
 		return f, nil
 	case n == 1 && colon == 0:
 		f.Package, f.Name = Keyword, tok.upcase(1, len(tok.text))
+	case n == 2 && colon == 0 && tok.text[1] == ':' && !tok.isEscaped(1):
+		f.Package, f.Name = Keyword, tok.upcase(2, len(tok.text)) // SBCL reads ::a as :a
 	case n == 1 || n == 2 && tok.text[colon+1] == ':' && !tok.isEscaped(colon+1):
 		f.Package = tok.upcase(0, colon)
 		f.Internal = n == 2
 		f.Name = tok.upcase(colon+n, len(tok.text))
-		if colon == 0 {
-			return nil, r.errAt(tok.start, "'::' with no package name before it")
-		}
 	default:
 		return nil, r.errAt(tok.start, "too many package markers in "+tok.text)
 	}
