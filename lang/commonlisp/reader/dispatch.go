@@ -150,6 +150,9 @@ func (r *reader) readChar(start, _ int, _ bool) (*Form, item, *Error) {
 		if err != nil {
 			return nil, itemForm, err
 		}
+		if tok.escaped != nil && r.suppress == 0 {
+			return nil, itemForm, r.errAt(start, "escape character in a character name")
+		}
 		name += tok.text
 	}
 	return &Form{Kind: Char, Name: name, Span: r.span(start, r.off)}, itemForm, nil
