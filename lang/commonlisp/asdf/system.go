@@ -195,20 +195,21 @@ func (p *parser) feature(x *reader.Form) bool {
 	case op.IsKeyword("NOT") || op.IsSymbol("NOT"):
 		return len(args) == 1 && !p.feature(args[0])
 	case op.IsKeyword("AND") || op.IsSymbol("AND"):
-		for _, a := range args {
-			if !p.feature(a) {
-				return false
-			}
-		}
-		return true
+		return p.all(args, true)
 	case op.IsKeyword("OR") || op.IsSymbol("OR"):
-		for _, a := range args {
-			if p.feature(a) {
-				return true
-			}
-		}
+		return p.all(args, false)
 	}
 	return false
+}
+
+// all evaluates the arguments of :and (and) or :or (!and).
+func (p *parser) all(args []*reader.Form, and bool) bool {
+	for _, a := range args {
+		if p.feature(a) != and {
+			return !and
+		}
+	}
+	return and
 }
 
 // components reads a :components list whose paths are relative to dir.

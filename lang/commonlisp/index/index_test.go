@@ -229,29 +229,7 @@ func TestAlexandria(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("cl-alexandria is not installed: apt-get install -y cl-alexandria")
 	}
-	defined := map[string]Definition{}
-	var pkg *Package
-	for _, p := range files {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rf := reader.Read(src, reader.Options{})
-		if len(rf.Errors) > 0 {
-			t.Fatalf("%s: %v", p, rf.Errors)
-		}
-		ix := Build(rf)
-		for _, d := range ix.Definitions {
-			if d.Package == "ALEXANDRIA" && !d.Setf {
-				defined[d.Name] = d
-			}
-		}
-		for i := range ix.Packages {
-			if ix.Packages[i].Name == "ALEXANDRIA" {
-				pkg = &ix.Packages[i]
-			}
-		}
-	}
+	defined, pkg := indexFiles(t, files)
 	if pkg == nil {
 		t.Fatal("no defpackage ALEXANDRIA")
 	}
@@ -277,4 +255,33 @@ func TestAlexandria(t *testing.T) {
 	if len(pkg.Export) < 200 || len(missing) > 0 {
 		t.Errorf("%d exports; with no definition: %v", len(pkg.Export), missing)
 	}
+}
+
+// indexFiles indexes files and returns the definitions in package ALEXANDRIA by name
+// and the package ALEXANDRIA.
+func indexFiles(t *testing.T, files []string) (map[string]Definition, *Package) {
+	defined := map[string]Definition{}
+	var pkg *Package
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rf := reader.Read(src, reader.Options{})
+		if len(rf.Errors) > 0 {
+			t.Fatalf("%s: %v", p, rf.Errors)
+		}
+		ix := Build(rf)
+		for _, d := range ix.Definitions {
+			if d.Package == "ALEXANDRIA" && !d.Setf {
+				defined[d.Name] = d
+			}
+		}
+		for i := range ix.Packages {
+			if ix.Packages[i].Name == "ALEXANDRIA" {
+				pkg = &ix.Packages[i]
+			}
+		}
+	}
+	return defined, pkg
 }
