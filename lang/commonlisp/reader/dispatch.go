@@ -132,7 +132,7 @@ func (r *reader) readVector(start, _ int, _ bool) (*Form, item, *Error) {
 	if err != nil {
 		return nil, itemForm, err
 	}
-	return &Form{Kind: Vector, Items: items, Span: r.span(start, r.off)}, itemForm, nil
+	return r.alloc(Form{Kind: Vector, Items: items, Span: r.span(start, r.off)}), itemForm, nil
 }
 
 // readChar reads #\x: the character after the backslash is taken as is, and the
@@ -155,7 +155,7 @@ func (r *reader) readChar(start, _ int, _ bool) (*Form, item, *Error) {
 		}
 		name += tok.text
 	}
-	return &Form{Kind: Char, Name: name, Span: r.span(start, r.off)}, itemForm, nil
+	return r.alloc(Form{Kind: Char, Name: name, Span: r.span(start, r.off)}), itemForm, nil
 }
 
 func (r *reader) readBitVector(start, _ int, _ bool) (*Form, item, *Error) {
@@ -166,7 +166,7 @@ func (r *reader) readBitVector(start, _ int, _ bool) (*Form, item, *Error) {
 	if strings.Trim(tok.text, "01") != "" && r.suppress == 0 {
 		return nil, itemForm, r.errAt(start, "#* followed by something other than 0 and 1: "+tok.text)
 	}
-	return &Form{Kind: BitVector, Name: tok.text, Span: r.span(start, r.off)}, itemForm, nil
+	return r.alloc(Form{Kind: BitVector, Name: tok.text, Span: r.span(start, r.off)}), itemForm, nil
 }
 
 func (r *reader) readUninterned(start, _ int, _ bool) (*Form, item, *Error) {
@@ -177,7 +177,7 @@ func (r *reader) readUninterned(start, _ int, _ bool) (*Form, item, *Error) {
 	if _, n := tok.colons(); n > 0 && r.suppress == 0 {
 		return nil, itemForm, r.errAt(start, "package marker in the uninterned symbol #:"+tok.text)
 	}
-	return &Form{Kind: Symbol, Uninterned: true, Name: tok.upcase(0, len(tok.text)), Span: r.span(start, r.off)}, itemForm, nil
+	return r.alloc(Form{Kind: Symbol, Uninterned: true, Name: r.upcase(tok, 0, len(tok.text)), Span: r.span(start, r.off)}), itemForm, nil
 }
 
 func radixReader(base int) dispatchFn {
@@ -206,7 +206,7 @@ func (r *reader) rational(start, base int) (*Form, item, *Error) {
 	if k == Invalid || tok.escaped != nil {
 		return nil, itemForm, r.errAt(start, "not a rational in base "+strconv.Itoa(base)+": "+tok.text)
 	}
-	return &Form{Kind: k, Name: tok.text, Radix: base, Span: r.span(start, r.off)}, itemForm, nil
+	return r.alloc(Form{Kind: k, Name: tok.text, Radix: base, Span: r.span(start, r.off)}), itemForm, nil
 }
 
 func (r *reader) readComplex(start, _ int, _ bool) (*Form, item, *Error) {
@@ -217,7 +217,7 @@ func (r *reader) readComplex(start, _ int, _ bool) (*Form, item, *Error) {
 	if (f.Kind != List || len(f.Items) != 2 || f.Tail != nil) && r.suppress == 0 {
 		return nil, itemForm, r.errAt(start, "#C needs a list of two reals, as in #C(1 2)")
 	}
-	return &Form{Kind: Complex, Items: f.Items, Span: r.span(start, r.off)}, itemForm, nil
+	return r.alloc(Form{Kind: Complex, Items: f.Items, Span: r.span(start, r.off)}), itemForm, nil
 }
 
 func (r *reader) readArray(start, arg int, _ bool) (*Form, item, *Error) {
@@ -236,7 +236,7 @@ func (r *reader) readStruct(start, _ int, _ bool) (*Form, item, *Error) {
 	if (f.Kind != List || len(f.Items) == 0 || f.Items[0].Kind != Symbol) && r.suppress == 0 {
 		return nil, itemForm, r.errAt(start, "#S needs a list that starts with a structure name")
 	}
-	return &Form{Kind: Struct, Items: f.Items, Span: r.span(start, r.off)}, itemForm, nil
+	return r.alloc(Form{Kind: Struct, Items: f.Items, Span: r.span(start, r.off)}), itemForm, nil
 }
 
 func (r *reader) readPathname(start, _ int, _ bool) (*Form, item, *Error) {
@@ -247,7 +247,7 @@ func (r *reader) readPathname(start, _ int, _ bool) (*Form, item, *Error) {
 	if f.Kind != String && r.suppress == 0 {
 		return nil, itemForm, r.errAt(start, `#P needs a string, as in #P"/tmp/"`)
 	}
-	return &Form{Kind: Pathname, Name: f.Name, Span: r.span(start, r.off)}, itemForm, nil
+	return r.alloc(Form{Kind: Pathname, Name: f.Name, Span: r.span(start, r.off)}), itemForm, nil
 }
 
 func (r *reader) readLabel(start, arg int, hasArg bool) (*Form, item, *Error) {
@@ -269,5 +269,5 @@ func (r *reader) readLabelRef(start, arg int, hasArg bool) (*Form, item, *Error)
 	if (!hasArg || !r.labels[arg]) && r.suppress == 0 {
 		return nil, itemForm, r.errAt(start, "#"+strconv.Itoa(arg)+"# refers to no #"+strconv.Itoa(arg)+"= label before it")
 	}
-	return &Form{Kind: LabelRef, Label: arg, Span: r.span(start, r.off)}, itemForm, nil
+	return r.alloc(Form{Kind: LabelRef, Label: arg, Span: r.span(start, r.off)}), itemForm, nil
 }

@@ -75,6 +75,10 @@ type reader struct {
 	bq       int // backquote nesting
 	suppress int // > 0 while reading a form excluded by #+/#- (*read-suppress*)
 	labels   map[int]bool
+	slab     []Form
+	slabSize int
+	strs     map[string]string // interned token texts
+	upper    map[string]string // upcased token texts
 }
 
 // Read reads every top-level form of src. It never panics: syntax errors are returned in
@@ -286,7 +290,7 @@ func (r *reader) readList(start int) (*Form, item, *Error) {
 	if err != nil {
 		return nil, itemForm, err
 	}
-	return &Form{Kind: List, Items: items, Tail: tail, Span: r.span(start, r.off)}, itemForm, nil
+	return r.alloc(Form{Kind: List, Items: items, Tail: tail, Span: r.span(start, r.off)}), itemForm, nil
 }
 
 // readSeq reads the elements of a list or vector after its '(' through its ')'.
@@ -348,7 +352,7 @@ func (r *reader) wrap(kind Kind, start int, mark string) (*Form, item, *Error) {
 	if err != nil {
 		return nil, itemForm, err
 	}
-	return &Form{Kind: kind, Items: []*Form{f}, Span: r.span(start, r.off)}, itemForm, nil
+	return r.alloc(Form{Kind: kind, Items: []*Form{f}, Span: r.span(start, r.off)}), itemForm, nil
 }
 
 func (r *reader) readBackquote(start int) (*Form, item, *Error) {
@@ -381,7 +385,7 @@ func (r *reader) readString(start int) (*Form, item, *Error) {
 	if err != nil {
 		return nil, itemForm, err
 	}
-	return &Form{Kind: String, Name: s, Span: r.span(start, r.off)}, itemForm, nil
+	return r.alloc(Form{Kind: String, Name: s, Span: r.span(start, r.off)}), itemForm, nil
 }
 
 // stringBody reads a string whose '"' is at r.off and returns its contents.
@@ -427,4 +431,17 @@ func isTerminating(c byte) bool {
 		return true
 	}
 	return isWhitespace(c)
+}
+
+// alloc returns a pointer to a copy of f, carved from a slab so that reading a file
+// makes few allocations.
+func (r *reader) alloc(f Form) *Form {
+	if len(r.slab) == 0 {
+		r.slabSize = min(max(2*r.slabSize, 16), 1024)
+		r.slab = make([]Form, r.slabSize)
+	}
+	p := &r.slab[0]
+	*p = f
+	r.slab = r.slab[1:]
+	return p
 }

@@ -25,7 +25,7 @@ func (r *reader) scanToken() (token, *Error) {
 		i++
 	}
 	r.off = i
-	return token{text: string(r.src[start:i]), start: start}, nil
+	return token{text: r.intern(r.src[start:i]), start: start}, nil
 }
 
 // scanEscapedToken is scanToken's slow path for a token with escapes.
@@ -73,7 +73,7 @@ func (r *reader) readTokenForm(start int) (*Form, item, *Error) {
 		return nil, itemForm, err
 	}
 	if r.suppress > 0 {
-		return &Form{Kind: Symbol, Name: tok.text, Span: r.span(start, r.off)}, itemForm, nil
+		return r.alloc(Form{Kind: Symbol, Name: tok.text, Span: r.span(start, r.off)}), itemForm, nil
 	}
 	if tok.escaped == nil {
 		if allDots(tok.text) {
@@ -83,7 +83,7 @@ func (r *reader) readTokenForm(start int) (*Form, item, *Error) {
 			return nil, itemForm, r.errAt(start, "a token of dots alone: "+tok.text)
 		}
 		if k := numberKind(tok.text); k != Invalid {
-			f := &Form{Kind: k, Name: tok.text, Span: r.span(start, r.off)}
+			f := r.alloc(Form{Kind: k, Name: tok.text, Span: r.span(start, r.off)})
 			if k != Float {
 				f.Radix = 10
 			}
@@ -101,20 +101,20 @@ func allDots(s string) bool {
 // symbol interprets a token as a symbol: package markers split it, unescaped characters
 // are upcased (readtable case :upcase).
 func (r *reader) symbol(tok token) (*Form, *Error) {
-	f := &Form{Kind: Symbol, Span: r.span(tok.start, r.off)}
+	f := r.alloc(Form{Kind: Symbol, Span: r.span(tok.start, r.off)})
 	colon, n := tok.colons()
 	switch {
 	case n == 0:
-		f.Name = tok.upcase(0, len(tok.text))
+		f.Name = r.upcase(tok, 0, len(tok.text))
 		return f, nil
 	case n == 1 && colon == 0:
-		f.Package, f.Name = Keyword, tok.upcase(1, len(tok.text))
+		f.Package, f.Name = Keyword, r.upcase(tok, 1, len(tok.text))
 	case n == 2 && colon == 0 && tok.text[1] == ':' && !tok.isEscaped(1):
-		f.Package, f.Name = Keyword, tok.upcase(2, len(tok.text)) // SBCL reads ::a as :a
+		f.Package, f.Name = Keyword, r.upcase(tok, 2, len(tok.text)) // SBCL reads ::a as :a
 	case n == 1 || n == 2 && tok.text[colon+1] == ':' && !tok.isEscaped(colon+1):
-		f.Package = tok.upcase(0, colon)
+		f.Package = r.upcase(tok, 0, colon)
 		f.Internal = n == 2
-		f.Name = tok.upcase(colon+n, len(tok.text))
+		f.Name = r.upcase(tok, colon+n, len(tok.text))
 	default:
 		return nil, r.errAt(tok.start, "too many package markers in "+tok.text)
 	}
@@ -148,12 +148,41 @@ func (t token) isEscaped(i int) bool {
 	return t.escaped[utf8.RuneCountInString(t.text[:i])]
 }
 
+// intern returns b as a string, the same string for the same bytes within one read, so
+// that the many repeated symbols of a file cost one allocation each.
+func (r *reader) intern(b []byte) string {
+	if s, ok := r.strs[string(b)]; ok {
+		return s
+	}
+	if r.strs == nil {
+		r.strs = map[string]string{}
+	}
+	s := string(b)
+	r.strs[s] = s
+	return s
+}
+
+// upcase returns tok.text[from:to] with its unescaped runes upcased, from a cache when
+// nothing was escaped.
+func (r *reader) upcase(tok token, from, to int) string {
+	if tok.escaped != nil {
+		return tok.upcase(from, to)
+	}
+	s := tok.text[from:to]
+	if u, ok := r.upper[s]; ok {
+		return u
+	}
+	if r.upper == nil {
+		r.upper = map[string]string{}
+	}
+	u := upcaseASCIIFast(s)
+	r.upper[s] = u
+	return u
+}
+
 // upcase returns text[from:to] with its unescaped runes upcased.
 func (t token) upcase(from, to int) string {
 	s := t.text[from:to]
-	if t.escaped == nil {
-		return upcaseASCIIFast(s)
-	}
 	var b strings.Builder
 	k := utf8.RuneCountInString(t.text[:from])
 	for _, ru := range s {
