@@ -50,12 +50,13 @@ func (r *reader) readConditional(start int, want bool) (*Form, item, *Error) {
 }
 
 // feature evaluates a feature expression: a symbol (a keyword when it has no package)
-// is true when it is in the feature list; (:and …), (:or …) and (:not x) combine.
+// is true when it is in the feature list (as "NAME", or "PKG::NAME" for a symbol of
+// another package); (:and …), (:or …) and (:not x) combine.
 func (r *reader) feature(x *Form) (bool, *Error) {
 	switch x.Kind {
 	case Symbol:
 		if x.Package != "" && x.Package != Keyword {
-			return false, nil
+			return r.features[x.Package+"::"+x.Name], nil
 		}
 		return r.features[x.Name], nil
 	case List:

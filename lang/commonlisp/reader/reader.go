@@ -9,7 +9,9 @@ import (
 // Options configure a read.
 type Options struct {
 	// Features is the feature list #+ and #- test against: keyword names in upper case
-	// without the colon ("SBCL"). Nil means DefaultFeatures().
+	// without the colon ("SBCL"), and "PKG::NAME" for a symbol of another package that
+	// a system pushes at load time ("ALEXANDRIA::SEQUENCE-EMPTYP"). Nil means
+	// DefaultFeatures().
 	Features []string
 }
 
