@@ -30,6 +30,7 @@ var handlers = map[string]handler{
 	"DEFINE-CONDITION":      classLike(Condition),
 	"DEFPACKAGE":            (*indexer).defpackage,
 	"IN-PACKAGE":            (*indexer).inPackage,
+	"SETF":                  (*indexer).setfFunction,
 	"FLET":                  scope(false),
 	"LABELS":                scope(true),
 	"MACROLET":              scope(false),
@@ -237,5 +238,30 @@ func scope(recursive bool) handler {
 			s.Functions = append(s.Functions, d)
 		}
 		ix.file.Scopes = append(ix.file.Scopes, s)
+	}
+}
+
+// fdefiners are the accessors whose setf defines a function or macro at run time.
+var fdefiners = map[string]Kind{"SYMBOL-FUNCTION": Function, "FDEFINITION": Function, "MACRO-FUNCTION": Macro}
+
+// setfFunction handles (setf (symbol-function 'name) value …), (setf (fdefinition
+// 'name) …) and (setf (macro-function 'name) …): each pair defines name, with no known
+// lambda list.
+func (ix *indexer) setfFunction(f *reader.Form, top bool) {
+	for i := 1; i+1 < len(f.Items); i += 2 {
+		place := f.Items[i]
+		if place.Kind != reader.List || len(place.Items) != 2 || place.Items[1].Kind != reader.Quote {
+			continue
+		}
+		kind, ok := fdefiners[place.Items[0].Name]
+		if !ok || !place.Items[0].IsSymbol(place.Items[0].Name) {
+			continue
+		}
+		d, ok := ix.name(place.Items[1].Items[0], kind == Function)
+		if !ok {
+			continue
+		}
+		d.Kind, d.Via, d.Form, d.TopLevel = kind, "setf "+strings.ToLower(place.Items[0].Name), f, top
+		ix.add(d)
 	}
 }

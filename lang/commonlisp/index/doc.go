@@ -16,7 +16,9 @@
 //     (:conc-name nil) mean the bare slot name), with a setf function unless the
 //     slot is :read-only. Slots inherited through :include are not listed;
 //   - defclass and define-condition: a generic function per slot :reader, :writer and
-//     :accessor (an accessor also defines its setf function).
+//     :accessor (an accessor also defines its setf function);
+//   - (setf (symbol-function 'name) …), (setf (fdefinition 'name) …) and
+//     (setf (macro-function 'name) …), with no lambda list.
 //
 // Definitions are found anywhere in evaluated code, not in quoted data or backquote
 // templates (a macro's expansion is not a definition until it is expanded; macros
@@ -27,4 +29,7 @@
 // Every definition carries its package (the name's explicit prefix, else the last
 // in-package before it), its parsed lambda list, whether it has a docstring and where,
 // and the span of its name.
+//
+// The tests compare the index of alexandria's sources with SBCL after loading it: the
+// same external symbols, and for every function and macro the same kind and lambda list.
 package index

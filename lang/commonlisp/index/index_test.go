@@ -74,6 +74,7 @@ const defsSrc = `(defpackage #:shapes
 (let ((cache nil))
   (defun cached () cache))
 (defun cl-user::elsewhere ())
+(setf (symbol-function 'alias) #'area (fdefinition '(setf alias)) #'identity (macro-function 'mac) nil x 1)
 '(defun quoted ())
 ` + "`" + `(defun ,name ())
 `
@@ -124,6 +125,9 @@ func TestDefinitions(t *testing.T) {
 		`SHAPES::INCF-SCALED macro "define-modify-macro" (place factor)`,
 		`SHAPES::CACHED function "defun" ()`,
 		`CL-USER::ELSEWHERE function "defun" ()`,
+		`SHAPES::ALIAS function "setf symbol-function"`,
+		`SHAPES::(SETF ALIAS) function "setf fdefinition"`,
+		`SHAPES::MAC macro "setf macro-function"`,
 	}
 	var got []string
 	for _, d := range ix.Definitions {
