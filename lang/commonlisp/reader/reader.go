@@ -94,6 +94,9 @@ func Read(src []byte, opts Options) *File {
 	for _, f := range feats {
 		r.features[f] = true
 	}
+	if bytes.HasPrefix(src, []byte("\xEF\xBB\xBF")) {
+		r.off = 3 // a UTF-8 byte order mark
+	}
 	r.run()
 	return r.file
 }

@@ -46,6 +46,7 @@ func TestReadForms(t *testing.T) {
 		{"#-(or) kept #+(:and) kept2 #+(:or) dropped", "KEPT\nKEPT2"},
 		{"`(,@(list 1) `(,,x))", "`(,@(LIST 1) `(,,X))"},
 		{"(a\n  (b\n   c))", "(A (B C))"},
+		{"\xEF\xBB\xBF(a)", "(A)"},
 	}
 	for _, tt := range tests {
 		got, f := printAll(t, tt.src)

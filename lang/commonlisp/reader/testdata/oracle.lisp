@@ -17,6 +17,8 @@ line" "tab	in" "é ü")
 ((a . b) (a b . (c d)) (a . nil) (a . ()) (a b . c))
 (a;comment right after a symbol
 b"str"c'd)
+(-1/2 +.5 1.5e+3 #b1/10 #o-7 #x+F (1 . 2) (a . #+nil b c) a. .a +. -1. \(foo '#:foo #'(setf foo) #*)
+(#+nil #z x y #-(and) (#? ignored) z)
 #+nil (this is skipped entirely #z)
 #-sbcl (neither)
 last
