@@ -115,7 +115,7 @@ func registry(t *testing.T) (*Locator, string) {
 	write(t, filepath.Join(tree, ".git", "foo.asd"), `(defsystem "foo")`)
 	write(t, filepath.Join(tree, "foo-1.0", "foo.asd"), `(defsystem "foo" :components ((:file "package") (:file "broken")))`)
 	write(t, filepath.Join(tree, "foo-1.0", "package.lisp"), `(defpackage :foo (:use :cl) (:nicknames :f) (:export #:frob))`)
-	write(t, filepath.Join(tree, "foo-1.0", "broken.lisp"), "(in-package :foo)\n(defun frob (x) x")
+	write(t, filepath.Join(tree, "foo-1.0", "broken.lisp"), "(defpackage :foo-extra)\n(defun frob (x) x")
 	write(t, filepath.Join(root, "elsewhere", "linked", "linked.asd"), `(defsystem "linked" :components ((:file "p")))`)
 	write(t, filepath.Join(root, "elsewhere", "linked", "p.lisp"), `(defpackage "LINKED" (:export "THING"))`)
 	if err := os.Symlink(filepath.Join(root, "elsewhere", "linked"), filepath.Join(tree, "linked")); err != nil {
@@ -161,7 +161,7 @@ func TestResolve(t *testing.T) {
 		}
 		got = append(got, fmt.Sprintf("%s=%s%v", d.Name, d.Status, pkgs))
 	}
-	want := "foo=found[FOO[FROB]] linked=found[LINKED[THING]] bar/api=found[BAR/API[CALL]] uiop=builtin[] sb-posix=builtin[] nope=missing[] sb-nothing=builtin[]"
+	want := "foo=found[FOO[FROB] FOO-EXTRA[]] linked=found[LINKED[THING]] bar/api=found[BAR/API[CALL]] uiop=builtin[] sb-posix=builtin[] nope=missing[] sb-nothing=builtin[]"
 	if strings.Join(got, " ") != want {
 		t.Errorf("deps:\n%s\nwant\n%s", strings.Join(got, " "), want)
 	}

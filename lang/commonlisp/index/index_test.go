@@ -289,3 +289,28 @@ func indexFiles(t *testing.T, files []string) (map[string]Definition, *Package) 
 	}
 	return defined, pkg
 }
+
+// BenchmarkBuildAlexandria reads and indexes every source file of alexandria per
+// iteration: the cost of indexing a project of its size from scratch.
+func BenchmarkBuildAlexandria(b *testing.B) {
+	files, _ := filepath.Glob("/usr/share/common-lisp/source/alexandria/alexandria-[12]/*.lisp")
+	if len(files) == 0 {
+		b.Skip("cl-alexandria is not installed: apt-get install -y cl-alexandria")
+	}
+	var srcs [][]byte
+	size := 0
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs, size = append(srcs, src), size+len(src)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, src := range srcs {
+			Build(reader.Read(src, reader.Options{}))
+		}
+	}
+}
