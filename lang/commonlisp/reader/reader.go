@@ -50,6 +50,7 @@ type File struct {
 
 // Pos returns the position of a byte offset into the source.
 func (f *File) Pos(off int) Pos {
+	off = max(off, 0)
 	i := sort.Search(len(f.Lines), func(i int) bool { return f.Lines[i] > off })
 	return Pos{Offset: off, Line: i, Column: off - f.Lines[i-1] + 1}
 }
@@ -316,7 +317,9 @@ func (r *reader) readSeq(open int, dotted bool) ([]*Form, *Form, *Error) {
 			return nil, nil, r.errAt(open, "unbalanced '(': end of file before its ')'")
 		case it == itemClose:
 			return items, nil, nil
-		case it == itemDot && (!dotted || len(items) == 0) && r.suppress == 0:
+		case it == itemDot && !dotted && r.suppress == 0:
+			return nil, nil, r.errAt(dot, "'.' inside a vector")
+		case it == itemDot && len(items) == 0 && r.suppress == 0:
 			return nil, nil, r.errAt(dot, "'.' not after a list element")
 		case it == itemDot:
 			tail, err := r.readTail(dot)

@@ -146,6 +146,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"(a . )", 1, 6, "')' where a form after '.'", ""},
 		{"(. a)", 1, 2, "'.' not after a list element", ""},
 		{"(a . b c)", 1, 4, "more than one form after '.'", ""},
+		{"#(a . b)", 1, 5, "'.' inside a vector", ""},
 		{"a . b", 1, 3, "'.' outside a list", "A\nB"},
 		{"..", 1, 1, "dots alone", ""},
 		{"a:b:c d", 1, 1, "too many package markers", ""},
