@@ -123,7 +123,7 @@ func (r *reader) run() {
 		f, it, err := r.next()
 		switch {
 		case err != nil:
-			r.file.Errors = append(r.file.Errors, *err)
+			r.addError(err)
 			r.resync(start)
 		case it == itemEOF:
 			return
@@ -138,7 +138,17 @@ func (r *reader) run() {
 }
 
 func (r *reader) fail(off int, msg string) {
-	r.file.Errors = append(r.file.Errors, *r.errAt(off, msg))
+	r.addError(r.errAt(off, msg))
+}
+
+// addError records err unless it repeats the last one, as when resync re-reads an
+// erroneous line that starts with '(' inside the form that failed.
+func (r *reader) addError(err *Error) {
+	errs := r.file.Errors
+	if len(errs) > 0 && errs[len(errs)-1] == *err {
+		return
+	}
+	r.file.Errors = append(errs, *err)
 }
 
 // resync moves past a top-level form that had an error, to the next line after its

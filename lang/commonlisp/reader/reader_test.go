@@ -201,6 +201,17 @@ func TestRecoveryKeepsLaterForms(t *testing.T) {
 	}
 }
 
+func TestRecoveryReportsAnErrorOnce(t *testing.T) {
+	src := "(defun f ()\n(bad #z))\n(defun g () 1)\n"
+	got, f := printAll(t, src)
+	if len(f.Errors) != 1 || f.Errors[0].Pos.Line != 2 {
+		t.Errorf("errors %v, want one at line 2", f.Errors)
+	}
+	if got != "(DEFUN G () 1)" {
+		t.Errorf("forms %q", got)
+	}
+}
+
 func TestCustomFeatures(t *testing.T) {
 	f := Read([]byte("#+ccl a #+sbcl b #-ccl c #+(or ccl sbcl) d"), Options{Features: []string{"CCL"}})
 	var got []string
