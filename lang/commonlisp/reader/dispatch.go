@@ -114,6 +114,7 @@ func dispatchLetter(c byte) dispatchFn {
 func (r *reader) readBlockComment(start, _ int, _ bool) (*Form, item, *Error) {
 	r.off = start
 	if !r.blockComment() {
+		r.off = len(r.src) // read to the end looking for the |#
 		return nil, itemForm, r.errAt(start, "end of file in a #|…|# comment that starts here")
 	}
 	return nil, itemNone, nil

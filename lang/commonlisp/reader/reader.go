@@ -80,8 +80,10 @@ type reader struct {
 	labels   map[int]bool
 	slab     []Form
 	slabSize int
-	strs     map[string]string // interned token texts
-	upper    map[string]string // upcased token texts
+	// rereadBudget is how many bytes resync may still read again.
+	rereadBudget int
+	strs         map[string]string // interned token texts
+	upper        map[string]string // upcased token texts
 }
 
 // Read reads every top-level form of src. It never panics: syntax errors are returned in
@@ -91,7 +93,8 @@ func Read(src []byte, opts Options) *File {
 	if feats == nil {
 		feats = DefaultFeatures()
 	}
-	r := &reader{src: src, file: &File{Lines: lineStarts(src)}, features: make(map[string]bool, len(feats))}
+	r := &reader{src: src, file: &File{Lines: lineStarts(src)}, features: make(map[string]bool, len(feats)),
+		rereadBudget: 4*len(src) + 1<<16}
 	for _, f := range feats {
 		r.features[f] = true
 	}
@@ -124,7 +127,7 @@ func (r *reader) run() {
 		switch {
 		case err != nil:
 			r.addError(err)
-			r.resync(start)
+			r.resync(start, r.off)
 		case it == itemEOF:
 			return
 		case it == itemClose:
@@ -135,6 +138,15 @@ func (r *reader) run() {
 			r.file.Forms = append(r.file.Forms, f)
 		}
 	}
+}
+
+// nextLineParen returns the offset of the first '(' after from that starts a line, or
+// the end of src.
+func nextLineParen(src []byte, from int) int {
+	if i := bytes.Index(src[from:], []byte("\n(")); i >= 0 {
+		return from + i + 1
+	}
+	return len(src)
 }
 
 func (r *reader) fail(off int, msg string) {
@@ -152,13 +164,18 @@ func (r *reader) addError(err *Error) {
 }
 
 // resync moves past a top-level form that had an error, to the next line after its
-// start that begins with '(', and forgets comments and skips recorded beyond it.
-func (r *reader) resync(start int) {
-	i := bytes.Index(r.src[start:], []byte("\n("))
-	if i < 0 {
-		r.off = len(r.src)
-	} else {
-		r.off = start + i + 1
+// start that begins with '(', and forgets comments and skips recorded beyond it. stop is
+// where reading stopped: text between the new position and stop is read again, within
+// a budget of a few times the source's size, past which resync moves on from stop, so
+// that hostile input (thousands of unclosed lines) costs linear time.
+func (r *reader) resync(start, stop int) {
+	r.off = nextLineParen(r.src, start)
+	if r.off < stop {
+		if cost := stop - r.off; cost <= r.rereadBudget {
+			r.rereadBudget -= cost
+		} else {
+			r.off = nextLineParen(r.src, max(stop-1, start))
+		}
 	}
 	cs := r.file.Comments
 	for len(cs) > 0 && cs[len(cs)-1].Span.Start.Offset >= r.off {
@@ -423,6 +440,7 @@ func (r *reader) stringBody(start int) (string, *Error) {
 			return unescape(r.src[from:i]), nil
 		}
 	}
+	r.off = len(r.src)
 	return "", r.errAt(start, "end of file in a string that starts here")
 }
 

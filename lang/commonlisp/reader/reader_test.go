@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // printAll reads src and prints its forms one per line.
@@ -209,6 +210,27 @@ func TestRecoveryReportsAnErrorOnce(t *testing.T) {
 	}
 	if got != "(DEFUN G () 1)" {
 		t.Errorf("forms %q", got)
+	}
+}
+
+// TestRecoveryIsLinear: thousands of unclosed lines would make re-reading after each
+// error quadratic (minutes); the re-read budget keeps it linear.
+func TestRecoveryIsLinear(t *testing.T) {
+	for _, line := range []string{"(a\n", "(\"\n", "(#|\n", "(|\n", "(a:b:c\n"} {
+		src := strings.Repeat(line, 20000)
+		start := time.Now()
+		f := Read([]byte(src), Options{})
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("reading %q × 20000 took %v", line, d)
+		}
+		if len(f.Errors) == 0 {
+			t.Errorf("no error for %q × 20000", line)
+		}
+	}
+	long := "|" + strings.Repeat(":", 200000) + "|"
+	start := time.Now()
+	if f := Read([]byte(long), Options{}); len(f.Errors) != 0 || len(f.Forms) != 1 || time.Since(start) > 20*time.Second {
+		t.Errorf("a symbol of 200000 escaped colons: %v after %v", f.Errors, time.Since(start))
 	}
 }
 

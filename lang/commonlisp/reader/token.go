@@ -53,6 +53,7 @@ func (r *reader) scanEscapedToken(start int) (token, *Error) {
 		i += n
 	}
 	if multi >= 0 {
+		r.off = len(r.src)
 		return token{}, r.errAt(multi, "end of file in a |…| escape that starts here")
 	}
 	r.off = i
@@ -126,14 +127,15 @@ func (r *reader) symbol(tok token) (*Form, *Error) {
 
 // colons returns the byte offset of the first unescaped ':' and how many there are.
 func (t token) colons() (first, n int) {
-	first = -1
-	for i := 0; i < len(t.text); i++ {
-		if t.text[i] == ':' && !t.isEscaped(i) {
+	first, k := -1, 0 // k counts runes, the index into t.escaped
+	for i, c := range t.text {
+		if c == ':' && (t.escaped == nil || !t.escaped[k]) {
 			if first < 0 {
 				first = i
 			}
 			n++
 		}
+		k++
 	}
 	return first, n
 }
