@@ -16,7 +16,13 @@
 // '(' at the '(', an unknown dispatch macro at its '#', a string without its closing
 // quote at the opening one) and the reader resumes at the next line after the failing
 // top-level form's start that begins with '(' in column 1, so one broken form does not
-// hide the rest of the file.
+// hide the rest of the file. Text read again this way is bounded by a budget of a few
+// times the file's size, so recovery stays linear on hostile input; nesting deeper than
+// 10000 forms is an error rather than a risk to the stack.
+//
+// Positions count lines from 1 and columns from 1 in bytes; a leading UTF-8 byte order
+// mark is skipped. SBCL is the reference: a test reads a corpus of corner cases and all
+// of alexandria with SBCL and with this reader and compares them form by form.
 //
 // The reader does not intern: a symbol is its package prefix and name as read, and
 // resolving it against packages is the caller's business (see the index package).
