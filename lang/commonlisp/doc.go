@@ -1,0 +1,15 @@
+// Package commonlisp is the home of the Common Lisp frontend. Its subpackages hold the
+// parts a frontend is built from, none of which needs a Lisp installed:
+//
+//   - reader: a Common Lisp reader that keeps the position of every form, symbol and
+//     comment, evaluates #+/#- against a feature list and recovers after syntax errors;
+//   - lambdalist: lambda lists parsed into required, &optional, &rest, &key and &aux
+//     parts, with the arity they accept;
+//   - cltable: the external symbols of the COMMON-LISP package with their kinds and
+//     lambda lists, generated from SBCL;
+//   - index: the definitions of read files: packages, in-package, functions, macros,
+//     generic functions, structures, classes, conditions, types, variables and local
+//     flet/labels/macrolet scopes;
+//   - asdf: .asd system definitions and a locator for systems following the ASDF
+//     source-registry conventions, with the packages and exports of found systems.
+package commonlisp
