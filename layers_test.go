@@ -15,22 +15,22 @@ var layers = []struct {
 	rank   int
 }{
 	{"policy", 0},
-	{"lang", 0},
 	{"change", 0},
+	{"lang", 1}, // the language contract speaks of changes; frontends under it
 	{"agent/core", 0}, {"agent/fanout", 0}, {"agent/llm", 0}, {"agent/toolout", 0},
 	{"agent/guard", 1}, {"agent/window", 1},
-	{"check", 1},
-	{"report", 2},
-	{"engine", 3},
-	{"dimensions", 3},
-	{"internal/testkit", 4}, // test helpers may run the engine
-	{"", 4}, // the root package: the one entry point
-	{"agent/runner", 5},
-	{"internal/integrations", 5},
-	{"analyzer", 5}, // go/analysis front door: go vet -vettool, nogo
-	{"internal/cli", 6},
-	{"internal/attacks", 6}, // the adversarial suite drives the CLI
-	{"cmd", 7},
+	{"check", 2},
+	{"report", 3},
+	{"engine", 4},
+	{"dimensions", 4},
+	{"internal/testkit", 5}, // test helpers may run the engine
+	{"", 5},                 // the root package: the one entry point
+	{"agent/runner", 6},
+	{"internal/integrations", 6},
+	{"analyzer", 6}, // go/analysis front door: go vet -vettool, nogo
+	{"internal/cli", 7},
+	{"internal/attacks", 7}, // the adversarial suite drives the CLI
+	{"cmd", 8},
 }
 
 const module = "github.com/agentverify/agentverify"

@@ -23,6 +23,13 @@ type rdDiagnostic struct {
 	Severity string     `json:"severity"`
 	Source   rdSource   `json:"source"`
 	Code     rdCode     `json:"code"`
+	// RelatedLocations are the finding's related places (where a removed declaration was).
+	RelatedLocations []rdRelated `json:"related_locations,omitempty"`
+}
+
+type rdRelated struct {
+	Message  string     `json:"message,omitempty"`
+	Location rdLocation `json:"location"`
 }
 
 type rdLocation struct {
@@ -79,6 +86,14 @@ func rdDiagnostics(r *Report) []rdDiagnostic {
 		}
 		if v.Location.EndLine > 0 {
 			d.Location.Range.End = &rdPosition{Line: v.Location.EndLine, Column: v.Location.EndColumn}
+		}
+		for _, rel := range v.Related {
+			msg := rel.Message
+			if rel.Base {
+				msg += " (at the base of the change)"
+			}
+			d.RelatedLocations = append(d.RelatedLocations, rdRelated{Message: msg,
+				Location: rdLocation{Path: rel.Location.File, Range: rdRange{Start: rdPosition{Line: max(rel.Location.Line, 1), Column: rel.Location.Column}}}})
 		}
 		out = append(out, d)
 	}

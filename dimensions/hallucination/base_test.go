@@ -2,6 +2,7 @@ package hallucination
 
 import (
 	"context"
+	"github.com/agentverify/agentverify/lang/golang/load"
 	"strings"
 	"testing"
 
@@ -63,7 +64,7 @@ func TestBaseViewIsWarm(t *testing.T) {
 					t.Errorf("kept %q, want %q in app/use.go", got[i], w)
 				}
 			}
-			loader := pass.Memo.Get("hallucination/loader", func() any { return nil })
+			loader := pass.Memo.Get(load.MemoKey, func() any { return nil })
 			if cold, warm := loader.(interface{ Stats() (int, int) }).Stats(); cold != 1 || warm != 1 {
 				t.Errorf("loader ran %d cold and %d warm checks, want 1 and 1", cold, warm)
 			}
