@@ -31,20 +31,12 @@ const (
 // the suite, so the list shrinks as defences merge and never hides a regression. Empty it,
 // don't grow it.
 var knownOpen = map[string]string{
-	"deleted-helper-file":              byIntroduced,
-	"line-directive-relocates-error":   byIntroduced,
-	"removed-import-use":               byIntroduced,
-	"removed-method-used-elsewhere":    byIntroduced,
-	"untouched-line-type-change":       byIntroduced,
-	"staged-helper-removed-from-index": byStagedIndex,
-	"staged-ignored-helper":            byStagedIndex,
-	"staged-untracked-helper":          byStagedIndex,
-	"build-ignore":                     byBuildConstraints,
-	"custom-build-tag":                 byBuildConstraints,
-	"legacy-plus-build-ignore":         byBuildConstraints,
-	"windows-file-name":                byBuildConstraints,
-	"gowork-outside-repo":              unassigned,
-	"gomod-replace-outside-repo":       unassigned,
+	"build-ignore":               byBuildConstraints,
+	"custom-build-tag":           byBuildConstraints,
+	"legacy-plus-build-ignore":   byBuildConstraints,
+	"windows-file-name":          byBuildConstraints,
+	"gowork-outside-repo":        unassigned,
+	"gomod-replace-outside-repo": unassigned,
 }
 
 // TestAttacks plays every testdata/*.txtar script as the gated agent would and checks the
