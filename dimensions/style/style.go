@@ -146,10 +146,12 @@ func lineLength(path string, limit int, lf *lang.File) []check.Finding {
 	return out
 }
 
-// suppressionRE matches comments that silence a linter or this gate.
-var suppressionRE = regexp.MustCompile(`^//\s*nolint\b|^//\s*lint:(?:file-)?ignore\b|^//\s*agentverify:ignore\b|#nosec\b|` +
-	`^//\s*revive:disable|^//\s*(?:gocognit|gocyclo):ignore\b|NOSONAR|eslint-disable|@ts-(?:ignore|nocheck)\b|` +
-	`#\s*noqa\b|#\s*type:\s*ignore\b|pylint:\s*disable`)
+// suppressionRE matches comments that silence a linter or this gate. A marker counts only
+// at the start of the comment (after its opener and blanks), where the tools read it: a
+// comment that merely mentions "#nosec" in prose silences nothing.
+var suppressionRE = regexp.MustCompile(`^(?://|/\*|#)\s*(?:nolint\b|lint:(?:file-)?ignore\b|agentverify:ignore\b|#\s*nosec\b|nosec\b|` +
+	`revive:disable|(?:gocognit|gocyclo):ignore\b|NOSONAR|eslint-disable|@ts-(?:ignore|nocheck)\b|` +
+	`noqa\b|type:\s*ignore\b|pylint:\s*disable|pyright:\s*ignore\b)`)
 
 func suppressions(path string, lf *lang.File) []check.Finding {
 	var out []check.Finding
