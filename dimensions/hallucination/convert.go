@@ -171,6 +171,9 @@ func (c *converter) classifyTypeError(pkg *load.Package, e load.Error) check.Fin
 		return c.unknownSymbol(pkg, e, m[1], m[2])
 	}
 	if m := reUndefined.FindStringSubmatch(msg); m != nil {
+		if f, ok := c.missingImport(pkg, e, m[1]); ok {
+			return f
+		}
 		return c.undefined(pkg, e, m[1])
 	}
 	if m := reMissingMember.FindStringSubmatch(msg); m != nil {
