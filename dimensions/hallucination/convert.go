@@ -24,8 +24,15 @@ type converter struct {
 	// importAt marks positions ("file:line:col") of imports reported by an import rule, so
 	// the type checker's "could not import" at the same place is not reported twice.
 	importAt map[string]bool
-	// syntaxSeen marks files whose first syntax error is reported.
+	// syntaxSeen marks the lines ("file:line") whose first syntax error is reported.
 	syntaxSeen map[string]bool
+	// broken marks the files with syntax errors: the type checker's errors in them are
+	// echoes of the syntax errors (the compiler reports none either).
+	broken map[string]bool
+	// last is the index in out of the finding of the last type error, or -1 when that
+	// error was not reported; go/types' continuation lines ("\tother declaration of x")
+	// fold into it.
+	last int
 }
 
 func newConverter(p *check.Pass, res *load.Result, u *unit) *converter {
@@ -33,7 +40,7 @@ func newConverter(p *check.Pass, res *load.Result, u *unit) *converter {
 	if real, err := filepath.EvalSymlinks(p.Changes.Root); err == nil && real != p.Changes.Root {
 		roots = append(roots, real)
 	}
-	return &converter{pass: p, res: res, unit: u, roots: roots, seen: map[string]bool{}, importAt: map[string]bool{}, syntaxSeen: map[string]bool{}}
+	return &converter{pass: p, res: res, unit: u, roots: roots, seen: map[string]bool{}, importAt: map[string]bool{}, syntaxSeen: map[string]bool{}, broken: map[string]bool{}, last: -1}
 }
 
 // rel returns the repository-relative path of an absolute file name, or "" when the file
@@ -49,10 +56,26 @@ func (c *converter) rel(abs string) string {
 
 func (c *converter) add(f check.Finding) {
 	k := fmt.Sprintf("%s:%d:%d:%s:%s", f.Location.File, f.Location.Line, f.Location.Column, f.Rule, f.Message)
+	c.last = -1
 	if !c.seen[k] {
 		c.seen[k] = true
+		c.last = len(c.out)
 		c.out = append(c.out, f)
 	}
+}
+
+// fold appends a continuation of the previous type error ("\tother declaration of x"),
+// with its position, to that error's finding.
+func (c *converter) fold(e load.Error) {
+	if c.last < 0 {
+		return
+	}
+	f := &c.out[c.last]
+	where := ""
+	if file := c.rel(e.Pos.Filename); file != "" {
+		where = fmt.Sprintf(" at %s:%d:%d", file, e.Pos.Line, e.Pos.Column)
+	}
+	f.Message += fmt.Sprintf(" (%s%s)", strings.TrimSpace(e.Msg), where)
 }
 
 func (c *converter) findings() []check.Finding {
@@ -102,6 +125,11 @@ func posKey(p token.Position) string { return fmt.Sprintf("%s:%d:%d", p.Filename
 
 // loadError reports one list, parse or type error.
 func (c *converter) loadError(pkg *load.Package, e load.Error) {
+	if e.Kind == load.TypeError && strings.HasPrefix(e.Msg, "\t") {
+		c.fold(e)
+		return
+	}
+	c.last = -1
 	file := c.rel(e.Pos.Filename)
 	if e.Pos.Filename == "" || file == "" {
 		// A package-level problem (conflicting package names, an import cycle): put it
@@ -119,16 +147,21 @@ func (c *converter) loadError(pkg *load.Package, e load.Error) {
 	}
 	loc := check.Location{File: file, Line: max(e.Pos.Line, 1), Column: e.Pos.Column}
 	if e.Kind == load.ParseError {
-		// The parser's first error in a file is the problem; the rest are its echoes.
-		if c.syntaxSeen[file] {
+		// Every error the parser recovers from, one per line like the compiler: with
+		// AllErrors the rest of a line's errors are echoes of its first.
+		at := fmt.Sprintf("%s:%d", file, loc.Line)
+		if c.syntaxSeen[at] {
 			return
 		}
-		c.syntaxSeen[file] = true
+		c.syntaxSeen[at], c.broken[file] = true, true
 		c.add(check.Finding{Rule: RuleSyntaxError, Location: loc, Message: oneLine(e.Msg), Symbol: file})
 		return
 	}
 	if e.Kind == load.ListError {
 		c.add(check.Finding{Rule: RuleTypeError, Location: loc, Message: oneLine(sanitize(e.Msg)), Symbol: file})
+		return
+	}
+	if c.broken[file] {
 		return
 	}
 	f := c.classifyTypeError(pkg, e)
