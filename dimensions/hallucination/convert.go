@@ -33,6 +33,9 @@ type converter struct {
 	// error was not reported; go/types' continuation lines ("\tother declaration of x")
 	// fold into it.
 	last int
+	// mod is the checked module's go.mod, read on first use (modRead).
+	mod     *modInfo
+	modRead bool
 }
 
 func newConverter(p *check.Pass, res *load.Result, u *unit) *converter {
@@ -109,8 +112,9 @@ func (c *converter) imports(pkg *load.Package) {
 			}
 			pos := c.res.Fset.Position(spec.Path.Pos())
 			c.importAt[posKey(pos)] = true
-			rule, msg := c.classifyImport(ipath, im.Errors[0].Msg)
+			rule, msg, sugg := c.classifyImport(ipath, im.Errors[0].Msg)
 			c.add(check.Finding{
+				Suggestion: sugg,
 				Rule: rule,
 				Location: check.Location{File: file, Line: pos.Line, Column: pos.Column,
 					EndLine: pos.Line, EndColumn: pos.Column + len(spec.Path.Value)},
