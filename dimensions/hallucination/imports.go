@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
 )
 
@@ -18,6 +19,9 @@ func (c *converter) classifyImport(ipath, reason string) (rule, msg, suggestion 
 	info := c.modInfo()
 	if info != nil {
 		if r := info.providing(ipath); r != nil && r.path == info.self.path {
+			if nested := nestedModule(r, ipath); nested != "" {
+				return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: its directory belongs to the nested module %s, which go.mod does not require", ipath, nested), ""
+			}
 			return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: module %s has no package %s", ipath, r.path, subPath(ipath, r.path)), packageHint(r, ipath)
 		}
 	}
@@ -81,6 +85,26 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// nestedModule returns the path of the module nested in r's tree that holds ipath's
+// directory, or "".
+func nestedModule(r *requirement, ipath string) string {
+	sub := subPath(ipath, r.path)
+	if r.dir == "" || sub == "." {
+		return ""
+	}
+	dir := r.dir
+	for _, e := range strings.Split(sub, "/") {
+		dir = filepath.Join(dir, e)
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil {
+			if p := modfile.ModulePath(data); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // subPath returns ipath below module path mod ("." for the module's root package).

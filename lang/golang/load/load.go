@@ -103,7 +103,9 @@ type Request struct {
 
 // Options configure a Loader.
 type Options struct {
-	// Env is appended to the process environment for `go list` (later entries win).
+	// Env is appended to the process environment for `go list` (later entries win), and
+	// its GOFLAGS are kept; GOPROXY=off, GOTOOLCHAIN=local and the -mod flag are always
+	// the loader's (see Loader.Env).
 	Env []string
 }
 
@@ -188,25 +190,6 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
 	packages.NeedImports | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax |
 	packages.NeedTypesInfo | packages.NeedModule
-
-// Env returns the environment `go list` runs with for a module at dir: no network, no
-// toolchain switch, no go.mod rewrite.
-func (l *Loader) Env(dir string) []string {
-	env := os.Environ()
-	var flags []string
-	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
-		if !strings.HasPrefix(f, "-mod=") && !strings.HasPrefix(f, "--mod=") {
-			flags = append(flags, f)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt")); err == nil {
-		flags = append(flags, "-mod=vendor")
-	} else {
-		flags = append(flags, "-mod=readonly")
-	}
-	env = append(env, "GOPROXY=off", "GOTOOLCHAIN=local", "GOFLAGS="+strings.Join(flags, " "))
-	return append(env, l.env...)
-}
 
 //agentverify:ignore complexity/cyclomatic one go list call and its error paths, kept in order in one place
 func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, error) {
