@@ -115,7 +115,7 @@ func (c *converter) imports(pkg *load.Package) {
 			rule, msg, sugg := c.classifyImport(ipath, im.Errors[0].Msg)
 			c.add(check.Finding{
 				Suggestion: sugg,
-				Rule: rule,
+				Rule:       rule,
 				Location: check.Location{File: file, Line: pos.Line, Column: pos.Column,
 					EndLine: pos.Line, EndColumn: pos.Column + len(spec.Path.Value)},
 				Message: msg,
