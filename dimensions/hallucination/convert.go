@@ -136,45 +136,66 @@ func (c *converter) loadError(pkg *load.Package, e load.Error) {
 	c.last = -1
 	file := c.rel(e.Pos.Filename)
 	if e.Pos.Filename == "" || file == "" {
-		// A package-level problem (conflicting package names, an import cycle): put it
-		// on the first changed file of the package's directory.
-		file = c.fallbackFile(pkg)
-		if file == "" {
-			return
-		}
-		c.add(check.Finding{Rule: RuleTypeError, Location: check.Location{File: file, Line: 1},
-			Message: oneLine(sanitize(e.Msg)), Symbol: pkg.PkgPath, Introduced: true})
-		return
-	}
-	if e.Kind == load.TypeError && strings.HasPrefix(e.Msg, "could not import ") && c.importAt[posKey(e.Pos)] {
+		c.packageError(pkg, e)
 		return
 	}
 	loc := check.Location{File: file, Line: max(e.Pos.Line, 1), Column: e.Pos.Column}
-	if e.Kind == load.ParseError {
-		// Every error the parser recovers from, one per line like the compiler: with
-		// AllErrors the rest of a line's errors are echoes of its first.
-		at := fmt.Sprintf("%s:%d", file, loc.Line)
-		if c.syntaxSeen[at] {
-			return
-		}
-		c.syntaxSeen[at], c.broken[file] = true, true
-		c.add(check.Finding{Rule: RuleSyntaxError, Location: loc, Message: oneLine(e.Msg), Symbol: file})
-		return
-	}
-	if e.Kind == load.ListError {
+	switch e.Kind {
+	case load.ParseError:
+		c.syntaxError(file, loc, e)
+	case load.ListError:
 		c.add(check.Finding{Rule: RuleTypeError, Location: loc, Message: oneLine(sanitize(e.Msg)), Symbol: file})
+	default:
+		c.typeError(pkg, file, loc, e)
+	}
+}
+
+// packageError reports a problem without a position in the repository (conflicting
+// package names, an import cycle) on the first changed file of the package's directory.
+func (c *converter) packageError(pkg *load.Package, e load.Error) {
+	file := c.fallbackFile(pkg)
+	if file == "" {
 		return
 	}
-	if c.broken[file] {
+	c.add(check.Finding{Rule: RuleTypeError, Location: check.Location{File: file, Line: 1},
+		Message: oneLine(sanitize(e.Msg)), Symbol: pkg.PkgPath, Introduced: true})
+}
+
+// syntaxError reports every error the parser recovers from, one per line like the
+// compiler: with AllErrors the rest of a line's errors are echoes of its first.
+func (c *converter) syntaxError(file string, loc check.Location, e load.Error) {
+	at := fmt.Sprintf("%s:%d", file, loc.Line)
+	if c.syntaxSeen[at] {
+		return
+	}
+	c.syntaxSeen[at], c.broken[file] = true, true
+	c.add(check.Finding{Rule: RuleSyntaxError, Location: loc, Message: oneLine(e.Msg), Symbol: file})
+}
+
+// typeError classifies and reports a type error, unless its file has syntax errors or an
+// import rule already reported it.
+func (c *converter) typeError(pkg *load.Package, file string, loc check.Location, e load.Error) {
+	if c.broken[file] || strings.HasPrefix(e.Msg, "could not import ") && c.importAt[posKey(e.Pos)] {
 		return
 	}
 	f := c.classifyTypeError(pkg, e)
 	f.Location = loc
-	if f.Symbol != "" && f.Location.EndColumn == 0 && (f.Rule == RuleUnknownSymbol || f.Rule == RuleUnknownMember || f.Rule == RuleUndefined) {
-		name := f.Symbol[strings.LastIndexByte(f.Symbol, '.')+1:]
-		f.Location.EndLine, f.Location.EndColumn = loc.Line, loc.Column+len(name)
+	if w := spanWidth(f); w > 0 {
+		f.Location.EndLine, f.Location.EndColumn = loc.Line, loc.Column+w
 	}
 	c.add(f)
+}
+
+// spanWidth returns the width of the name a finding points at, when its rule names one:
+// the selected name, or for a missing import the package qualifier.
+func spanWidth(f check.Finding) int {
+	switch f.Rule {
+	case RuleUnknownSymbol, RuleUnknownMember, RuleUndefined:
+		return len(f.Symbol[strings.LastIndexByte(f.Symbol, '.')+1:])
+	case RuleMissingImport:
+		return len(firstElem(strings.ReplaceAll(f.Symbol, ".", "/")))
+	}
+	return 0
 }
 
 func (c *converter) fallbackFile(pkg *load.Package) string {

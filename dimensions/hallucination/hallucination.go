@@ -153,9 +153,24 @@ func checkUnit(p *check.Pass, loader *load.Loader, head fs.FS, u *unit) ([]check
 	if len(u.goFiles) == 0 {
 		return out, nil
 	}
-	root := p.Changes.Root
-	modDir := filepath.Join(root, filepath.FromSlash(u.dir))
-	req := load.Request{Dir: modDir, Overlay: map[string][]byte{}}
+	req := unitRequest(p.Changes.Root, head, u)
+	res, err := loader.Check(p.Context, req)
+	if err != nil {
+		f, err := loadFailure(p, u, err)
+		if err != nil {
+			return nil, err
+		}
+		return append(out, f), nil
+	}
+	c := newConverter(p, res, u)
+	return append(out, c.findings()...), nil
+}
+
+// unitRequest builds the loader request for u: its changed Go files, and in the overlay
+// every file of their packages (and go.mod, go.sum) whose head content differs from the
+// disk.
+func unitRequest(root string, head fs.FS, u *unit) load.Request {
+	req := load.Request{Dir: filepath.Join(root, filepath.FromSlash(u.dir)), Overlay: map[string][]byte{}}
 	// Only content that differs from the disk goes into the overlay: go/packages
 	// type-checks every dependency from source as soon as there is any overlay, which on a
 	// large module costs seconds and hundreds of megabytes. For a working-tree diff the
@@ -180,14 +195,9 @@ func checkUnit(p *check.Pass, loader *load.Loader, head fs.FS, u *unit) ([]check
 	// The other files of the checked packages as the head sees them (the index, for
 	// --staged), which may differ from the working tree on disk.
 	for dir := range pkgDirs {
-		ents, err := fs.ReadDir(head, dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			rel := path.Join(dir, e.Name())
+		for _, rel := range headGoFiles(head, dir) {
 			abs := filepath.Join(root, filepath.FromSlash(rel))
-			if _, done := req.Overlay[abs]; done || e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			if _, done := req.Overlay[abs]; done {
 				continue
 			}
 			if b, err := fs.ReadFile(head, rel); err == nil {
@@ -196,28 +206,43 @@ func checkUnit(p *check.Pass, loader *load.Loader, head fs.FS, u *unit) ([]check
 		}
 	}
 	sort.Strings(req.Files)
-	res, err := loader.Check(p.Context, req)
+	return req
+}
+
+// headGoFiles lists the .go files of dir in the head tree.
+func headGoFiles(head fs.FS, dir string) []string {
+	ents, err := fs.ReadDir(head, dir)
 	if err != nil {
-		if p.Context.Err() != nil {
-			return nil, p.Context.Err()
-		}
-		if u.goMod != nil || u.goSum != nil {
-			// The change touched go.mod or go.sum and go list now rejects the module.
-			f := u.goMod
-			if f == nil {
-				f = u.goSum
-			}
-			return append(out, check.Finding{
-				Rule: RuleTypeError, Location: check.Location{File: f.Path, Line: 1},
-				Message:    fmt.Sprintf("the Go toolchain rejects the changed %s: %s", path.Base(f.Path), oneLine(err.Error())),
-				Symbol:     f.Path,
-				Introduced: true,
-			}), nil
-		}
-		return nil, fmt.Errorf("type-checking %s: %w", displayDir(u.dir), err)
+		return nil
 	}
-	c := newConverter(p, res, u)
-	return append(out, c.findings()...), nil
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".go") {
+			out = append(out, path.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
+// loadFailure turns a loader error into a finding when the change touched go.mod or
+// go.sum and the toolchain now rejects the module; any other failure is the run's error.
+func loadFailure(p *check.Pass, u *unit, err error) (check.Finding, error) {
+	if p.Context.Err() != nil {
+		return check.Finding{}, p.Context.Err()
+	}
+	f := u.goMod
+	if f == nil {
+		f = u.goSum
+	}
+	if f == nil {
+		return check.Finding{}, fmt.Errorf("type-checking %s: %w", displayDir(u.dir), err)
+	}
+	return check.Finding{
+		Rule: RuleTypeError, Location: check.Location{File: f.Path, Line: 1},
+		Message:    fmt.Sprintf("the Go toolchain rejects the changed %s: %s", path.Base(f.Path), oneLine(err.Error())),
+		Symbol:     f.Path,
+		Introduced: true,
+	}, nil
 }
 
 func displayDir(d string) string {
