@@ -24,10 +24,12 @@ type converter struct {
 	// importAt marks positions ("file:line:col") of imports reported by an import rule, so
 	// the type checker's "could not import" at the same place is not reported twice.
 	importAt map[string]bool
-	// syntaxSeen marks the lines ("file:line") whose first syntax error is reported.
+	// syntaxSeen marks the positions ("file:line:col") whose first syntax error is
+	// reported.
 	syntaxSeen map[string]bool
-	// broken marks the files with syntax errors: the type checker's errors in them are
-	// echoes of the syntax errors (the compiler reports none either).
+	// broken marks the files with syntax errors: a type error without a position in their
+	// package is an echo of a syntax error (go/types positions every error it finds in a
+	// well-formed tree).
 	broken map[string]bool
 	// last is the index in out of the finding of the last type error, or -1 when that
 	// error was not reported; go/types' continuation lines ("\tother declaration of x")
@@ -89,6 +91,7 @@ func (c *converter) findings() []check.Finding {
 		for _, e := range pkg.Errors {
 			c.loadError(pkg, e)
 		}
+		c.blankName(pkg)
 		c.tooNew(pkg)
 	}
 	return c.out
@@ -136,7 +139,9 @@ func (c *converter) loadError(pkg *load.Package, e load.Error) {
 	c.last = -1
 	file := c.rel(e.Pos.Filename)
 	if e.Pos.Filename == "" || file == "" {
-		c.packageError(pkg, e)
+		if !(e.Kind == load.TypeError && !e.Pos.IsValid() && c.hasBroken(pkg)) {
+			c.packageError(pkg, e)
+		}
 		return
 	}
 	loc := check.Location{File: file, Line: max(e.Pos.Line, 1), Column: e.Pos.Column}
@@ -150,6 +155,30 @@ func (c *converter) loadError(pkg *load.Package, e load.Error) {
 	}
 }
 
+// blankName reports a package named _, which go/types accepts when go/packages gives it
+// the name (go vet and the compiler reject it).
+func (c *converter) blankName(pkg *load.Package) {
+	for i, f := range pkg.Syntax {
+		file := c.rel(pkg.Files[i])
+		if f.Name == nil || f.Name.Name != "_" || file == "" {
+			continue
+		}
+		pos := c.res.Fset.Position(f.Name.Pos())
+		c.add(check.Finding{Rule: RuleTypeError, Location: check.Location{File: file, Line: pos.Line, Column: pos.Column},
+			Message: "invalid package name _", Symbol: file})
+	}
+}
+
+// hasBroken reports whether a file of pkg has syntax errors.
+func (c *converter) hasBroken(pkg *load.Package) bool {
+	for _, f := range pkg.Files {
+		if c.broken[c.rel(f)] {
+			return true
+		}
+	}
+	return false
+}
+
 // packageError reports a problem without a position in the repository (conflicting
 // package names, an import cycle) on the first changed file of the package's directory.
 func (c *converter) packageError(pkg *load.Package, e load.Error) {
@@ -161,10 +190,10 @@ func (c *converter) packageError(pkg *load.Package, e load.Error) {
 		Message: oneLine(sanitize(e.Msg)), Symbol: pkg.PkgPath, Introduced: true})
 }
 
-// syntaxError reports every error the parser recovers from, one per line like the
-// compiler: with AllErrors the rest of a line's errors are echoes of its first.
+// syntaxError reports every error the parser recovers from, one per position: with
+// AllErrors the rest of a position's errors are echoes of its first.
 func (c *converter) syntaxError(file string, loc check.Location, e load.Error) {
-	at := fmt.Sprintf("%s:%d", file, loc.Line)
+	at := fmt.Sprintf("%s:%d:%d", file, loc.Line, loc.Column)
 	if c.syntaxSeen[at] {
 		return
 	}
@@ -175,7 +204,7 @@ func (c *converter) syntaxError(file string, loc check.Location, e load.Error) {
 // typeError classifies and reports a type error, unless its file has syntax errors or an
 // import rule already reported it.
 func (c *converter) typeError(pkg *load.Package, file string, loc check.Location, e load.Error) {
-	if c.broken[file] || strings.HasPrefix(e.Msg, "could not import ") && c.importAt[posKey(e.Pos)] {
+	if strings.HasPrefix(e.Msg, "could not import ") && c.importAt[posKey(e.Pos)] {
 		return
 	}
 	f := c.classifyTypeError(pkg, e)

@@ -12,6 +12,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -358,8 +359,17 @@ func listErr(e packages.Error, dir string) Error {
 	if e.Kind == packages.ParseError {
 		kind = ParseError
 	}
-	return Error{Kind: kind, Pos: parsePos(e.Pos, dir), Msg: strings.TrimSpace(e.Msg)}
+	msg := strings.TrimSpace(e.Msg)
+	if e.Pos == "" || e.Pos == "-" {
+		// go list puts some positions in the message ("a.go:15:2: invalid import path")
+		if m := posInMsg.FindStringSubmatch(msg); m != nil {
+			return Error{Kind: kind, Pos: parsePos(m[1], dir), Msg: m[2]}
+		}
+	}
+	return Error{Kind: kind, Pos: parsePos(e.Pos, dir), Msg: msg}
 }
+
+var posInMsg = regexp.MustCompile(`(?s)^(\S+\.go:\d+:\d+): (.*)$`)
 
 func parsePos(s, dir string) token.Position {
 	if s == "" || s == "-" {
