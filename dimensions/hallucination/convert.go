@@ -35,6 +35,11 @@ type converter struct {
 	// error was not reported; go/types' continuation lines ("\tother declaration of x")
 	// fold into it.
 	last int
+	// only, when set, keeps the findings in these files (a check under another build
+	// configuration, for the files the host build excludes); note is added to their
+	// messages.
+	only map[string]bool
+	note string
 	// mod is the checked module's go.mod, read on first use (modRead).
 	mod     *modInfo
 	modRead bool
@@ -62,6 +67,12 @@ func (c *converter) rel(abs string) string {
 func (c *converter) add(f check.Finding) {
 	k := fmt.Sprintf("%s:%d:%d:%s:%s", f.Location.File, f.Location.Line, f.Location.Column, f.Rule, f.Message)
 	c.last = -1
+	if c.only != nil && !c.only[f.Location.File] {
+		return
+	}
+	if c.note != "" {
+		f.Message += " (" + c.note + ")"
+	}
 	if !c.seen[k] {
 		c.seen[k] = true
 		c.last = len(c.out)

@@ -53,6 +53,7 @@ var rules = []*check.Rule{
 		Doc: "The code uses a standard-library symbol (or a language feature) introduced by a Go release later than the module's `go` directive, so it does not build with the Go versions the module supports. Raise the go directive deliberately or use an older API."},
 	{ID: RuleTypeError, Default: policy.Error, Short: "any other type-checker error",
 		Doc: "The type checker rejects the code for a reason no more specific rule covers (a mismatched type, an unused variable or import, a missing return, …). Every type error of the change is reported; nothing is hidden."},
+	ruleUnverifiedFile,
 }
 
 // Dimension is the hallucination dimension; each run uses a fresh loader. Long-lived
@@ -154,16 +155,23 @@ func checkUnit(p *check.Pass, loader *load.Loader, head fs.FS, u *unit) ([]check
 		return out, nil
 	}
 	req := unitRequest(p.Changes.Root, head, u)
-	res, err := loader.Check(p.Context, req)
-	if err != nil {
-		f, err := loadFailure(p, u, err)
+	hostReq, excl := splitExcluded(p.Changes.Root, req, u)
+	if len(hostReq.Files) > 0 {
+		res, err := loader.Check(p.Context, hostReq)
 		if err != nil {
-			return nil, err
+			f, err := loadFailure(p, u, err)
+			if err != nil {
+				return nil, err
+			}
+			return append(out, f), nil
 		}
-		return append(out, f), nil
+		out = append(out, newConverter(p, res, u).findings()...)
 	}
-	c := newConverter(p, res, u)
-	return append(out, c.findings()...), nil
+	more, err := checkExcluded(p, loader, req, u, excl)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, more...), nil
 }
 
 // unitRequest builds the loader request for u: its changed Go files, and in the overlay

@@ -100,7 +100,46 @@ type Request struct {
 	Files []string
 	// Overlay maps absolute paths to the content to check instead of the disk's.
 	Overlay map[string][]byte
+	// Build is the build configuration; the zero value is the host's.
+	Build Build
 }
+
+// Build is a build configuration other than the host's, for files the host build
+// excludes (x_windows.go, //go:build darwin, custom tags).
+type Build struct {
+	GOOS, GOARCH string   // empty: the host's
+	Tags         []string // build tags, for -tags
+}
+
+// key identifies the configuration in the loader's cache.
+func (b Build) key() string {
+	return b.GOOS + "/" + b.GOARCH + "/" + strings.Join(b.Tags, ",")
+}
+
+// env returns the environment settings of the configuration. Cross builds run without
+// cgo, which would need a C cross-compiler.
+func (b Build) env() []string {
+	var env []string
+	if b.GOOS != "" {
+		env = append(env, "GOOS="+b.GOOS)
+	}
+	if b.GOARCH != "" {
+		env = append(env, "GOARCH="+b.GOARCH)
+	}
+	if b.GOOS != "" || b.GOARCH != "" {
+		env = append(env, "CGO_ENABLED=0")
+	}
+	return env
+}
+
+func (b Build) flags() []string {
+	if len(b.Tags) == 0 {
+		return nil
+	}
+	return []string{"-tags=" + strings.Join(b.Tags, ",")}
+}
+
+func (r Request) cacheKey() string { return r.Dir + "\x00" + r.Build.key() }
 
 // Options configure a Loader.
 type Options struct {
@@ -145,7 +184,7 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if snap := l.mods[req.Dir]; snap != nil {
+	if snap := l.mods[req.cacheKey()]; snap != nil {
 		res, ok, err := snap.warm(ctx, req)
 		if err != nil {
 			return nil, err
@@ -164,7 +203,7 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 		disk.Overlay = nil
 		if _, snap, err := l.cold(ctx, disk); err == nil && snap != nil {
 			l.colds++
-			l.mods[req.Dir] = snap
+			l.mods[req.cacheKey()] = snap
 			res, ok, err := snap.warm(ctx, req)
 			if err != nil {
 				return nil, err
@@ -181,9 +220,9 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 	}
 	l.colds++
 	if snap != nil {
-		l.mods[req.Dir] = snap
+		l.mods[req.cacheKey()] = snap
 	} else {
-		delete(l.mods, req.Dir)
+		delete(l.mods, req.cacheKey())
 	}
 	return res, nil
 }
@@ -192,39 +231,29 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 	packages.NeedImports | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax |
 	packages.NeedTypesInfo | packages.NeedModule
 
-//agentverify:ignore complexity/cyclomatic one go list call and its error paths, kept in order in one place
+// cold loads the packages of req with go list; the snapshot it returns (nil outside a
+// module, or when a package cannot be re-checked alone) serves later warm checks.
 func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, error) {
 	inModule := fileExists(filepath.Join(req.Dir, "go.mod"), req.Overlay)
-	var patterns []string
-	if inModule {
-		dirs := map[string]bool{}
-		for _, f := range req.Files {
-			rel, err := filepath.Rel(req.Dir, filepath.Dir(f))
-			if err != nil || strings.HasPrefix(rel, "..") {
-				return nil, nil, fmt.Errorf("%s: not inside module %s", f, req.Dir)
-			}
-			if rel == "." {
-				dirs["."] = true
-			} else {
-				dirs["./"+filepath.ToSlash(rel)] = true
-			}
-		}
-		for d := range dirs {
-			patterns = append(patterns, d)
-		}
-		sort.Strings(patterns)
-	} else {
-		patterns = append(patterns, req.Files...)
-		sort.Strings(patterns)
+	patterns, err := loadPatterns(req, inModule)
+	if err != nil {
+		return nil, nil, err
+	}
+	mode := loadMode
+	if req.Build.GOOS != "" || req.Build.GOARCH != "" {
+		// Dependencies from source: export data for another port means compiling the
+		// standard library for it first (a minute on a cold build cache).
+		mode |= packages.NeedDeps
 	}
 	cfg := &packages.Config{
-		Context: ctx,
-		Mode:    loadMode,
-		Dir:     req.Dir,
-		Env:     l.Env(req.Dir),
-		Tests:   true,
-		Overlay: req.Overlay,
-		Fset:    token.NewFileSet(),
+		Context:    ctx,
+		Mode:       mode,
+		Dir:        req.Dir,
+		Env:        append(l.Env(req.Dir), req.Build.env()...),
+		BuildFlags: req.Build.flags(),
+		Tests:      true,
+		Overlay:    req.Overlay,
+		Fset:       token.NewFileSet(),
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -233,40 +262,65 @@ func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, err
 		}
 		return nil, nil, fmt.Errorf("go list in %s: %w", req.Dir, err)
 	}
-	res := &Result{Module: Module{Dir: req.Dir}, Fset: cfg.Fset}
-	if inModule {
-		snapCandidate := &snapshot{dir: req.Dir, fset: cfg.Fset, modHash: modHash(req.Dir, req.Overlay), byDir: map[string][]*pkgState{}}
-		for _, p := range pkgs {
-			if isTestMain(p) {
-				continue
-			}
-			if p.Module != nil && res.Module.Path == "" {
-				res.Module.Path, res.Module.GoVersion = p.Module.Path, p.Module.GoVersion
-			}
-			pkg := convert(p, req.Dir)
-			res.Packages = append(res.Packages, pkg)
-			if err := addState(snapCandidate, p, pkg, req.Overlay); err != nil {
-				snapCandidate = nil
-			}
-		}
-		if fatal := listFailure(pkgs); fatal != nil {
-			return nil, nil, fatal
-		}
-		if snapCandidate != nil {
-			snapCandidate.module = res.Module
-		}
-		sortPackages(res.Packages)
-		return res, snapCandidate, nil
-	}
-	for _, p := range pkgs {
-		if !isTestMain(p) {
-			res.Packages = append(res.Packages, convert(p, req.Dir))
-		}
-	}
 	if fatal := listFailure(pkgs); fatal != nil {
 		return nil, nil, fatal
 	}
-	return res, nil, nil
+	res := &Result{Module: Module{Dir: req.Dir}, Fset: cfg.Fset}
+	if !inModule {
+		for _, p := range pkgs {
+			if !isTestMain(p) {
+				res.Packages = append(res.Packages, convert(p, req.Dir))
+			}
+		}
+		return res, nil, nil
+	}
+	snap := &snapshot{dir: req.Dir, fset: cfg.Fset, modHash: modHash(req.Dir, req.Overlay), byDir: map[string][]*pkgState{}}
+	for _, p := range pkgs {
+		if isTestMain(p) {
+			continue
+		}
+		if p.Module != nil && res.Module.Path == "" {
+			res.Module.Path, res.Module.GoVersion = p.Module.Path, p.Module.GoVersion
+		}
+		pkg := convert(p, req.Dir)
+		res.Packages = append(res.Packages, pkg)
+		if err := addState(snap, p, pkg, req.Overlay); err != nil {
+			snap = nil
+		}
+	}
+	if snap != nil {
+		snap.module = res.Module
+	}
+	sortPackages(res.Packages)
+	return res, snap, nil
+}
+
+// loadPatterns returns the go list patterns for req: the package directories of its
+// files in a module ("./app"), else the files themselves.
+func loadPatterns(req Request, inModule bool) ([]string, error) {
+	if !inModule {
+		patterns := append([]string(nil), req.Files...)
+		sort.Strings(patterns)
+		return patterns, nil
+	}
+	dirs := map[string]bool{}
+	for _, f := range req.Files {
+		rel, err := filepath.Rel(req.Dir, filepath.Dir(f))
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return nil, fmt.Errorf("%s: not inside module %s", f, req.Dir)
+		}
+		if rel == "." {
+			dirs["."] = true
+		} else {
+			dirs["./"+filepath.ToSlash(rel)] = true
+		}
+	}
+	patterns := make([]string, 0, len(dirs))
+	for d := range dirs {
+		patterns = append(patterns, d)
+	}
+	sort.Strings(patterns)
+	return patterns, nil
 }
 
 // listFailure returns an error when `go list` failed for the module as a whole (a go.mod
