@@ -468,11 +468,16 @@ func readFile(path string, overlay map[string][]byte) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// modHash fingerprints go.mod and go.sum as the check sees them.
+// modHash fingerprints go.mod and go.sum as the check sees them, and the go.work of the
+// workspace the module is in (which may be in a parent directory).
 func modHash(dir string, overlay map[string][]byte) [32]byte {
 	h := sha256.New()
-	for _, name := range []string{"go.mod", "go.sum", "go.work", "go.work.sum"} {
-		b, err := readFile(filepath.Join(dir, name), overlay)
+	files := []string{filepath.Join(dir, "go.mod"), filepath.Join(dir, "go.sum")}
+	if work := workFile(dir, os.Getenv("GOWORK")); work != "" {
+		files = append(files, work, work+".sum")
+	}
+	for _, name := range files {
+		b, err := readFile(name, overlay)
 		fmt.Fprintf(h, "%s %t %d\n", name, err == nil, len(b))
 		h.Write(b)
 	}
