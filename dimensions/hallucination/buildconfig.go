@@ -142,13 +142,7 @@ func buildFor(fc fileConstraint, ports map[string]bool) (load.Build, bool) {
 	if slices.Contains(tags, "ignore") {
 		return load.Build{}, false
 	}
-	var custom []string
-	for _, t := range tags {
-		if !slices.Contains(knownOS, t) && !slices.Contains(knownArch, t) && t != "unix" && t != "gc" && t != "gccgo" && t != "cgo" &&
-			!slices.Contains(build.Default.ReleaseTags, t) && !strings.HasPrefix(t, "goexperiment.") && len(custom) < maxCustomTags {
-			custom = append(custom, t)
-		}
-	}
+	custom := customTags(tags)
 	for _, goos := range candidates(host.GOOS, fc.goos, tags, knownOS) {
 		for _, arch := range candidates(host.GOARCH, fc.arch, tags, knownArch) {
 			if !ports[goos+"/"+arch] {
@@ -163,6 +157,21 @@ func buildFor(fc fileConstraint, ports map[string]bool) (load.Build, bool) {
 		}
 	}
 	return load.Build{}, false
+}
+
+// customTags returns the tags that are set with -tags: not GOOS, GOARCH, release, compiler
+// or cgo tags (at most maxCustomTags of them).
+func customTags(tags []string) []string {
+	var custom []string
+	for _, t := range tags {
+		switch {
+		case slices.Contains(knownOS, t), slices.Contains(knownArch, t), slices.Contains(build.Default.ReleaseTags, t),
+			t == "unix", t == "gc", t == "gccgo", t == "cgo", strings.HasPrefix(t, "goexperiment."):
+		case len(custom) < maxCustomTags:
+			custom = append(custom, t)
+		}
+	}
+	return custom
 }
 
 // candidates lists the values to try for GOOS or GOARCH: the one the file name fixes,

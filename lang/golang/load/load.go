@@ -41,6 +41,7 @@ type Error struct {
 	Soft bool // a type error that does not prevent type information (unused variable, …)
 }
 
+// Error formats the error as the go command does: position, then message.
 func (e Error) Error() string {
 	if e.Pos.Filename == "" {
 		return e.Msg
@@ -274,7 +275,14 @@ func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, err
 		}
 		return res, nil, nil
 	}
-	snap := &snapshot{dir: req.Dir, fset: cfg.Fset, modHash: modHash(req.Dir, req.Overlay), byDir: map[string][]*pkgState{}}
+	snap := moduleResult(res, pkgs, req)
+	return res, snap, nil
+}
+
+// moduleResult adds the packages of a module load to res and returns the snapshot for
+// the warm path, or nil when a package cannot be re-checked alone.
+func moduleResult(res *Result, pkgs []*packages.Package, req Request) *snapshot {
+	snap := &snapshot{dir: req.Dir, fset: res.Fset, modHash: modHash(req.Dir, req.Overlay), byDir: map[string][]*pkgState{}}
 	for _, p := range pkgs {
 		if isTestMain(p) {
 			continue
@@ -292,7 +300,7 @@ func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, err
 		snap.module = res.Module
 	}
 	sortPackages(res.Packages)
-	return res, snap, nil
+	return snap
 }
 
 // loadPatterns returns the go list patterns for req: the package directories of its
