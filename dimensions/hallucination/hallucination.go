@@ -85,6 +85,9 @@ type unit struct {
 	goFiles  []*change.File
 	goMod    *change.File // set when the change touches this module's go.mod
 	goSum    *change.File
+	// workspace holds the changed Go files of the other modules of the go.work workspace
+	// the unit is in: the unit's packages see them as the change has them.
+	workspace []*change.File
 }
 
 func run(p *check.Pass, loader *load.Loader) ([]check.Finding, error) {
@@ -127,6 +130,7 @@ func run(p *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 		dirs = append(dirs, d)
 	}
 	sort.Strings(dirs)
+	linkWorkspaces(head, units)
 	var out []check.Finding
 	for _, d := range dirs {
 		if err := p.Context.Err(); err != nil {
@@ -140,6 +144,36 @@ func run(p *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 	}
 	sortFindings(out)
 	return out, nil
+}
+
+// linkWorkspaces gives each module unit inside a go.work workspace the changed Go files
+// of the workspace's other modules.
+func linkWorkspaces(head fs.FS, units map[string]*unit) {
+	for _, u := range units {
+		work, ok := workspaceRoot(head, u.dir)
+		if !ok || !u.inModule {
+			continue
+		}
+		for _, o := range units {
+			if o != u && o.inModule && (work == "." || o.dir == work || strings.HasPrefix(o.dir, work+"/")) {
+				u.workspace = append(u.workspace, o.goFiles...)
+			}
+		}
+	}
+}
+
+// workspaceRoot returns the directory of the go.work file at or above dir in the head
+// tree.
+func workspaceRoot(head fs.FS, dir string) (string, bool) {
+	for {
+		if _, err := fs.Stat(head, path.Join(dir, "go.work")); err == nil {
+			return dir, true
+		}
+		if dir == "." || dir == "/" || dir == "" {
+			return "", false
+		}
+		dir = path.Dir(dir)
+	}
 }
 
 func checkUnit(p *check.Pass, loader *load.Loader, head fs.FS, u *unit) ([]check.Finding, error) {
@@ -192,6 +226,9 @@ func unitRequest(root string, head fs.FS, u *unit) load.Request {
 		if f != nil {
 			overlay(filepath.Join(root, filepath.FromSlash(f.Path)), f.Head)
 		}
+	}
+	for _, f := range u.workspace {
+		overlay(filepath.Join(root, filepath.FromSlash(f.Path)), f.Head)
 	}
 	pkgDirs := map[string]bool{}
 	for _, f := range u.goFiles {

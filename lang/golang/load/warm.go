@@ -136,6 +136,11 @@ func (s *snapshot) warm(ctx context.Context, req Request) (*Result, bool, error)
 	if modHash(req.Dir, req.Overlay) != s.modHash {
 		return nil, false, nil
 	}
+	for p := range req.Overlay {
+		if rel, err := filepath.Rel(s.dir, p); err != nil || strings.HasPrefix(rel, "..") {
+			return nil, false, nil // content of another module (a workspace's): go list
+		}
+	}
 	targets := map[string]bool{}
 	var states []*pkgState
 	for _, f := range req.Files {
