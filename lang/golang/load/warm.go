@@ -133,37 +133,9 @@ func fingerprint(dir string, overlay map[string][]byte) string {
 // warm re-checks the packages of req with go/types alone when nothing but the content of
 // their files changed since the cold load; ok is false when a cold load is needed.
 func (s *snapshot) warm(ctx context.Context, req Request) (*Result, bool, error) {
-	if modHash(req.Dir, req.Overlay) != s.modHash {
+	states, ok := s.reusable(req)
+	if !ok {
 		return nil, false, nil
-	}
-	for p := range req.Overlay {
-		if rel, err := filepath.Rel(s.dir, p); err != nil || strings.HasPrefix(rel, "..") {
-			return nil, false, nil // content of another module (a workspace's): go list
-		}
-	}
-	targets := map[string]bool{}
-	var states []*pkgState
-	for _, f := range req.Files {
-		dir := filepath.Dir(f)
-		if targets[dir] {
-			continue
-		}
-		targets[dir] = true
-		sts := s.byDir[dir]
-		if len(sts) == 0 {
-			return nil, false, nil
-		}
-		states = append(states, sts...)
-	}
-	for _, st := range states {
-		if listing(st.dir, req.Overlay) != st.listing {
-			return nil, false, nil
-		}
-		for dir, fp := range st.deps {
-			if !targets[dir] && fingerprint(dir, req.Overlay) != fp {
-				return nil, false, nil
-			}
-		}
 	}
 	order, ok := importOrder(states)
 	if !ok {
@@ -184,6 +156,54 @@ func (s *snapshot) warm(ctx context.Context, req Request) (*Result, bool, error)
 	}
 	sortPackages(res.Packages)
 	return res, true, nil
+}
+
+// reusable returns the package states to re-check for req, and false when something the
+// snapshot does not track changed: go.mod, go.sum or go.work, the file list of a package,
+// an in-module dependency, or content of another module (a workspace's) in the overlay.
+func (s *snapshot) reusable(req Request) ([]*pkgState, bool) {
+	if modHash(req.Dir, req.Overlay) != s.modHash {
+		return nil, false
+	}
+	for p := range req.Overlay {
+		if rel, err := filepath.Rel(s.dir, p); err != nil || strings.HasPrefix(rel, "..") {
+			return nil, false
+		}
+	}
+	targets := map[string]bool{}
+	var states []*pkgState
+	for _, f := range req.Files {
+		dir := filepath.Dir(f)
+		if targets[dir] {
+			continue
+		}
+		targets[dir] = true
+		sts := s.byDir[dir]
+		if len(sts) == 0 {
+			return nil, false
+		}
+		states = append(states, sts...)
+	}
+	for _, st := range states {
+		if !st.unchanged(targets, req.Overlay) {
+			return nil, false
+		}
+	}
+	return states, true
+}
+
+// unchanged reports whether the file list of st's directory and its in-module
+// dependencies outside targets are as they were at load time.
+func (st *pkgState) unchanged(targets map[string]bool, overlay map[string][]byte) bool {
+	if listing(st.dir, overlay) != st.listing {
+		return false
+	}
+	for dir, fp := range st.deps {
+		if !targets[dir] && fingerprint(dir, overlay) != fp {
+			return false
+		}
+	}
+	return true
 }
 
 // importOrder orders states so that each comes after the states it imports.
