@@ -25,7 +25,7 @@ const RuleUnverifiedFile = "hallucination/unverified-file"
 
 var ruleUnverifiedFile = &check.Rule{
 	ID: RuleUnverifiedFile, Default: policy.Error, Short: "a file of a verified language could not be verified",
-	Doc: "A changed Go file could not be type-checked: its build constraint excludes it from every build configuration the installed toolchain supports (//go:build ignore, an unsatisfiable expression, an unsupported port), or the configuration that includes it could not be loaded. Files excluded from the host's build are otherwise type-checked under a GOOS, GOARCH and tags that include them. An unverified file fails the gate unless the trusted policy lowers this rule.",
+	Doc: "A changed file in a language the gate verifies could not be verified, and unverified never means passed. For Go: a build constraint that excludes the file from every build configuration the installed toolchain supports (//go:build ignore, an unsatisfiable expression, an unsupported port), or a configuration including it that could not be loaded; files the host build excludes are otherwise type-checked under a GOOS, GOARCH and tags that include them. The finding is an error unless the trusted policy lowers this rule.",
 }
 
 // excluded is a changed Go file the host build left out.
