@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentverify/agentverify/check"
@@ -26,6 +27,11 @@ func (c *converter) missingImport(pkg *load.Package, e load.Error, name string) 
 		return check.Finding{}, false
 	}
 	member := sel.Sel.Name
+	if alias, p := importedAs(file, paths); alias != "" {
+		return check.Finding{Rule: RuleMissingImport, Symbol: name + "." + member,
+			Message:    fmt.Sprintf("%s.%s: package %s is imported as %s", name, member, p, alias),
+			Suggestion: fmt.Sprintf("write %s.%s", alias, member)}, true
+	}
 	if having := pathsDeclaring(api, paths, member); len(having) > 0 {
 		paths = having
 	}
@@ -65,6 +71,18 @@ func memberHint(api *stdAPI, path, name, member string) string {
 		return fmt.Sprintf("package %s has no %s: %s", path, member, s)
 	}
 	return fmt.Sprintf("package %s has no %s", path, member)
+}
+
+// importedAs returns the name under which file imports one of paths, when it imports it
+// under a name other than the package's, and that path.
+func importedAs(file *ast.File, paths []string) (string, string) {
+	for _, spec := range file.Imports {
+		p, err := strconv.Unquote(spec.Path.Value)
+		if err == nil && spec.Name != nil && slices.Contains(paths, p) && spec.Name.Name != "_" && spec.Name.Name != "." {
+			return spec.Name.Name, p
+		}
+	}
+	return "", ""
 }
 
 // pathsDeclaring returns the paths among paths whose package declares member.
