@@ -43,6 +43,8 @@ type converter struct {
 	// mod is the checked module's go.mod, read on first use (modRead).
 	mod     *modInfo
 	modRead bool
+	// modPkgs lists the packages of the module and its direct requirements, on first use.
+	modPkgs []string
 }
 
 func newConverter(p *check.Pass, res *load.Result, u *unit) *converter {

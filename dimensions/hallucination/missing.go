@@ -12,21 +12,26 @@ import (
 )
 
 // missingImport handles "undefined: name" where name is used as a package qualifier
-// (name.Member) and names a standard-library package the file does not import: the
-// finding says so, the suggestion is the import line, and a misspelt member gets its own
-// suggestion from the package's real API. ok is false when name is no such package.
+// (name.Member) and names a package the file does not import: one of the standard
+// library, or of the module and the modules it requires directly. The finding says so,
+// the suggestion is the import line, and a misspelt member of a standard-library package
+// gets its own suggestion from the package's real API. ok is false when name is no such
+// package.
 func (c *converter) missingImport(pkg *load.Package, e load.Error, name string) (check.Finding, bool) {
-	api := loadStdAPI()
-	paths := api.byName[name]
-	if len(paths) == 0 {
-		return check.Finding{}, false
-	}
 	id, file := findIdent(pkg, c.res.Fset, e.Pos)
 	sel := selectorOn(file, id)
 	if sel == nil {
 		return check.Finding{}, false
 	}
 	member := sel.Sel.Name
+	api := loadStdAPI()
+	paths, where := api.byName[name], "the standard library"
+	if len(paths) == 0 {
+		paths, where = c.modulePackagesNamed(name, pkg.PkgPath), "the module and its requirements"
+	}
+	if len(paths) == 0 {
+		return check.Finding{}, false
+	}
 	if alias, p := importedAs(file, paths); alias != "" {
 		return check.Finding{Rule: RuleMissingImport, Symbol: name + "." + member,
 			Message:    fmt.Sprintf("%s.%s: package %s is imported as %s", name, member, p, alias),
@@ -44,13 +49,36 @@ func (c *converter) missingImport(pkg *load.Package, e load.Error, name string) 
 		f.Message = fmt.Sprintf("%s.%s: package %s is not imported", name, member, paths[0])
 		f.Suggestion = "add " + imports[0]
 	} else {
-		f.Message = fmt.Sprintf("%s.%s: no package named %s is imported (the standard library has %s)", name, member, name, strings.Join(paths, ", "))
+		f.Message = fmt.Sprintf("%s.%s: no package named %s is imported (%s has %s)", name, member, name, where, strings.Join(paths, ", "))
 		f.Suggestion = "add one of: " + strings.Join(imports, "; ")
 	}
-	if len(paths) == 1 && !slices.Contains(api.members[paths[0]], member) {
+	if _, isStd := api.members[paths[0]]; isStd && len(paths) == 1 && !slices.Contains(api.members[paths[0]], member) {
 		f.Suggestion += "; " + memberHint(api, paths[0], name, member)
 	}
 	return f, true
+}
+
+// modulePackagesNamed returns the packages of the module and of its direct requirements
+// whose directory is named name (the package name, by convention), except self.
+func (c *converter) modulePackagesNamed(name, self string) []string {
+	if c.modPkgs == nil {
+		c.modPkgs = []string{}
+		if info := c.modInfo(); info != nil {
+			c.modPkgs = append(c.modPkgs, packagesOf(&info.self)...)
+			for _, r := range info.requires {
+				if !r.indirect {
+					c.modPkgs = append(c.modPkgs, packagesOf(&r)...)
+				}
+			}
+		}
+	}
+	var out []string
+	for _, p := range c.modPkgs {
+		if p != self && pkgNameOf(p) == name {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // memberHint advises on a member the package does not declare: a curated hint when the

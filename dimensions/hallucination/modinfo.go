@@ -17,6 +17,7 @@ import (
 type requirement struct {
 	path, version string
 	dir           string // where its source is (replacement, vendor or module cache), or ""
+	indirect      bool   // marked // indirect in go.mod
 }
 
 // modInfo is what an import classification needs to know of the checked module.
@@ -44,7 +45,7 @@ func readModInfo(dir string, headGoMod []byte) *modInfo {
 	info := &modInfo{self: requirement{path: mf.Module.Mod.Path, dir: dir}}
 	vendored := fileExists(filepath.Join(dir, "vendor", "modules.txt"))
 	for _, r := range mf.Require {
-		req := requirement{path: r.Mod.Path, version: r.Mod.Version}
+		req := requirement{path: r.Mod.Path, version: r.Mod.Version, indirect: r.Indirect}
 		req.dir = sourceDir(dir, mf, r.Mod, vendored)
 		info.requires = append(info.requires, req)
 	}
