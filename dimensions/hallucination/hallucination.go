@@ -40,7 +40,7 @@ var rules = []*check.Rule{
 	{ID: RuleNewDependency, Default: policy.Warning, Short: "the change adds a requirement to go.mod",
 		Doc: "A module requirement is added to go.mod. New dependencies are a supply-chain decision: check that the module is the intended one (not a look-alike), maintained, and needed."},
 	{ID: RuleMissingImport, Default: policy.Error, Short: "a package is used but not imported",
-		Doc: "The code uses pkg.Name where pkg is no identifier in scope but the name of a standard-library package the file does not import. The suggestion is the import line, and when Name is not a member of that package, the closest real members."},
+		Doc: "The code uses pkg.Name where pkg is no identifier in scope but the name of a package the file does not import: one of the standard library, of the module, or of a module go.mod requires directly (or one the file imports under another name). The suggestion is the import line, and when Name is not a member of that standard-library package, the closest real members."},
 	{ID: RuleUnknownSymbol, Default: policy.Error, Short: "pkg.Name is not declared by that package",
 		Doc: "The selector names something the imported package does not declare (or does not export). The suggestion lists the closest exported names the package really has."},
 	{ID: RuleUnknownMember, Default: policy.Error, Short: "x.Name is no field or method of x's type",
