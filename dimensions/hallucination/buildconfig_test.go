@@ -95,8 +95,14 @@ func TestParseManifestLine(t *testing.T) {
 func TestStdAPIVersions(t *testing.T) {
 	api := loadStdAPI()
 	for key, want := range map[string]int{"strings.Cut": 18, "strings.Contains": 0, "sync.WaitGroup.Go": 25, "slices.Sorted": 23, "net/http.Server.ReadHeaderTimeout": 8} {
-		if got, ok := api.version(key); !ok || got != want {
-			t.Errorf("version(%s) = %d, %v; want %d", key, got, ok, want)
+		if got, ok := api.since[key]; !ok || got != want {
+			t.Errorf("since[%s] = %d, %v; want %d", key, got, ok, want)
+		}
+		if got, ok := introduced(key, want-1); want > 0 && (!ok || got != want) {
+			t.Errorf("introduced(%s, %d) = %d, %v; want %d", key, want-1, got, ok, want)
+		}
+		if _, ok := introduced(key, want); ok {
+			t.Errorf("introduced(%s, %d) reports it too new", key, want)
 		}
 	}
 	if got := api.byName["rand"]; !slices.Equal(got, []string{"crypto/rand", "math/rand", "math/rand/v2"}) {

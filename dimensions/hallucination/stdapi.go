@@ -24,22 +24,89 @@ type stdAPI struct {
 	byName map[string][]string
 }
 
-// loadStdAPI reads the manifest once per process: it describes the installed toolchain,
-// which does not change while the process runs, and is read-only once built.
-var loadStdAPI = sync.OnceValue(func() *stdAPI {
-	return readStdAPI(filepath.Join(build.Default.GOROOT, "api"))
+// manifestFile is one go1.N.txt, parsed on first use: a check of a go 1.22 module reads
+// only the few files of later releases unless it finds a candidate.
+type manifestFile struct {
+	minor int
+	path  string
+	once  sync.Once
+	keys  map[string]bool     // symbol keys, as in stdAPI.since
+	mem   map[string][]string // package path → package-level names
+}
+
+func (f *manifestFile) load() *manifestFile {
+	f.once.Do(func() { f.keys, f.mem = readManifest(f.path) })
+	return f
+}
+
+// manifests are the toolchain's manifest files by minor release, read once per process:
+// they describe the installed toolchain, which does not change while the process runs,
+// and are read-only once parsed.
+var manifests = sync.OnceValue(func() []*manifestFile {
+	return listManifests(filepath.Join(build.Default.GOROOT, "api"))
 })
 
-// readStdAPI parses the manifest files in dir; a missing or unreadable directory gives an
-// empty API (every lookup then fails, so nothing is reported as too new).
-func readStdAPI(dir string) *stdAPI {
-	api := &stdAPI{since: map[string]int{}, members: map[string][]string{}, byName: map[string][]string{}}
+// listManifests lists the go1*.txt files of dir by minor release; a missing directory
+// gives none (then nothing is known, and nothing is reported as too new).
+func listManifests(dir string) []*manifestFile {
 	files, _ := filepath.Glob(filepath.Join(dir, "go1*.txt"))
-	seen := map[string]bool{}
+	var out []*manifestFile
 	for _, f := range files {
-		minor, ok := manifestMinor(filepath.Base(f))
-		if ok {
-			api.readFile(f, minor, seen)
+		if minor, ok := manifestMinor(filepath.Base(f)); ok {
+			out = append(out, &manifestFile{minor: minor, path: f})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].minor < out[j].minor })
+	return out
+}
+
+// introduced returns the release that introduced key when it is later than minor: key is
+// listed by a later release and by none up to minor.
+func introduced(key string, minor int) (int, bool) {
+	files := manifests()
+	first := -1
+	for _, f := range files {
+		if f.minor > minor && f.load().keys[key] {
+			first = f.minor
+			break
+		}
+	}
+	if first < 0 {
+		return 0, false
+	}
+	for _, f := range files {
+		if f.minor <= minor && f.load().keys[key] {
+			return 0, false
+		}
+	}
+	return first, true
+}
+
+// loadStdAPI returns the whole manifest: every file parsed, merged.
+var loadStdAPI = sync.OnceValue(func() *stdAPI {
+	return mergeManifests(manifests())
+})
+
+// readStdAPI parses the manifest files in dir (for tests of another directory).
+func readStdAPI(dir string) *stdAPI { return mergeManifests(listManifests(dir)) }
+
+func mergeManifests(files []*manifestFile) *stdAPI {
+	api := &stdAPI{since: map[string]int{}, members: map[string][]string{}, byName: map[string][]string{}}
+	seen := map[string]bool{}
+	for _, f := range files { // by release, so the first listing wins
+		f.load()
+		for k := range f.keys {
+			if _, ok := api.since[k]; !ok {
+				api.since[k] = f.minor
+			}
+		}
+		for p, names := range f.mem {
+			for _, n := range names {
+				if !seen[p+"."+n] {
+					seen[p+"."+n] = true
+					api.members[p] = append(api.members[p], n)
+				}
+			}
 		}
 	}
 	for p := range api.members {
@@ -74,28 +141,33 @@ func pkgNameOf(p string) string {
 	return last
 }
 
-func (api *stdAPI) readFile(name string, minor int, seen map[string]bool) {
+// readManifest parses one manifest file into its symbol keys and package members.
+// Platform-specific lines ("pkg syscall (windows-386), …") are skipped: they are most of
+// the manifest, nearly all syscall constants, and the portable lines date the rest.
+func readManifest(name string) (map[string]bool, map[string][]string) {
+	keys, mem := map[string]bool{}, map[string][]string{}
 	f, err := os.Open(name)
 	if err != nil {
-		return
+		return keys, mem
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for sc.Scan() {
-		pkg, key, member, ok := parseManifestLine(sc.Text())
+		line := sc.Text()
+		if i := strings.IndexByte(line, ','); i < 0 || strings.IndexByte(line[:i], '(') >= 0 {
+			continue
+		}
+		pkg, key, member, ok := parseManifestLine(line)
 		if !ok {
 			continue
 		}
-		k := pkg + "." + key
-		if v, ok := api.since[k]; !ok || minor < v {
-			api.since[k] = minor
-		}
-		if member != "" && !seen[pkg+"."+member] {
-			seen[pkg+"."+member] = true
-			api.members[pkg] = append(api.members[pkg], member)
+		keys[pkg+"."+key] = true
+		if member != "" {
+			mem[pkg] = append(mem[pkg], member)
 		}
 	}
+	return keys, mem
 }
 
 // parseManifestLine parses one manifest line, such as
@@ -148,11 +220,4 @@ func identPrefix(s string) string {
 		}
 	}
 	return s
-}
-
-// version returns the minor release that introduced key ("strings.Cut" with its path:
-// "net/http.Server.Protocols"), and false when the manifest does not list it.
-func (api *stdAPI) version(key string) (int, bool) {
-	v, ok := api.since[key]
-	return v, ok
 }

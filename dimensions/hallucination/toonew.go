@@ -21,7 +21,6 @@ func (c *converter) tooNew(pkg *load.Package) {
 	if pkg.Types == nil || pkg.Info == nil || pkg.Info.FileVersions == nil {
 		return
 	}
-	api := loadStdAPI()
 	owners := fieldOwners{}
 	for i, f := range pkg.Syntax {
 		file := c.rel(pkg.Files[i])
@@ -31,14 +30,14 @@ func (c *converter) tooNew(pkg *load.Package) {
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
-				c.tooNewUse(pkg, api, owners, file, fileMinor, id)
+				c.tooNewUse(pkg, owners, file, fileMinor, id)
 			}
 			return true
 		})
 	}
 }
 
-func (c *converter) tooNewUse(pkg *load.Package, api *stdAPI, owners fieldOwners, file string, fileMinor int, id *ast.Ident) {
+func (c *converter) tooNewUse(pkg *load.Package, owners fieldOwners, file string, fileMinor int, id *ast.Ident) {
 	obj := pkg.Info.Uses[id]
 	if obj == nil || obj.Pkg() == nil || !isStdPath(obj.Pkg().Path()) || obj.Pkg() == pkg.Types {
 		return
@@ -47,8 +46,8 @@ func (c *converter) tooNewUse(pkg *load.Package, api *stdAPI, owners fieldOwners
 	if key == "" {
 		return
 	}
-	minor, ok := api.version(obj.Pkg().Path() + "." + key)
-	if !ok || minor <= fileMinor {
+	minor, ok := introduced(obj.Pkg().Path()+"."+key, fileMinor)
+	if !ok {
 		return
 	}
 	what := "module is go" + strings.TrimPrefix(c.res.Module.GoVersion, "go")
