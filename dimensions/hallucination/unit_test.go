@@ -12,8 +12,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/agentverify/agentverify/change"
-	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/change/editset"
+	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/policy"
 )
