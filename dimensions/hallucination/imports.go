@@ -27,7 +27,7 @@ func (c *converter) classifyImport(ipath, reason string) (rule, msg, suggestion 
 	}
 	switch {
 	case strings.Contains(reason, "is not in std") || !strings.Contains(firstElem(ipath), "."):
-		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: there is no standard-library package %s", ipath, ipath), ""
+		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: there is no standard-library package %s", ipath, ipath), stdPackageHint(ipath)
 	case strings.Contains(reason, "missing go.sum entry") || strings.Contains(reason, "module lookup disabled"):
 		return RuleUnknownImport, fmt.Sprintf("import %q cannot be verified: its module is required by go.mod but is not in the local module cache or go.sum (no network access)", ipath), ""
 	case !notProvided(reason):
@@ -45,6 +45,28 @@ func (c *converter) classifyImport(ipath, reason string) (rule, msg, suggestion 
 		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: module %s is not required by go.mod (do not add unreviewed dependencies)", ipath, mod), ""
 	}
 	return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: no module required by go.mod provides it (do not add unreviewed dependencies)", ipath), ""
+}
+
+// stdPackageHint suggests the standard-library packages closest to ipath: by path, or
+// by last element (net/urls → net/url, crypto/md5sum → crypto/md5).
+func stdPackageHint(ipath string) string {
+	api := loadStdAPI()
+	paths := make([]string, 0, len(api.members))
+	for p := range api.members {
+		paths = append(paths, p)
+	}
+	near := closest(ipath, paths)
+	if len(near) == 0 {
+		near = closest(pkgNameOf(ipath), api.byName[pkgNameOf(ipath)])
+		near = append(near, api.byName[pkgNameOf(ipath)]...)
+	}
+	if len(near) > maxSuggestions {
+		near = near[:maxSuggestions]
+	}
+	for i, n := range near {
+		near[i] = fmt.Sprintf("%q", n)
+	}
+	return didYouMean("", near)
 }
 
 // notProvided reports whether go list's reason says no module provides the package.
