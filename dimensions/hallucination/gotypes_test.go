@@ -45,9 +45,6 @@ type expected struct {
 // through the hallucination dimension with the real toolchain and fails when an error the
 // data expects is not reported on its line. Figures go to the log (-v).
 func TestGoTypesSuite(t *testing.T) {
-	if testing.Short() {
-		t.Skip("TestGoTypesSuite type-checks 361 packages of go/types' test data (some 15 s); skipped with -short")
-	}
 	cases := readGoTypesCases(t, filepath.Join("testdata", "gotypes"))
 	root := t.TempDir()
 	var files []*change.File
