@@ -24,8 +24,27 @@ type converter struct {
 	// importAt marks positions ("file:line:col") of imports reported by an import rule, so
 	// the type checker's "could not import" at the same place is not reported twice.
 	importAt map[string]bool
-	// syntaxSeen marks files whose first syntax error is reported.
+	// syntaxSeen marks the positions ("file:line:col") whose first syntax error is
+	// reported.
 	syntaxSeen map[string]bool
+	// broken marks the files with syntax errors: a type error without a position in their
+	// package is an echo of a syntax error (go/types positions every error it finds in a
+	// well-formed tree).
+	broken map[string]bool
+	// last is the index in out of the finding of the last type error, or -1 when that
+	// error was not reported; go/types' continuation lines ("\tother declaration of x")
+	// fold into it.
+	last int
+	// only, when set, keeps the findings in these files (a check under another build
+	// configuration, for the files the host build excludes); note is added to their
+	// messages.
+	only map[string]bool
+	note string
+	// mod is the checked module's go.mod, read on first use (modRead).
+	mod     *modInfo
+	modRead bool
+	// modPkgs lists the packages of the module and its direct requirements, on first use.
+	modPkgs []string
 }
 
 func newConverter(p *check.Pass, res *load.Result, u *unit) *converter {
@@ -33,7 +52,7 @@ func newConverter(p *check.Pass, res *load.Result, u *unit) *converter {
 	if real, err := filepath.EvalSymlinks(p.Changes.Root); err == nil && real != p.Changes.Root {
 		roots = append(roots, real)
 	}
-	return &converter{pass: p, res: res, unit: u, roots: roots, seen: map[string]bool{}, importAt: map[string]bool{}, syntaxSeen: map[string]bool{}}
+	return &converter{pass: p, res: res, unit: u, roots: roots, seen: map[string]bool{}, importAt: map[string]bool{}, syntaxSeen: map[string]bool{}, broken: map[string]bool{}, last: -1}
 }
 
 // rel returns the repository-relative path of an absolute file name, or "" when the file
@@ -49,10 +68,32 @@ func (c *converter) rel(abs string) string {
 
 func (c *converter) add(f check.Finding) {
 	k := fmt.Sprintf("%s:%d:%d:%s:%s", f.Location.File, f.Location.Line, f.Location.Column, f.Rule, f.Message)
+	c.last = -1
+	if c.only != nil && !c.only[f.Location.File] {
+		return
+	}
+	if c.note != "" {
+		f.Message += " (" + c.note + ")"
+	}
 	if !c.seen[k] {
 		c.seen[k] = true
+		c.last = len(c.out)
 		c.out = append(c.out, f)
 	}
+}
+
+// fold appends a continuation of the previous type error ("\tother declaration of x"),
+// with its position, to that error's finding.
+func (c *converter) fold(e load.Error) {
+	if c.last < 0 {
+		return
+	}
+	f := &c.out[c.last]
+	where := ""
+	if file := c.rel(e.Pos.Filename); file != "" {
+		where = fmt.Sprintf(" at %s:%d:%d", file, e.Pos.Line, e.Pos.Column)
+	}
+	f.Message += fmt.Sprintf(" (%s%s)", strings.TrimSpace(e.Msg), where)
 }
 
 func (c *converter) findings() []check.Finding {
@@ -63,6 +104,7 @@ func (c *converter) findings() []check.Finding {
 		for _, e := range pkg.Errors {
 			c.loadError(pkg, e)
 		}
+		c.blankName(pkg)
 		c.tooNew(pkg)
 	}
 	return c.out
@@ -86,9 +128,10 @@ func (c *converter) imports(pkg *load.Package) {
 			}
 			pos := c.res.Fset.Position(spec.Path.Pos())
 			c.importAt[posKey(pos)] = true
-			rule, msg := c.classifyImport(ipath, im.Errors[0].Msg)
+			rule, msg, sugg := c.classifyImport(ipath, im.Errors[0].Msg)
 			c.add(check.Finding{
-				Rule: rule,
+				Suggestion: sugg,
+				Rule:       rule,
 				Location: check.Location{File: file, Line: pos.Line, Column: pos.Column,
 					EndLine: pos.Line, EndColumn: pos.Column + len(spec.Path.Value)},
 				Message: msg,
@@ -102,42 +145,99 @@ func posKey(p token.Position) string { return fmt.Sprintf("%s:%d:%d", p.Filename
 
 // loadError reports one list, parse or type error.
 func (c *converter) loadError(pkg *load.Package, e load.Error) {
-	file := c.rel(e.Pos.Filename)
-	if e.Pos.Filename == "" || file == "" {
-		// A package-level problem (conflicting package names, an import cycle): put it
-		// on the first changed file of the package's directory.
-		file = c.fallbackFile(pkg)
-		if file == "" {
-			return
-		}
-		c.add(check.Finding{Rule: RuleTypeError, Location: check.Location{File: file, Line: 1},
-			Message: oneLine(sanitize(e.Msg)), Symbol: pkg.PkgPath, Introduced: true})
+	if e.Kind == load.TypeError && strings.HasPrefix(e.Msg, "\t") {
+		c.fold(e)
 		return
 	}
-	if e.Kind == load.TypeError && strings.HasPrefix(e.Msg, "could not import ") && c.importAt[posKey(e.Pos)] {
+	c.last = -1
+	file := c.rel(e.Pos.Filename)
+	if e.Pos.Filename == "" || file == "" {
+		if !(e.Kind == load.TypeError && !e.Pos.IsValid() && c.hasBroken(pkg)) {
+			c.packageError(pkg, e)
+		}
 		return
 	}
 	loc := check.Location{File: file, Line: max(e.Pos.Line, 1), Column: e.Pos.Column}
-	if e.Kind == load.ParseError {
-		// The parser's first error in a file is the problem; the rest are its echoes.
-		if c.syntaxSeen[file] {
-			return
+	switch e.Kind {
+	case load.ParseError:
+		c.syntaxError(file, loc, e)
+	case load.ListError:
+		c.add(check.Finding{Rule: RuleTypeError, Location: loc, Message: oneLine(sanitize(e.Msg)), Symbol: file})
+	default:
+		c.typeError(pkg, file, loc, e)
+	}
+}
+
+// blankName reports a package named _, which go/types accepts when go/packages gives it
+// the name (go vet and the compiler reject it).
+func (c *converter) blankName(pkg *load.Package) {
+	for i, f := range pkg.Syntax {
+		file := c.rel(pkg.Files[i])
+		if f.Name == nil || f.Name.Name != "_" || file == "" {
+			continue
 		}
-		c.syntaxSeen[file] = true
-		c.add(check.Finding{Rule: RuleSyntaxError, Location: loc, Message: oneLine(e.Msg), Symbol: file})
+		pos := c.res.Fset.Position(f.Name.Pos())
+		c.add(check.Finding{Rule: RuleTypeError, Location: check.Location{File: file, Line: pos.Line, Column: pos.Column},
+			Message: "invalid package name _", Symbol: file})
+	}
+}
+
+// hasBroken reports whether a file of pkg has syntax errors.
+func (c *converter) hasBroken(pkg *load.Package) bool {
+	for _, f := range pkg.Files {
+		if c.broken[c.rel(f)] {
+			return true
+		}
+	}
+	return false
+}
+
+// packageError reports a problem without a position in the repository (conflicting
+// package names, an import cycle) on the first changed file of the package's directory.
+func (c *converter) packageError(pkg *load.Package, e load.Error) {
+	file := c.fallbackFile(pkg)
+	if file == "" {
 		return
 	}
-	if e.Kind == load.ListError {
-		c.add(check.Finding{Rule: RuleTypeError, Location: loc, Message: oneLine(sanitize(e.Msg)), Symbol: file})
+	c.add(check.Finding{Rule: RuleTypeError, Location: check.Location{File: file, Line: 1},
+		Message: oneLine(sanitize(e.Msg)), Symbol: pkg.PkgPath, Introduced: true})
+}
+
+// syntaxError reports every error the parser recovers from, one per position: with
+// AllErrors the rest of a position's errors are echoes of its first.
+func (c *converter) syntaxError(file string, loc check.Location, e load.Error) {
+	at := fmt.Sprintf("%s:%d:%d", file, loc.Line, loc.Column)
+	if c.syntaxSeen[at] {
+		return
+	}
+	c.syntaxSeen[at], c.broken[file] = true, true
+	c.add(check.Finding{Rule: RuleSyntaxError, Location: loc, Message: oneLine(e.Msg), Symbol: file})
+}
+
+// typeError classifies and reports a type error, unless its file has syntax errors or an
+// import rule already reported it.
+func (c *converter) typeError(pkg *load.Package, file string, loc check.Location, e load.Error) {
+	if strings.HasPrefix(e.Msg, "could not import ") && c.importAt[posKey(e.Pos)] {
 		return
 	}
 	f := c.classifyTypeError(pkg, e)
 	f.Location = loc
-	if f.Symbol != "" && f.Location.EndColumn == 0 && (f.Rule == RuleUnknownSymbol || f.Rule == RuleUnknownMember || f.Rule == RuleUndefined) {
-		name := f.Symbol[strings.LastIndexByte(f.Symbol, '.')+1:]
-		f.Location.EndLine, f.Location.EndColumn = loc.Line, loc.Column+len(name)
+	if w := spanWidth(f); w > 0 {
+		f.Location.EndLine, f.Location.EndColumn = loc.Line, loc.Column+w
 	}
 	c.add(f)
+}
+
+// spanWidth returns the width of the name a finding points at, when its rule names one:
+// the selected name, or for a missing import the package qualifier.
+func spanWidth(f check.Finding) int {
+	switch f.Rule {
+	case RuleUnknownSymbol, RuleUnknownMember, RuleUndefined:
+		return len(f.Symbol[strings.LastIndexByte(f.Symbol, '.')+1:])
+	case RuleMissingImport:
+		return len(firstElem(strings.ReplaceAll(f.Symbol, ".", "/")))
+	}
+	return 0
 }
 
 func (c *converter) fallbackFile(pkg *load.Package) string {
@@ -171,6 +271,9 @@ func (c *converter) classifyTypeError(pkg *load.Package, e load.Error) check.Fin
 		return c.unknownSymbol(pkg, e, m[1], m[2])
 	}
 	if m := reUndefined.FindStringSubmatch(msg); m != nil {
+		if f, ok := c.missingImport(pkg, e, m[1]); ok {
+			return f
+		}
 		return c.undefined(pkg, e, m[1])
 	}
 	if m := reMissingMember.FindStringSubmatch(msg); m != nil {

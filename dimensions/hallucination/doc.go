@@ -8,7 +8,16 @@
 // the real API (the closest exported names, fields and methods, or identifiers in scope).
 //
 // Nothing the type checker says is dropped: what no specific rule covers is reported as
-// hallucination/type-error. Unknown imports are never answered with "go get": an agent
+// hallucination/type-error, every syntax error the parser recovers from is reported, and
+// go/types' continuation lines fold into their finding. go/types' own test data runs
+// through this path in TestGoTypesSuite. A package used without its import is
+// hallucination/missing-import, with the import line. api-too-new takes each
+// standard-library symbol's release from the toolchain's API manifest and compares it
+// with the go directive (never the toolchain line) or the file's //go:build version.
+//
+// Changed files the host build excludes (x_windows.go, //go:build darwin, custom tags) are
+// type-checked under a GOOS, GOARCH and tags that include them; a file no supported
+// configuration builds (//go:build ignore) is hallucination/unverified-file, an error. Unknown imports are never answered with "go get": an agent
 // that adds a dependency it imagined is how squatted modules get installed, so the finding
 // names the module that would be needed and says it is not in go.mod. `go list` runs
 // without network access.

@@ -29,6 +29,7 @@ const (
 	RuleWrongSignature       = "hallucination/wrong-signature"
 	RuleAPITooNew            = "hallucination/api-too-new"
 	RuleTypeError            = "hallucination/type-error"
+	RuleMissingImport        = "hallucination/missing-import"
 )
 
 var rules = []*check.Rule{
@@ -40,6 +41,8 @@ var rules = []*check.Rule{
 		Doc: "The imported package exists in the local module cache, but its module is not required by go.mod, so the build would need an unreviewed dependency. Use a package the module already depends on, or add the requirement deliberately in a reviewed change."},
 	{ID: RuleNewDependency, Default: policy.Warning, Short: "the change adds a requirement to go.mod",
 		Doc: "A module requirement is added to go.mod. New dependencies are a supply-chain decision: check that the module is the intended one (not a look-alike), maintained, and needed."},
+	{ID: RuleMissingImport, Default: policy.Error, Short: "a package is used but not imported",
+		Doc: "The code uses pkg.Name where pkg is no identifier in scope but the name of a package the file does not import: one of the standard library, of the module, or of a module go.mod requires directly (or one the file imports under another name). The suggestion is the import line, and when Name is not a member of that standard-library package, the closest real members."},
 	{ID: RuleUnknownSymbol, Default: policy.Error, Short: "pkg.Name is not declared by that package",
 		Doc: "The selector names something the imported package does not declare (or does not export). The suggestion lists the closest exported names the package really has."},
 	{ID: RuleUnknownMember, Default: policy.Error, Short: "x.Name is no field or method of x's type",
@@ -52,6 +55,7 @@ var rules = []*check.Rule{
 		Doc: "The code uses a standard-library symbol (or a language feature) introduced by a Go release later than the module's `go` directive, so it does not build with the Go versions the module supports. Raise the go directive deliberately or use an older API."},
 	{ID: RuleTypeError, Default: policy.Error, Short: "any other type-checker error",
 		Doc: "The type checker rejects the code for a reason no more specific rule covers (a mismatched type, an unused variable or import, a missing return, …). Every type error of the change is reported; nothing is hidden."},
+	ruleUnverifiedFile,
 }
 
 // Dimension is the hallucination dimension; each verification uses a fresh loader,
@@ -65,7 +69,7 @@ func New(l *load.Loader) *check.Dimension {
 	return &check.Dimension{
 		Name:  policy.Hallucination,
 		Doc:   "every reference of the change resolves against the real APIs",
-		Rules: append(rules[:len(rules):len(rules)], unverifiedFile),
+		Rules: rules,
 		Run: func(p *check.Pass) ([]check.Finding, error) {
 			loader := l
 			if loader == nil {
@@ -87,6 +91,9 @@ type unit struct {
 	// goneDirs are the directories of the Go files the change deleted or renamed away:
 	// they are checked too, for the code those files leave broken.
 	goneDirs map[string]bool
+	// workspace holds the changed Go files of the other modules of the go.work workspace
+	// the unit is in: the unit's packages see them as the change has them.
+	workspace []*change.File
 }
 
 // units groups the Go files and module files of the change by module.
@@ -148,6 +155,7 @@ func run(p *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 		head = os.DirFS(set.Root)
 	}
 	units := units(set, head)
+	linkWorkspaces(head, units)
 	dirs := make([]string, 0, len(units))
 	for d, u := range units {
 		if inFocus(p, u) {
@@ -171,6 +179,36 @@ func run(p *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 	return out, nil
 }
 
+// linkWorkspaces gives each module unit inside a go.work workspace the changed Go files
+// of the workspace's other modules.
+func linkWorkspaces(head fs.FS, units map[string]*unit) {
+	for _, u := range units {
+		work, ok := workspaceRoot(head, u.dir)
+		if !ok || !u.inModule {
+			continue
+		}
+		for _, o := range units {
+			if o != u && o.inModule && (work == "." || o.dir == work || strings.HasPrefix(o.dir, work+"/")) {
+				u.workspace = append(u.workspace, o.goFiles...)
+			}
+		}
+	}
+}
+
+// workspaceRoot returns the directory of the go.work file at or above dir in the head
+// tree.
+func workspaceRoot(head fs.FS, dir string) (string, bool) {
+	for {
+		if _, err := fs.Stat(head, path.Join(dir, "go.work")); err == nil {
+			return dir, true
+		}
+		if dir == "." || dir == "/" || dir == "" {
+			return "", false
+		}
+		dir = path.Dir(dir)
+	}
+}
+
 func checkUnit(p *check.Pass, loader *load.Loader, head fs.FS, u *unit) ([]check.Finding, error) {
 	var out []check.Finding
 	if u.goMod != nil {
@@ -184,28 +222,23 @@ func checkUnit(p *check.Pass, loader *load.Loader, head fs.FS, u *unit) ([]check
 		return out, nil
 	}
 	req := newRequest(p.Changes.Root, head, u)
-	res, err := loadView(p, loader, head, u, req)
-	if err != nil {
-		if p.Context.Err() != nil {
-			return nil, p.Context.Err()
-		}
-		if u.goMod != nil || u.goSum != nil {
-			// The change touched go.mod or go.sum and go list now rejects the module.
-			f := u.goMod
-			if f == nil {
-				f = u.goSum
+	hostReq, excl := splitExcluded(p.Changes.Root, req, u)
+	if len(hostReq.Files) > 0 {
+		res, err := loadView(p, loader, head, u, hostReq)
+		if err != nil {
+			f, err := loadFailure(p, u, err)
+			if err != nil {
+				return nil, err
 			}
-			return append(out, check.Finding{
-				Rule: RuleTypeError, Location: check.Location{File: f.Path, Line: 1},
-				Message:    fmt.Sprintf("the Go toolchain rejects the changed %s: %s", path.Base(f.Path), oneLine(err.Error())),
-				Symbol:     f.Path,
-				Introduced: true,
-			}), nil
+			return append(out, f), nil
 		}
-		return nil, fmt.Errorf("type-checking %s: %w", displayDir(u.dir), err)
+		out = append(out, newConverter(p, res, u).findings()...)
 	}
-	c := newConverter(p, res, u)
-	return append(out, c.findings()...), nil
+	more, err := checkExcluded(p, loader, req, u, excl)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, more...), nil
 }
 
 // newRequest builds the loader request that shows the packages of u as the head tree of
@@ -229,6 +262,9 @@ func newRequest(root string, head fs.FS, u *unit) load.Request {
 		if f != nil {
 			overlay(abs(f.Path), f.Head)
 		}
+	}
+	for _, f := range u.workspace {
+		overlay(abs(f.Path), f.Head)
 	}
 	pkgDirs := map[string]bool{}
 	for _, f := range u.goFiles {
@@ -348,6 +384,27 @@ func viewDir(req *load.Request, root string, head fs.FS, dir string, inModule bo
 		}
 	}
 	return len(req.Overlay)+len(req.Absent) != before
+}
+
+// loadFailure turns a loader error into a finding when the change touched go.mod or
+// go.sum and the toolchain now rejects the module; any other failure is the run's error.
+func loadFailure(p *check.Pass, u *unit, err error) (check.Finding, error) {
+	if p.Context.Err() != nil {
+		return check.Finding{}, p.Context.Err()
+	}
+	f := u.goMod
+	if f == nil {
+		f = u.goSum
+	}
+	if f == nil {
+		return check.Finding{}, fmt.Errorf("type-checking %s: %w", displayDir(u.dir), err)
+	}
+	return check.Finding{
+		Rule: RuleTypeError, Location: check.Location{File: f.Path, Line: 1},
+		Message:    fmt.Sprintf("the Go toolchain rejects the changed %s: %s", path.Base(f.Path), oneLine(err.Error())),
+		Symbol:     f.Path,
+		Introduced: true,
+	}, nil
 }
 
 func displayDir(d string) string {

@@ -8,30 +8,179 @@ import (
 	"regexp"
 	"strings"
 
+	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
 )
 
-// classifyImport turns `go list`'s reason for an unresolved import into a rule and a
-// message that names the module needed and never advises fetching it.
-func (c *converter) classifyImport(ipath, reason string) (rule, msg string) {
-	modPath := c.res.Module.Path
-	switch {
-	case modPath != "" && (ipath == modPath || strings.HasPrefix(ipath, modPath+"/")):
-		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: module %s has no package %s", ipath, modPath, strings.TrimPrefix(strings.TrimPrefix(ipath, modPath), "/"))
-	case strings.Contains(reason, "is not in std") || !strings.Contains(firstElem(ipath), "."):
-		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: there is no standard-library package %s", ipath, ipath)
-	case strings.Contains(reason, "cannot find module providing package") || strings.Contains(reason, "no required module provides package") || strings.Contains(reason, "go.mod file not found"):
-		if mod := cachedModule(ipath); mod != "" {
-			return RuleUndeclaredDependency, fmt.Sprintf("import %q belongs to module %s, which go.mod does not require (do not add unreviewed dependencies)", ipath, mod)
+// classifyImport turns `go list`'s reason for an unresolved import into a rule, a message
+// that says which of the module's facts the import contradicts, and a suggestion drawn
+// from the packages that really exist. It never advises fetching a module.
+func (c *converter) classifyImport(ipath, reason string) (rule, msg, suggestion string) {
+	info := c.modInfo()
+	if info != nil {
+		if r := info.providing(ipath); r != nil && r.path == info.self.path {
+			if nested := nestedModule(r, ipath); nested != "" {
+				return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: its directory belongs to the nested module %s, which go.mod does not require", ipath, nested), ""
+			}
+			return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: module %s has no package %s", ipath, r.path, subPath(ipath, r.path)), packageHint(r, ipath)
 		}
-		if mod := guessModule(ipath); mod != "" {
-			return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: module %s is not required by go.mod (do not add unreviewed dependencies)", ipath, mod)
-		}
-		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: no module required by go.mod provides it (do not add unreviewed dependencies)", ipath)
-	case strings.Contains(reason, "missing go.sum entry") || strings.Contains(reason, "module lookup disabled"):
-		return RuleUnknownImport, fmt.Sprintf("import %q cannot be verified: its module is required by go.mod but is not in the local module cache or go.sum (no network access)", ipath)
 	}
-	return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: %s", ipath, oneLine(sanitize(reason)))
+	switch {
+	case strings.Contains(reason, "is not in std") || !strings.Contains(firstElem(ipath), "."):
+		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: there is no standard-library package %s", ipath, ipath), stdPackageHint(ipath)
+	case strings.Contains(reason, "missing go.sum entry") || strings.Contains(reason, "module lookup disabled"):
+		return RuleUnknownImport, fmt.Sprintf("import %q cannot be verified: its module is required by go.mod but is not in the local module cache or go.sum (no network access)", ipath), ""
+	case !notProvided(reason):
+		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: %s", ipath, oneLine(sanitize(reason))), ""
+	}
+	if info != nil {
+		if rule, msg, sugg, ok := classifyRequired(info, ipath); ok {
+			return rule, msg, sugg
+		}
+	}
+	if mod := cachedModule(ipath); mod != "" {
+		return RuleUndeclaredDependency, fmt.Sprintf("import %q belongs to module %s, which go.mod does not require (do not add unreviewed dependencies)", ipath, mod), ""
+	}
+	if mod := guessModule(ipath); mod != "" {
+		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: module %s is not required by go.mod (do not add unreviewed dependencies)", ipath, mod), ""
+	}
+	return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: no module required by go.mod provides it (do not add unreviewed dependencies)", ipath), ""
+}
+
+// stdPackageHint suggests the standard-library packages closest to ipath: by path, or
+// by last element (net/urls → net/url, crypto/md5sum → crypto/md5).
+func stdPackageHint(ipath string) string {
+	api := loadStdAPI()
+	paths := make([]string, 0, len(api.members))
+	for p := range api.members {
+		paths = append(paths, p)
+	}
+	near := closest(ipath, paths)
+	if len(near) == 0 {
+		near = closest(pkgNameOf(ipath), api.byName[pkgNameOf(ipath)])
+		near = append(near, api.byName[pkgNameOf(ipath)]...)
+	}
+	if len(near) > maxSuggestions {
+		near = near[:maxSuggestions]
+	}
+	for i, n := range near {
+		near[i] = fmt.Sprintf("%q", n)
+	}
+	return didYouMean("", near)
+}
+
+// notProvided reports whether go list's reason says no module provides the package.
+func notProvided(reason string) bool {
+	for _, s := range []string{"cannot find module providing package", "no required module provides package", "go.mod file not found", "does not contain package", "is not in vendor/modules.txt", "vendor"} {
+		if strings.Contains(reason, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// classifyRequired explains an import under a required module that has no such package,
+// or of another major version of a required module.
+func classifyRequired(info *modInfo, ipath string) (rule, msg, suggestion string, ok bool) {
+	if r := info.providing(ipath); r != nil {
+		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: module %s (required at %s) has no package %s", ipath, r.path, r.version, subPath(ipath, r.path)), packageHint(r, ipath), true
+	}
+	if r, alt := info.otherMajor(ipath); r != nil {
+		_, major, _ := module.SplitPathVersion(r.path)
+		if major == "" {
+			major = "v0 or v1"
+		}
+		msg = fmt.Sprintf("import %q resolves to no package: it names another major version of module %s, and go.mod requires %s %s (major version %s)", ipath, r.path, r.path, r.version, strings.TrimPrefix(major, "/"))
+		suggestion = fmt.Sprintf("import %q instead", alt)
+		if pkgs := packagesOf(r); len(pkgs) > 0 && !contains(pkgs, alt) {
+			suggestion = packageHint(r, alt)
+		}
+		return RuleUnknownImport, msg, suggestion, true
+	}
+	return "", "", "", false
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+// nestedModule returns the path of the module nested in r's tree that holds ipath's
+// directory, or "".
+func nestedModule(r *requirement, ipath string) string {
+	sub := subPath(ipath, r.path)
+	if r.dir == "" || sub == "." {
+		return ""
+	}
+	dir := r.dir
+	for _, e := range strings.Split(sub, "/") {
+		dir = filepath.Join(dir, e)
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil {
+			if p := modfile.ModulePath(data); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// subPath returns ipath below module path mod ("." for the module's root package).
+func subPath(ipath, mod string) string {
+	if s := strings.TrimPrefix(strings.TrimPrefix(ipath, mod), "/"); s != "" {
+		return s
+	}
+	return "."
+}
+
+// maxListed bounds how many of a module's packages a suggestion lists.
+const maxListed = 8
+
+// packageHint suggests the packages of module r closest to ipath, or lists its packages
+// when none is close.
+func packageHint(r *requirement, ipath string) string {
+	pkgs := packagesOf(r)
+	if len(pkgs) == 0 {
+		return ""
+	}
+	subs := make([]string, len(pkgs))
+	for i, p := range pkgs {
+		subs[i] = subPath(p, r.path)
+	}
+	if near := closest(subPath(ipath, r.path), subs); len(near) > 0 {
+		for i, n := range near {
+			near[i] = fmt.Sprintf("%q", strings.TrimSuffix(r.path+"/"+n, "/."))
+		}
+		return didYouMean("", near)
+	}
+	list := pkgs
+	if len(list) > maxListed {
+		list = list[:maxListed]
+	}
+	s := fmt.Sprintf("module %s has the packages %s", r.path, strings.Join(list, ", "))
+	if len(pkgs) > len(list) {
+		s += fmt.Sprintf(" and %d more", len(pkgs)-len(list))
+	}
+	return s
+}
+
+// modInfo returns the go.mod facts of the checked module, read once per converter.
+func (c *converter) modInfo() *modInfo {
+	if !c.modRead {
+		c.modRead = true
+		if c.unit.inModule {
+			var head []byte
+			if c.unit.goMod != nil {
+				head = c.unit.goMod.Head
+			}
+			c.mod = readModInfo(c.res.Module.Dir, head)
+		}
+	}
+	return c.mod
 }
 
 func firstElem(p string) string {

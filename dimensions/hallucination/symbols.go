@@ -117,54 +117,59 @@ func typeKey(t types.Type) string {
 // members lists the fields and methods selectable on a value of type t from package
 // from: the value and pointer method sets, and fields promoted through embedding.
 func members(t types.Type, from *types.Package) []string {
-	seen := map[string]bool{}
-	var out []string
-	add := func(obj types.Object) {
-		if obj == nil || seen[obj.Name()] || obj.Name() == "_" {
-			return
-		}
-		if !obj.Exported() && obj.Pkg() != from {
-			return
-		}
-		seen[obj.Name()] = true
-		out = append(out, obj.Name())
-	}
+	ms := memberSet{from: from, seen: map[string]bool{}}
 	for _, s := range typeutil.IntuitiveMethodSet(t, nil) {
-		add(s.Obj())
+		ms.add(s.Obj())
 	}
-	if _, isPtr := t.Underlying().(*types.Pointer); isPtr {
-		t = t.Underlying().(*types.Pointer).Elem()
+	if p, isPtr := t.Underlying().(*types.Pointer); isPtr {
+		t = p.Elem()
 	}
-	visited := map[types.Type]bool{}
-	var walk func(types.Type, int)
-	walk = func(t types.Type, depth int) {
-		if depth > 5 || visited[t] {
-			return
+	ms.walk(t, 0, map[types.Type]bool{})
+	sort.Strings(ms.out)
+	return ms.out
+}
+
+// memberSet collects the names selectable from package from, once each.
+type memberSet struct {
+	from *types.Package
+	seen map[string]bool
+	out  []string
+}
+
+func (ms *memberSet) add(obj types.Object) {
+	if obj == nil || ms.seen[obj.Name()] || obj.Name() == "_" {
+		return
+	}
+	if !obj.Exported() && obj.Pkg() != ms.from {
+		return
+	}
+	ms.seen[obj.Name()] = true
+	ms.out = append(ms.out, obj.Name())
+}
+
+// walk adds the methods of an interface type, or the fields of a struct type and,
+// through embedded fields, of the types it embeds (to a bounded depth).
+func (ms *memberSet) walk(t types.Type, depth int, visited map[types.Type]bool) {
+	if depth > 5 || visited[t] {
+		return
+	}
+	visited[t] = true
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Interface:
+		for m := range u.Methods() {
+			ms.add(m)
 		}
-		visited[t] = true
-		if p, ok := t.Underlying().(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if iface, ok := t.Underlying().(*types.Interface); ok {
-			for m := range iface.Methods() {
-				add(m)
-			}
-			return
-		}
-		st, ok := t.Underlying().(*types.Struct)
-		if !ok {
-			return
-		}
-		for fld := range st.Fields() {
-			add(fld)
+	case *types.Struct:
+		for fld := range u.Fields() {
+			ms.add(fld)
 			if fld.Embedded() {
-				walk(fld.Type(), depth+1)
+				ms.walk(fld.Type(), depth+1, visited)
 			}
 		}
 	}
-	walk(t, 0)
-	sort.Strings(out)
-	return out
 }
 
 // undefined handles "undefined: name" with the identifiers in scope at the position.

@@ -1,64 +1,153 @@
 package hallucination
 
 import (
+	"fmt"
 	"go/ast"
-	"go/token"
-
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/analysis/passes/stdversion"
+	"go/types"
+	"strconv"
+	"strings"
 
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
-// tooNew runs x/tools' stdversion analyzer on pkg: it knows, from the standard library's
-// API manifest, the release that introduced each symbol, and reports uses newer than the
-// go directive of the module (or of the file's //go:build line).
+// tooNew reports each use of a standard-library symbol introduced by a Go release later
+// than the language version of its file: the module's go directive, or the file's
+// //go:build go1.N line (go/types records it in Info.FileVersions). The release of each
+// symbol comes from the toolchain's API manifest (stdAPI). Unlike x/tools' stdversion
+// analyzer, modules older than go 1.21 are checked too: strings.Cut in a go 1.15 module
+// does not build with the releases the module claims to support.
 func (c *converter) tooNew(pkg *load.Package) {
-	if pkg.Types == nil || pkg.Info == nil || len(pkg.Syntax) == 0 || pkg.Info.FileVersions == nil {
+	if pkg.Types == nil || pkg.Info == nil || pkg.Info.FileVersions == nil {
 		return
 	}
-	pass := &analysis.Pass{
-		Fset:       c.res.Fset,
-		Files:      pkg.Syntax,
-		Pkg:        pkg.Types,
-		TypesInfo:  pkg.Info,
-		TypesSizes: pkg.TypesSizes,
-		ResultOf:   map[*analysis.Analyzer]any{},
-		Report: func(d analysis.Diagnostic) {
-			pos := c.res.Fset.Position(d.Pos)
-			file := c.rel(pos.Filename)
-			if file == "" {
-				return
+	owners := fieldOwners{}
+	for i, f := range pkg.Syntax {
+		file := c.rel(pkg.Files[i])
+		fileMinor, ok := goMinor(pkg.Info.FileVersions[f])
+		if file == "" || !ok {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				c.tooNewUse(pkg, owners, file, fileMinor, id)
 			}
-			loc := check.Location{File: file, Line: pos.Line, Column: pos.Column}
-			if d.End.IsValid() {
-				end := c.res.Fset.Position(d.End)
-				loc.EndLine, loc.EndColumn = end.Line, end.Column
-			}
-			sym := ""
-			if id := identAt(pkg, d.Pos); id != nil {
-				sym = id.Name
-			}
-			c.add(check.Finding{Rule: RuleAPITooNew, Location: loc, Message: d.Message, Symbol: sym})
-		},
+			return true
+		})
 	}
-	pass.Analyzer = inspect.Analyzer
-	insp, err := inspect.Analyzer.Run(pass)
-	if err != nil {
-		return
-	}
-	pass.Analyzer = stdversion.Analyzer
-	pass.ResultOf[inspect.Analyzer] = insp
-	_, _ = stdversion.Analyzer.Run(pass)
 }
 
-func identAt(pkg *load.Package, pos token.Pos) *ast.Ident {
-	for id := range pkg.Info.Uses {
-		if id.Pos() == pos {
-			return id
-		}
+func (c *converter) tooNewUse(pkg *load.Package, owners fieldOwners, file string, fileMinor int, id *ast.Ident) {
+	obj := pkg.Info.Uses[id]
+	if obj == nil || obj.Pkg() == nil || !isStdPath(obj.Pkg().Path()) || obj.Pkg() == pkg.Types {
+		return
 	}
-	return nil
+	key, display := stdSymbol(obj, owners)
+	if key == "" {
+		return
+	}
+	minor, ok := introduced(obj.Pkg().Path()+"."+key, fileMinor)
+	if !ok {
+		return
+	}
+	what := "module is go" + strings.TrimPrefix(c.res.Module.GoVersion, "go")
+	if modMinor, ok := goMinor(c.res.Module.GoVersion); !ok || modMinor != fileMinor {
+		what = fmt.Sprintf("file is go1.%d", fileMinor)
+	}
+	pos := c.res.Fset.Position(id.Pos())
+	c.add(check.Finding{
+		Rule: RuleAPITooNew,
+		Location: check.Location{File: file, Line: pos.Line, Column: pos.Column,
+			EndLine: pos.Line, EndColumn: pos.Column + len(id.Name)},
+		Message:    fmt.Sprintf("%s.%s requires go1.%d or later (%s)", obj.Pkg().Name(), display, minor, what),
+		Suggestion: fmt.Sprintf("use an API of go1.%d or earlier, or raise the go directive to 1.%d in a reviewed change", fileMinor, minor),
+		Symbol:     obj.Pkg().Path() + "." + key,
+	})
+}
+
+// stdSymbol returns the manifest key of a standard-library object ("Cut", "WaitGroup.Go",
+// "Server.Protocols") and how to show it ("Cut", "(*WaitGroup).Go", "Server.Protocols"),
+// or "" for objects the manifest does not list (locals, parameters).
+func stdSymbol(obj types.Object, owners fieldOwners) (key, display string) {
+	switch obj := obj.(type) {
+	case *types.PkgName:
+		return "", ""
+	case *types.Func:
+		obj = obj.Origin()
+		recv := obj.Signature().Recv()
+		if recv == nil {
+			return obj.Name(), obj.Name()
+		}
+		t := recv.Type()
+		ptr := false
+		if p, ok := types.Unalias(t).(*types.Pointer); ok {
+			t, ptr = p.Elem(), true
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		if !ok {
+			return "", ""
+		}
+		key = n.Obj().Name() + "." + obj.Name()
+		if ptr {
+			return key, "(*" + n.Obj().Name() + ")." + obj.Name()
+		}
+		return key, key
+	case *types.Var:
+		if !obj.IsField() {
+			break
+		}
+		if owner := owners.of(obj.Origin()); owner != "" {
+			return owner + "." + obj.Name(), owner + "." + obj.Name()
+		}
+		return "", ""
+	}
+	if obj.Parent() == obj.Pkg().Scope() {
+		return obj.Name(), obj.Name()
+	}
+	return "", ""
+}
+
+// fieldOwners maps the fields of a package's named struct types to the type's name; a
+// field object does not know the struct it belongs to.
+type fieldOwners map[*types.Package]map[*types.Var]string
+
+func (o fieldOwners) of(v *types.Var) string {
+	pkg := v.Pkg()
+	m, ok := o[pkg]
+	if !ok {
+		m = map[*types.Var]string{}
+		scope := pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
+			}
+			if st, ok := tn.Type().Underlying().(*types.Struct); ok {
+				for f := range st.Fields() {
+					m[f] = name
+				}
+			}
+		}
+		o[pkg] = m
+	}
+	return m[v]
+}
+
+// isStdPath reports whether an import path is of the standard library (no dot in its first
+// element).
+func isStdPath(p string) bool {
+	return !strings.Contains(firstElem(p), ".")
+}
+
+// goMinor returns N of a language version "go1.N", "1.N" or "go1.N.P".
+func goMinor(v string) (int, bool) {
+	v = strings.TrimPrefix(v, "go")
+	rest, ok := strings.CutPrefix(v, "1.")
+	if !ok {
+		return 0, false
+	}
+	rest, _, _ = strings.Cut(rest, ".")
+	rest = strings.TrimRightFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
+	n, err := strconv.Atoi(rest)
+	return n, err == nil
 }

@@ -213,3 +213,26 @@ func TestNewDependencyNeedsABase(t *testing.T) {
 		t.Errorf("diff mode: %v %+v", ok, fs)
 	}
 }
+
+// In a go.work workspace, a change spanning two modules is checked as the change has
+// it, not as the disk has it: module a sees what the change adds to module b.
+func TestWorkspaceChangeSpanningModules(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"go.work":  "go 1.22\n\nuse (\n\t./a\n\t./b\n)\n",
+		"a/go.mod": "module example.com/a\n\ngo 1.22\n",
+		"a/a.go":   "package a\n",
+		"b/go.mod": "module example.com/b\n\ngo 1.22\n",
+		"b/b.go":   "package b\n\n// Old is old.\nfunc Old() int { return 1 }\n",
+	})
+	edits := []editset.Edit{
+		{Path: "b/b.go", Content: []byte("package b\n\n// Old is old.\nfunc Old() int { return 1 }\n\n// New is new.\nfunc New() int { return 2 }\n")},
+		{Path: "a/a.go", Content: []byte("package a\n\nimport \"example.com/b\"\n\nfunc Use() int { return b.Old() + b.New() + b.Nwe() }\n")},
+	}
+	fs, err := New(load.New(load.Options{})).Run(passFor(t, root, edits))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 || fs[0].Rule != RuleUnknownSymbol || fs[0].Symbol != "b.Nwe" || !strings.Contains(fs[0].Suggestion, "b.New") {
+		t.Fatalf("findings %+v, want only b.Nwe with b.New suggested", fs)
+	}
+}

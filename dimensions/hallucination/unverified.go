@@ -1,71 +1,213 @@
 package hallucination
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"fmt"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
 	"strings"
+
+	"go/build/constraint"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/policy"
 )
 
-// RuleUnverifiedFile is reported for a Go file of the change that could not be verified.
+// RuleUnverifiedFile is reported for a file of a verified language that could not be
+// verified; unverified never means passed.
 const RuleUnverifiedFile = "hallucination/unverified-file"
 
-var unverifiedFile = &check.Rule{
-	ID: RuleUnverifiedFile, Default: policy.Error,
-	Short: "a file of a verified language could not be verified",
-	Doc: "A Go file of the change could not be type-checked: it is over the size limit " +
-		"(limits.max_file_size), holds a NUL byte (binary content), or is a symbolic link whose " +
-		"target the toolchain would compile without it being checked. Unverified means not passed: " +
-		"shrink or split the file, remove the NUL byte (write it as \\x00 in a literal), or replace " +
-		"the link by the file. Only the trusted policy can lower this rule.",
+var ruleUnverifiedFile = &check.Rule{
+	ID: RuleUnverifiedFile, Default: policy.Error, Short: "a file of a verified language could not be verified",
+	Doc: "A changed file in a language the gate verifies could not be verified, and unverified never means passed. " +
+		"For Go: the file is over the size limit (limits.max_file_size), holds a NUL byte (binary content), or is a " +
+		"symbolic link whose target the toolchain would compile without it being checked; or a build constraint " +
+		"excludes it from every build configuration the installed toolchain supports (//go:build ignore, an " +
+		"unsatisfiable expression, an unsupported port), or a configuration including it could not be loaded. Files " +
+		"the host build excludes are otherwise type-checked under a GOOS, GOARCH and tags that include them. The " +
+		"finding is an error unless the trusted policy lowers this rule.",
 }
 
-// unverifiedFiles reports the Go files of the change that the type checker cannot see as
-// they are: nothing about them may pass unverified.
-func unverifiedFiles(set *change.Set, limit int64) []check.Finding {
+// excluded is a changed Go file the host build left out.
+type excluded struct {
+	file *change.File
+	abs  string
+	fc   fileConstraint
+}
+
+// checkExcluded type-checks the changed files the host build excludes (by file name or
+// build constraint) under configurations that include them, and reports those it cannot
+// verify.
+func checkExcluded(p *check.Pass, loader *load.Loader, req load.Request, u *unit, files []excluded) ([]check.Finding, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	ports := supportedPorts(p.Context)
+	groups := map[string][]excluded{}
+	builds := map[string]load.Build{}
 	var out []check.Finding
-	for _, f := range set.Files {
-		if f.Op == change.Delete || !strings.HasSuffix(f.Path, ".go") {
+	for _, e := range files {
+		b, ok := buildFor(e.fc, ports)
+		if !ok {
+			out = append(out, unverified(e, "its build constraint excludes it from every build configuration the installed toolchain supports"))
 			continue
 		}
-		msg, fix := unverifiedReason(f, limit)
-		if msg == "" {
+		k := b.GOOS + "/" + b.GOARCH + " " + strings.Join(b.Tags, ",")
+		groups[k], builds[k] = append(groups[k], e), b
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fs, err := checkUnder(p, loader, req, u, builds[k], groups[k])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs...)
+	}
+	return out, nil
+}
+
+// checkUnder type-checks files in build configuration b and keeps the findings in them.
+func checkUnder(p *check.Pass, loader *load.Loader, req load.Request, u *unit, b load.Build, files []excluded) ([]check.Finding, error) {
+	req.Build, req.Files = b, nil
+	for _, e := range files {
+		req.Files = append(req.Files, e.abs)
+	}
+	res, err := loader.Check(p.Context, req)
+	if err != nil {
+		if p.Context.Err() != nil {
+			return nil, p.Context.Err()
+		}
+		var out []check.Finding
+		for _, e := range files {
+			out = append(out, unverified(e, fmt.Sprintf("it could not be loaded for %s: %s", describe(b), oneLine(err.Error()))))
+		}
+		return out, nil
+	}
+	c := newConverter(p, res, u)
+	c.only, c.note = map[string]bool{}, "built for "+describe(b)
+	for _, e := range files {
+		c.only[e.file.Path] = true
+	}
+	out := c.findings()
+	loaded := loadedFiles(res)
+	for _, e := range files {
+		if !loaded[e.abs] {
+			out = append(out, unverified(e, "the build for "+describe(b)+" did not include it"))
+		}
+	}
+	return out, nil
+}
+
+// describe names a build configuration as the go command's flags would.
+func describe(b load.Build) string {
+	s := "GOOS=" + b.GOOS + " GOARCH=" + b.GOARCH
+	if len(b.Tags) > 0 {
+		s += " -tags=" + strings.Join(b.Tags, ",")
+	}
+	return s
+}
+
+// splitExcluded splits the files of req into the request for the host build and the
+// changed files the host build excludes by their name or build constraint. Files the go
+// command ignores by convention (_x.go, .x.go, testdata) stay in the host request, where
+// they are part of no package.
+func splitExcluded(root string, req load.Request, u *unit) (load.Request, []excluded) {
+	var out []excluded
+	skip := map[string]bool{}
+	for _, f := range u.goFiles {
+		abs := filepath.Join(root, filepath.FromSlash(f.Path))
+		base := path.Base(f.Path)
+		if f.Head == nil || strings.HasPrefix(base, "_") || strings.HasPrefix(base, ".") || inTestdata(f.Path) {
 			continue
 		}
-		out = append(out, check.Finding{
-			Rule:       RuleUnverifiedFile,
-			Location:   check.Location{File: f.Path, Line: 1},
-			Message:    f.Path + " " + msg + ", so it could not be verified; an unverified file does not pass",
-			Suggestion: fix,
-			Symbol:     f.Path,
-			Introduced: true,
-		})
+		if fc := readConstraint(f.Path, f.Head); !fc.matches(host) {
+			out = append(out, excluded{file: f, abs: abs, fc: fc})
+			skip[abs] = true
+		}
 	}
-	return out
+	hostReq := req
+	hostReq.Files = nil
+	for _, f := range req.Files {
+		if !skip[f] {
+			hostReq.Files = append(hostReq.Files, f)
+		}
+	}
+	return hostReq, out
 }
 
-// unverifiedReason says why f cannot be verified and how to fix it; empty when it can.
-func unverifiedReason(f *change.File, limit int64) (msg, fix string) {
-	switch {
-	case f.TooLarge:
-		return fmt.Sprintf("is %s, over the size limit of %s (limits.max_file_size)", size(f.Size), size(limit)),
-			"split the file, or have a human raise limits.max_file_size in the trusted policy"
-	case f.Binary:
-		return "holds a NUL byte (binary content the Go toolchain rejects)",
-			`remove the NUL byte; write it as "\x00" inside a string literal`
-	case f.Symlink:
-		return "is a symbolic link (on one side of the change): the toolchain compiles its target, which is not checked through it",
-			"replace the link by a regular file"
+func inTestdata(p string) bool {
+	for _, e := range strings.Split(path.Dir(p), "/") {
+		if e == "testdata" {
+			return true
+		}
 	}
-	return "", ""
+	return false
 }
 
-// size writes a byte count for a reader: in MiB when it is large.
-func size(n int64) string {
-	if n < 1<<20 {
-		return fmt.Sprintf("%d bytes", n)
+func loadedFiles(res *load.Result) map[string]bool {
+	m := map[string]bool{}
+	for _, pkg := range res.Packages {
+		for _, f := range pkg.Files {
+			m[f] = true
+		}
 	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	return m
+}
+
+// unverified reports a file that could not be type-checked, at its build constraint.
+func unverified(e excluded, why string) check.Finding {
+	line, text := constraintLine(e.file.Head)
+	what := "its file name"
+	if text != "" {
+		what = "`" + text + "`"
+	}
+	return check.Finding{
+		Rule:       RuleUnverifiedFile,
+		Location:   check.Location{File: e.file.Path, Line: line},
+		Message:    fmt.Sprintf("%s is not type-checked: the host build (%s/%s) excludes it by %s, and %s", e.file.Path, host.GOOS, host.GOARCH, what, why),
+		Suggestion: "remove the constraint if the file is meant to be built; a file meant to stay outside every build needs the trusted policy to lower " + RuleUnverifiedFile,
+		Symbol:     e.file.Path,
+		Introduced: true,
+	}
+}
+
+// constraintLine returns the line number and text of the file's build constraint, or 1
+// and "" when it has none.
+func constraintLine(src []byte) (int, string) {
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if constraint.IsGoBuild(line) || constraint.IsPlusBuild(line) {
+			return n, line
+		}
+		if strings.HasPrefix(line, "package ") {
+			break
+		}
+	}
+	return 1, ""
+}
+
+// supportedPorts returns the GOOS/GOARCH pairs of the installed toolchain; on failure,
+// only the host's.
+func supportedPorts(ctx context.Context) map[string]bool {
+	ports := map[string]bool{host.GOOS + "/" + host.GOARCH: true}
+	out, err := exec.CommandContext(ctx, "go", "tool", "dist", "list").Output()
+	if err != nil {
+		return ports
+	}
+	for _, l := range strings.Fields(string(out)) {
+		ports[l] = true
+	}
+	return ports
 }

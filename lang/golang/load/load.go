@@ -12,6 +12,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,7 +41,7 @@ type Error struct {
 	Soft bool // a type error that does not prevent type information (unused variable, …)
 }
 
-// Error formats the error as file:line:col: message.
+// Error formats the error as the go command does: position, then message.
 func (e Error) Error() string {
 	if e.Pos.Filename == "" {
 		return e.Msg
@@ -107,6 +108,8 @@ type Request struct {
 	// excludes (absentFile), which is as good as no file at all: it is in no package,
 	// whatever its name or package clause.
 	Absent []string
+	// Build is the build configuration; the zero value is the host's.
+	Build Build
 }
 
 // absentFile is the overlay content that stands for "no such file" (see Request.Absent).
@@ -140,9 +143,48 @@ func withAbsent(req Request) Request {
 	return req
 }
 
+// Build is a build configuration other than the host's, for files the host build
+// excludes (x_windows.go, //go:build darwin, custom tags).
+type Build struct {
+	GOOS, GOARCH string   // empty: the host's
+	Tags         []string // build tags, for -tags
+}
+
+// key identifies the configuration in the loader's cache.
+func (b Build) key() string {
+	return b.GOOS + "/" + b.GOARCH + "/" + strings.Join(b.Tags, ",")
+}
+
+// env returns the environment settings of the configuration. Cross builds run without
+// cgo, which would need a C cross-compiler.
+func (b Build) env() []string {
+	var env []string
+	if b.GOOS != "" {
+		env = append(env, "GOOS="+b.GOOS)
+	}
+	if b.GOARCH != "" {
+		env = append(env, "GOARCH="+b.GOARCH)
+	}
+	if b.GOOS != "" || b.GOARCH != "" {
+		env = append(env, "CGO_ENABLED=0")
+	}
+	return env
+}
+
+func (b Build) flags() []string {
+	if len(b.Tags) == 0 {
+		return nil
+	}
+	return []string{"-tags=" + strings.Join(b.Tags, ",")}
+}
+
+func (r Request) cacheKey() string { return r.Dir + "\x00" + r.Build.key() }
+
 // Options configure a Loader.
 type Options struct {
-	// Env is appended to the process environment for `go list` (later entries win).
+	// Env is appended to the process environment for `go list` (later entries win), and
+	// its GOFLAGS are kept; GOPROXY=off, GOTOOLCHAIN=local and the -mod flag are always
+	// the loader's (see Loader.Env).
 	Env []string
 }
 
@@ -182,7 +224,7 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if snap := l.mods[req.Dir]; snap != nil {
+	if snap := l.mods[req.cacheKey()]; snap != nil {
 		res, ok, err := snap.warm(ctx, req)
 		if err != nil {
 			return nil, err
@@ -201,7 +243,7 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 		disk.Overlay = nil
 		if _, snap, err := l.cold(ctx, disk); err == nil && snap != nil {
 			l.colds++
-			l.mods[req.Dir] = snap
+			l.mods[req.cacheKey()] = snap
 			res, ok, err := snap.warm(ctx, req)
 			if err != nil {
 				return nil, err
@@ -218,9 +260,9 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 	}
 	l.colds++
 	if snap != nil {
-		l.mods[req.Dir] = snap
+		l.mods[req.cacheKey()] = snap
 	} else {
-		delete(l.mods, req.Dir)
+		delete(l.mods, req.cacheKey())
 	}
 	return res, nil
 }
@@ -229,58 +271,29 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 	packages.NeedImports | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax |
 	packages.NeedTypesInfo | packages.NeedModule
 
-// Env returns the environment `go list` runs with for a module at dir: no network, no
-// toolchain switch, no go.mod rewrite.
-func (l *Loader) Env(dir string) []string {
-	env := os.Environ()
-	var flags []string
-	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
-		if !strings.HasPrefix(f, "-mod=") && !strings.HasPrefix(f, "--mod=") {
-			flags = append(flags, f)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt")); err == nil {
-		flags = append(flags, "-mod=vendor")
-	} else {
-		flags = append(flags, "-mod=readonly")
-	}
-	env = append(env, "GOPROXY=off", "GOTOOLCHAIN=local", "GOFLAGS="+strings.Join(flags, " "))
-	return append(env, l.env...)
-}
-
-//agentverify:ignore complexity/cyclomatic one go list call and its error paths, kept in order in one place
+// cold loads the packages of req with go list; the snapshot it returns (nil outside a
+// module, or when a package cannot be re-checked alone) serves later warm checks.
 func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, error) {
 	inModule := fileExists(filepath.Join(req.Dir, "go.mod"), req.Overlay)
-	var patterns []string
-	if inModule {
-		dirs := map[string]bool{}
-		for _, f := range req.Files {
-			rel, err := filepath.Rel(req.Dir, filepath.Dir(f))
-			if err != nil || strings.HasPrefix(rel, "..") {
-				return nil, nil, fmt.Errorf("%s: not inside module %s", f, req.Dir)
-			}
-			if rel == "." {
-				dirs["."] = true
-			} else {
-				dirs["./"+filepath.ToSlash(rel)] = true
-			}
-		}
-		for d := range dirs {
-			patterns = append(patterns, d)
-		}
-		sort.Strings(patterns)
-	} else {
-		patterns = append(patterns, req.Files...)
-		sort.Strings(patterns)
+	patterns, err := loadPatterns(req, inModule)
+	if err != nil {
+		return nil, nil, err
+	}
+	mode := loadMode
+	if req.Build.GOOS != "" || req.Build.GOARCH != "" {
+		// Dependencies from source: export data for another port means compiling the
+		// standard library for it first (a minute on a cold build cache).
+		mode |= packages.NeedDeps
 	}
 	cfg := &packages.Config{
-		Context: ctx,
-		Mode:    loadMode,
-		Dir:     req.Dir,
-		Env:     l.Env(req.Dir),
-		Tests:   true,
-		Overlay: req.Overlay,
-		Fset:    token.NewFileSet(),
+		Context:    ctx,
+		Mode:       mode,
+		Dir:        req.Dir,
+		Env:        append(l.Env(req.Dir), req.Build.env()...),
+		BuildFlags: req.Build.flags(),
+		Tests:      true,
+		Overlay:    req.Overlay,
+		Fset:       token.NewFileSet(),
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -289,41 +302,73 @@ func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, err
 		}
 		return nil, nil, fmt.Errorf("go list in %s: %w", req.Dir, err)
 	}
-	res := &Result{Module: Module{Dir: req.Dir}, Fset: cfg.Fset}
-	if inModule {
-		snapCandidate := &snapshot{dir: req.Dir, fset: cfg.Fset, modHash: modHash(req.Dir, req.Overlay), byDir: map[string][]*pkgState{},
-			build: buildContext(cfg.Env)}
-		for _, p := range pkgs {
-			if isTestMain(p) {
-				continue
-			}
-			if p.Module != nil && res.Module.Path == "" {
-				res.Module.Path, res.Module.GoVersion = p.Module.Path, p.Module.GoVersion
-			}
-			pkg := convert(p, req.Dir)
-			res.Packages = append(res.Packages, pkg)
-			if err := addState(snapCandidate, p, pkg, req.Overlay); err != nil {
-				snapCandidate = nil
-			}
-		}
-		if fatal := listFailure(pkgs); fatal != nil {
-			return nil, nil, fatal
-		}
-		if snapCandidate != nil {
-			snapCandidate.module = res.Module
-		}
-		sortPackages(res.Packages)
-		return res, snapCandidate, nil
-	}
-	for _, p := range pkgs {
-		if !isTestMain(p) {
-			res.Packages = append(res.Packages, convert(p, req.Dir))
-		}
-	}
 	if fatal := listFailure(pkgs); fatal != nil {
 		return nil, nil, fatal
 	}
-	return res, nil, nil
+	res := &Result{Module: Module{Dir: req.Dir}, Fset: cfg.Fset}
+	if !inModule {
+		for _, p := range pkgs {
+			if !isTestMain(p) {
+				res.Packages = append(res.Packages, convert(p, req.Dir))
+			}
+		}
+		return res, nil, nil
+	}
+	snap := moduleResult(res, pkgs, req, cfg.Env)
+	return res, snap, nil
+}
+
+// moduleResult adds the packages of a module load to res and returns the snapshot for
+// the warm path, or nil when a package cannot be re-checked alone.
+func moduleResult(res *Result, pkgs []*packages.Package, req Request, env []string) *snapshot {
+	snap := &snapshot{dir: req.Dir, fset: res.Fset, modHash: modHash(req.Dir, req.Overlay), byDir: map[string][]*pkgState{},
+		build: buildContext(env)}
+	for _, p := range pkgs {
+		if isTestMain(p) {
+			continue
+		}
+		if p.Module != nil && res.Module.Path == "" {
+			res.Module.Path, res.Module.GoVersion = p.Module.Path, p.Module.GoVersion
+		}
+		pkg := convert(p, req.Dir)
+		res.Packages = append(res.Packages, pkg)
+		if err := addState(snap, p, pkg, req.Overlay); err != nil {
+			snap = nil
+		}
+	}
+	if snap != nil {
+		snap.module = res.Module
+	}
+	sortPackages(res.Packages)
+	return snap
+}
+
+// loadPatterns returns the go list patterns for req: the package directories of its
+// files in a module ("./app"), else the files themselves.
+func loadPatterns(req Request, inModule bool) ([]string, error) {
+	if !inModule {
+		patterns := append([]string(nil), req.Files...)
+		sort.Strings(patterns)
+		return patterns, nil
+	}
+	dirs := map[string]bool{}
+	for _, f := range req.Files {
+		rel, err := filepath.Rel(req.Dir, filepath.Dir(f))
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return nil, fmt.Errorf("%s: not inside module %s", f, req.Dir)
+		}
+		if rel == "." {
+			dirs["."] = true
+		} else {
+			dirs["./"+filepath.ToSlash(rel)] = true
+		}
+	}
+	patterns := make([]string, 0, len(dirs))
+	for d := range dirs {
+		patterns = append(patterns, d)
+	}
+	sort.Strings(patterns)
+	return patterns, nil
 }
 
 // listFailure returns an error when `go list` failed for the module as a whole (a go.mod
@@ -416,8 +461,17 @@ func listErr(e packages.Error, dir string) Error {
 	if e.Kind == packages.ParseError {
 		kind = ParseError
 	}
-	return Error{Kind: kind, Pos: parsePos(e.Pos, dir), Msg: strings.TrimSpace(e.Msg)}
+	msg := strings.TrimSpace(e.Msg)
+	if e.Pos == "" || e.Pos == "-" {
+		// go list puts some positions in the message ("a.go:15:2: invalid import path")
+		if m := posInMsg.FindStringSubmatch(msg); m != nil {
+			return Error{Kind: kind, Pos: parsePos(m[1], dir), Msg: m[2]}
+		}
+	}
+	return Error{Kind: kind, Pos: parsePos(e.Pos, dir), Msg: msg}
 }
+
+var posInMsg = regexp.MustCompile(`(?s)^(\S+\.go:\d+:\d+): (.*)$`)
 
 func parsePos(s, dir string) token.Position {
 	if s == "" || s == "-" {
@@ -462,11 +516,16 @@ func readFile(path string, overlay map[string][]byte) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// modHash fingerprints go.mod and go.sum as the check sees them.
+// modHash fingerprints go.mod and go.sum as the check sees them, and the go.work of the
+// workspace the module is in (which may be in a parent directory).
 func modHash(dir string, overlay map[string][]byte) [32]byte {
 	h := sha256.New()
-	for _, name := range []string{"go.mod", "go.sum", "go.work", "go.work.sum"} {
-		b, err := readFile(filepath.Join(dir, name), overlay)
+	files := []string{filepath.Join(dir, "go.mod"), filepath.Join(dir, "go.sum")}
+	if work := workFile(dir, os.Getenv("GOWORK")); work != "" {
+		files = append(files, work, work+".sum")
+	}
+	for _, name := range files {
+		b, err := readFile(name, overlay)
 		fmt.Fprintf(h, "%s %t %d\n", name, err == nil, len(b))
 		h.Write(b)
 	}

@@ -109,6 +109,13 @@ func TestWarmPathInvalidation(t *testing.T) {
 		{"dependency edited in overlay", func(t *testing.T, dir string) map[string][]byte {
 			return map[string][]byte{filepath.Join(dir, "auth", "auth.go"): []byte("package auth\n")}
 		}},
+		{"go.work of a parent directory added", func(t *testing.T, dir string) map[string][]byte {
+			work := "go 1.22\n\nuse ./" + filepath.Base(dir) + "\n"
+			if err := os.WriteFile(filepath.Join(filepath.Dir(dir), "go.work"), []byte(work), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}},
 		{"file added to the package on disk", func(t *testing.T, dir string) map[string][]byte {
 			if err := os.WriteFile(filepath.Join(dir, "app", "more.go"), []byte("package app\n"), 0o644); err != nil {
 				t.Fatal(err)
@@ -351,5 +358,42 @@ func TestAbsentFileComesBack(t *testing.T) {
 	}
 	if got := msgs(res); len(got) != 0 {
 		t.Fatalf("the disk has the helper: errors %q, want none", got)
+	}
+}
+
+// A file the host build excludes is in no package of a host check, and is type-checked,
+// errors and all, in a build configuration that includes it; each configuration has its
+// own cache entry.
+func TestBuildConfiguration(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"go.mod":             "module example.com/m\n\ngo 1.22\n",
+		"app/app.go":         "package app\n\nfunc Name() string { return \"app\" }\n",
+		"app/app_windows.go": "package app\n\nimport \"os\"\n\nfunc Home() string { return os.GetEnv(\"USERPROFILE\") }\n",
+		"app/app_tagged.go":  "//go:build special\n\npackage app\n\nfunc Special() int { return undefinedThing }\n",
+	})
+	l := New(Options{})
+	ctx := context.Background()
+	files := []string{filepath.Join(dir, "app", "app.go")}
+	cases := []struct {
+		build Build
+		want  string // the error expected, "" for none
+	}{
+		{Build{}, ""},
+		{Build{GOOS: "windows", GOARCH: "amd64"}, "app_windows.go:5: undefined: os.GetEnv"},
+		{Build{Tags: []string{"special"}}, "app_tagged.go:5: undefined: undefinedThing"},
+		{Build{}, ""},
+	}
+	for _, c := range cases {
+		res, err := l.Check(ctx, Request{Dir: dir, Files: files, Build: c.build})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(msgs(res), "\n")
+		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("%+v: errors %q, want %q", c.build, got, c.want)
+		}
+	}
+	if cold, warm := l.Stats(); cold != 3 || warm != 1 {
+		t.Errorf("cold=%d warm=%d, want 3 cold loads (one per configuration) and 1 warm", cold, warm)
 	}
 }

@@ -146,35 +146,9 @@ func fingerprint(dir string, overlay map[string][]byte) string {
 // warm re-checks the packages of req with go/types alone when nothing but the content of
 // their files changed since the cold load; ok is false when a cold load is needed.
 func (s *snapshot) warm(ctx context.Context, req Request) (*Result, bool, error) {
-	if modHash(req.Dir, req.Overlay) != s.modHash {
+	states, files, ok := s.reusable(req)
+	if !ok {
 		return nil, false, nil
-	}
-	targets := map[string]bool{}
-	var states []*pkgState
-	for _, f := range req.Files {
-		dir := filepath.Dir(f)
-		if targets[dir] {
-			continue
-		}
-		targets[dir] = true
-		sts := s.byDir[dir]
-		if len(sts) == 0 {
-			return nil, false, nil
-		}
-		states = append(states, sts...)
-	}
-	files := map[*pkgState][]string{}
-	for _, st := range states {
-		fs, ok := s.viewFiles(st, req.Overlay)
-		if !ok {
-			return nil, false, nil
-		}
-		files[st] = fs
-		for dir, fp := range st.deps {
-			if !targets[dir] && fingerprint(dir, req.Overlay) != fp {
-				return nil, false, nil
-			}
-		}
 	}
 	order, ok := importOrder(states)
 	if !ok {
@@ -195,6 +169,55 @@ func (s *snapshot) warm(ctx context.Context, req Request) (*Result, bool, error)
 	}
 	sortPackages(res.Packages)
 	return res, true, nil
+}
+
+// reusable returns the package states to re-check for req with the files of each in the
+// tree req describes, and false when something the snapshot does not track changed:
+// go.mod, go.sum or go.work, a file list only go list can settle, an in-module
+// dependency, or content of another module (a workspace's) in the overlay.
+func (s *snapshot) reusable(req Request) ([]*pkgState, map[*pkgState][]string, bool) {
+	if modHash(req.Dir, req.Overlay) != s.modHash {
+		return nil, nil, false
+	}
+	for p := range req.Overlay {
+		if rel, err := filepath.Rel(s.dir, p); err != nil || strings.HasPrefix(rel, "..") {
+			return nil, nil, false
+		}
+	}
+	targets := map[string]bool{}
+	var states []*pkgState
+	for _, f := range req.Files {
+		dir := filepath.Dir(f)
+		if targets[dir] {
+			continue
+		}
+		targets[dir] = true
+		sts := s.byDir[dir]
+		if len(sts) == 0 {
+			return nil, nil, false
+		}
+		states = append(states, sts...)
+	}
+	files := map[*pkgState][]string{}
+	for _, st := range states {
+		fs, ok := s.viewFiles(st, req.Overlay)
+		if !ok || !st.depsUnchanged(targets, req.Overlay) {
+			return nil, nil, false
+		}
+		files[st] = fs
+	}
+	return states, files, true
+}
+
+// depsUnchanged reports whether st's in-module dependencies outside targets are as they
+// were at load time.
+func (st *pkgState) depsUnchanged(targets map[string]bool, overlay map[string][]byte) bool {
+	for dir, fp := range st.deps {
+		if !targets[dir] && fingerprint(dir, overlay) != fp {
+			return false
+		}
+	}
+	return true
 }
 
 // importOrder orders states so that each comes after the states it imports.

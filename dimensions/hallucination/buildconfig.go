@@ -1,0 +1,244 @@
+package hallucination
+
+import (
+	"bufio"
+	"bytes"
+	"go/build"
+	"go/build/constraint"
+	"path"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/agentverify/agentverify/lang/golang/load"
+)
+
+// The operating systems and architectures the go command knows (go/build's lists).
+var (
+	knownOS = []string{"aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "js", "linux",
+		"nacl", "netbsd", "openbsd", "plan9", "solaris", "wasip1", "windows", "zos"}
+	unixOS = []string{"aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "linux",
+		"netbsd", "openbsd", "solaris"}
+	knownArch = []string{"386", "amd64", "amd64p32", "arm", "armbe", "arm64", "arm64be", "loong64", "mips", "mipsle",
+		"mips64", "mips64le", "mips64p32", "mips64p32le", "ppc", "ppc64", "ppc64le", "riscv", "riscv64", "s390",
+		"s390x", "sparc", "sparc64", "wasm"}
+)
+
+// fileConstraint is what decides whether a Go file is in a build: its //go:build (or
+// // +build) expression and the GOOS and GOARCH of its name (x_windows_arm64.go).
+type fileConstraint struct {
+	expr       constraint.Expr // nil: none
+	goos, arch string          // from the file name; "" when it has none
+}
+
+// readConstraint reads the constraint of the Go file name with content src.
+func readConstraint(name string, src []byte) fileConstraint {
+	fc := fileConstraint{}
+	fc.goos, fc.arch = nameOSArch(path.Base(name))
+	fc.expr = headerExpr(src)
+	return fc
+}
+
+// headerExpr returns the build expression of the file header (the comments before the
+// package clause): the //go:build line, else the // +build lines and-ed together.
+func headerExpr(src []byte) constraint.Expr {
+	var plus constraint.Expr
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "package ") || line != "" && !strings.HasPrefix(line, "//") && !strings.HasPrefix(line, "/*") && !strings.HasPrefix(line, "*") {
+			break
+		}
+		switch {
+		case constraint.IsGoBuild(line):
+			if x, err := constraint.Parse(line); err == nil {
+				return x
+			}
+		case constraint.IsPlusBuild(line):
+			if x, err := constraint.Parse(line); err == nil {
+				plus = andExpr(plus, x)
+			}
+		}
+	}
+	return plus
+}
+
+func andExpr(a, b constraint.Expr) constraint.Expr {
+	if a == nil {
+		return b
+	}
+	return &constraint.AndExpr{X: a, Y: b}
+}
+
+// nameOSArch returns the GOOS and GOARCH a file name restricts the file to, as go/build
+// reads them: name_GOOS.go, name_GOARCH.go, name_GOOS_GOARCH.go (and _test before .go).
+func nameOSArch(name string) (goos, arch string) {
+	name = strings.TrimSuffix(strings.TrimSuffix(name, ".go"), "_test")
+	i := strings.IndexByte(name, '_')
+	if i < 0 {
+		return "", ""
+	}
+	parts := strings.Split(name[i:], "_") // the part before the first underscore never counts
+	n := len(parts)
+	if n >= 2 && slices.Contains(knownOS, parts[n-2]) && slices.Contains(knownArch, parts[n-1]) {
+		return parts[n-2], parts[n-1]
+	}
+	if slices.Contains(knownOS, parts[n-1]) {
+		return parts[n-1], ""
+	}
+	if slices.Contains(knownArch, parts[n-1]) {
+		return "", parts[n-1]
+	}
+	return "", ""
+}
+
+// host is the build configuration the loader uses by default.
+var host = load.Build{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH}
+
+// matches reports whether the file is built in configuration b.
+func (fc fileConstraint) matches(b load.Build) bool {
+	if fc.goos != "" && !osMatches(fc.goos, b.GOOS) || fc.arch != "" && fc.arch != b.GOARCH {
+		return false
+	}
+	return fc.expr == nil || fc.expr.Eval(func(tag string) bool { return tagHolds(tag, b) })
+}
+
+// osMatches reports whether GOOS goos satisfies the GOOS tag want (android builds linux
+// files, ios darwin files, illumos solaris files).
+func osMatches(want, goos string) bool {
+	return want == goos || want == "linux" && goos == "android" || want == "darwin" && goos == "ios" || want == "solaris" && goos == "illumos"
+}
+
+// tagHolds evaluates one build tag in configuration b, as the go command would for the
+// installed toolchain (cgo only on the host).
+func tagHolds(tag string, b load.Build) bool {
+	switch {
+	case slices.Contains(knownOS, tag):
+		return osMatches(tag, b.GOOS)
+	case slices.Contains(knownArch, tag):
+		return tag == b.GOARCH
+	case tag == "unix":
+		return slices.Contains(unixOS, b.GOOS)
+	case tag == "gc":
+		return true
+	case tag == "cgo":
+		return build.Default.CgoEnabled && b.GOOS == host.GOOS && b.GOARCH == host.GOARCH
+	case slices.Contains(build.Default.ReleaseTags, tag):
+		return true
+	}
+	return slices.Contains(b.Tags, tag)
+}
+
+// maxCustomTags bounds the custom tags whose combinations buildFor tries.
+const maxCustomTags = 6
+
+// buildFor returns a configuration that builds the file, preferring the host's GOOS and
+// GOARCH and the fewest custom tags; ok is false when there is none the toolchain can
+// type-check (the tag "ignore", by convention never built, or an unsatisfiable
+// constraint). ports lists the supported "GOOS/GOARCH" pairs.
+func buildFor(fc fileConstraint, ports map[string]bool) (load.Build, bool) {
+	tags := exprTags(fc.expr)
+	if slices.Contains(tags, "ignore") {
+		return load.Build{}, false
+	}
+	custom := customTags(tags)
+	for _, goos := range candidates(host.GOOS, fc.goos, tags, knownOS) {
+		for _, arch := range candidates(host.GOARCH, fc.arch, tags, knownArch) {
+			if !ports[goos+"/"+arch] {
+				continue
+			}
+			for _, set := range subsets(custom) {
+				b := load.Build{GOOS: goos, GOARCH: arch, Tags: set}
+				if fc.matches(b) {
+					return b, true
+				}
+			}
+		}
+	}
+	return load.Build{}, false
+}
+
+// customTags returns the tags that are set with -tags: not GOOS, GOARCH, release, compiler
+// or cgo tags (at most maxCustomTags of them).
+func customTags(tags []string) []string {
+	var custom []string
+	for _, t := range tags {
+		switch {
+		case slices.Contains(knownOS, t), slices.Contains(knownArch, t), slices.Contains(build.Default.ReleaseTags, t),
+			t == "unix", t == "gc", t == "gccgo", t == "cgo", strings.HasPrefix(t, "goexperiment."):
+		case len(custom) < maxCustomTags:
+			custom = append(custom, t)
+		}
+	}
+	return custom
+}
+
+// candidates lists the values to try for GOOS or GOARCH: the one the file name fixes,
+// else the host's, then those the expression names, then every known one.
+func candidates(hostVal, fixed string, tags, known []string) []string {
+	if fixed != "" {
+		return []string{fixed}
+	}
+	out := []string{hostVal}
+	for _, t := range append(slices.Clone(tags), known...) {
+		if slices.Contains(known, t) && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// subsets returns the subsets of tags, smallest first.
+func subsets(tags []string) [][]string {
+	var out [][]string
+	for size := 0; size <= len(tags); size++ {
+		for mask := 0; mask < 1<<len(tags); mask++ {
+			if bitCount(mask) != size {
+				continue
+			}
+			var set []string
+			for i, t := range tags {
+				if mask&(1<<i) != 0 {
+					set = append(set, t)
+				}
+			}
+			out = append(out, set)
+		}
+	}
+	return out
+}
+
+func bitCount(x int) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
+}
+
+// exprTags lists the tags an expression mentions, in order, once each.
+func exprTags(x constraint.Expr) []string {
+	var out []string
+	var walk func(constraint.Expr)
+	walk = func(x constraint.Expr) {
+		switch x := x.(type) {
+		case *constraint.TagExpr:
+			if !slices.Contains(out, x.Tag) {
+				out = append(out, x.Tag)
+			}
+		case *constraint.NotExpr:
+			walk(x.X)
+		case *constraint.AndExpr:
+			walk(x.X)
+			walk(x.Y)
+		case *constraint.OrExpr:
+			walk(x.X)
+			walk(x.Y)
+		}
+	}
+	if x != nil {
+		walk(x)
+	}
+	return out
+}

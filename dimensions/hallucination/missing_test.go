@@ -1,0 +1,56 @@
+package hallucination
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/policy"
+)
+
+// Every standard-library package (of a name no other one has) used without its import is
+// reported as missing-import at the qualifier, with its import line as the suggestion.
+func TestMissingImportEveryStdPackage(t *testing.T) {
+	api := loadStdAPI()
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "go.mod"), []byte("module example.com/m\n\ngo 1.26\n"))
+	var files []*change.File
+	want := map[string]string{} // file → import path
+	i := 0
+	for name, paths := range api.byName {
+		if len(paths) != 1 || len(api.members[paths[0]]) == 0 {
+			continue
+		}
+		i++
+		rel := fmt.Sprintf("p%d/p.go", i)
+		src := fmt.Sprintf("package p%d\n\nvar _ = %s.%s\n", i, name, api.members[paths[0]][0])
+		writeFile(t, filepath.Join(root, filepath.FromSlash(rel)), []byte(src))
+		files = append(files, change.NewFile(rel, "", nil, []byte(src)))
+		want[rel] = paths[0]
+	}
+	set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true, Files: files}
+	set.Sort()
+	got, err := Dimension.Run(&check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Check})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]bool{}
+	for _, f := range got {
+		p, ok := want[f.Location.File]
+		if !ok || f.Rule != RuleMissingImport || f.Location.Line != 3 || f.Location.Column != 9 || f.Suggestion != fmt.Sprintf("add import %q", p) {
+			t.Errorf("%s:%d:%d: %s: %s [%s], want missing-import of %s at 3:9", f.Location.File, f.Location.Line, f.Location.Column, f.Rule, f.Message, f.Suggestion, p)
+			continue
+		}
+		found[f.Location.File] = true
+	}
+	for rel, p := range want {
+		if !found[rel] {
+			t.Errorf("%s: no missing-import finding for %s", rel, p)
+		}
+	}
+	t.Logf("%d standard-library packages used without their import", len(want))
+}

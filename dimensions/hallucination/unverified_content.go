@@ -1,0 +1,57 @@
+package hallucination
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/check"
+)
+
+// unverifiedFiles reports the Go files of the change that the type checker cannot see as
+// they are: nothing about them may pass unverified.
+func unverifiedFiles(set *change.Set, limit int64) []check.Finding {
+	var out []check.Finding
+	for _, f := range set.Files {
+		if f.Op == change.Delete || !strings.HasSuffix(f.Path, ".go") {
+			continue
+		}
+		msg, fix := unverifiedReason(f, limit)
+		if msg == "" {
+			continue
+		}
+		out = append(out, check.Finding{
+			Rule:       RuleUnverifiedFile,
+			Location:   check.Location{File: f.Path, Line: 1},
+			Message:    f.Path + " " + msg + ", so it could not be verified; an unverified file does not pass",
+			Suggestion: fix,
+			Symbol:     f.Path,
+			Introduced: true,
+		})
+	}
+	return out
+}
+
+// unverifiedReason says why f cannot be verified and how to fix it; empty when it can.
+func unverifiedReason(f *change.File, limit int64) (msg, fix string) {
+	switch {
+	case f.TooLarge:
+		return fmt.Sprintf("is %s, over the size limit of %s (limits.max_file_size)", size(f.Size), size(limit)),
+			"split the file, or have a human raise limits.max_file_size in the trusted policy"
+	case f.Binary:
+		return "holds a NUL byte (binary content the Go toolchain rejects)",
+			`remove the NUL byte; write it as "\x00" inside a string literal`
+	case f.Symlink:
+		return "is a symbolic link (on one side of the change): the toolchain compiles its target, which is not checked through it",
+			"replace the link by a regular file"
+	}
+	return "", ""
+}
+
+// size writes a byte count for a reader: in MiB when it is large.
+func size(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}

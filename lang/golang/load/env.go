@@ -1,0 +1,103 @@
+package load
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/semver"
+)
+
+// Env returns the environment `go list` runs with for a module at dir: no network, no
+// toolchain switch, no go.mod rewrite. The -mod flag is the one the go command would use
+// by itself, except that it never writes: -mod=vendor when the user asked for it or the
+// module vendors its dependencies (vendor/modules.txt and go ≥ 1.14, or a workspace's
+// vendor directory), else -mod=readonly.
+func (l *Loader) Env(dir string) []string {
+	env := append(os.Environ(), l.env...)
+	var flags []string
+	userMod := ""
+	for _, f := range strings.Fields(lastValue(env, "GOFLAGS")) {
+		if v, ok := cutModFlag(f); ok {
+			userMod = v
+			continue
+		}
+		flags = append(flags, f)
+	}
+	flags = append(flags, "-mod="+modMode(dir, userMod, lastValue(env, "GOWORK")))
+	env = append(env, "GOPROXY=off", "GOTOOLCHAIN=local", "GOFLAGS="+strings.Join(flags, " "))
+	return env
+}
+
+// cutModFlag returns the value of a -mod flag.
+func cutModFlag(f string) (string, bool) {
+	f = strings.TrimPrefix(f, "-")
+	v, ok := strings.CutPrefix(f, "-mod=")
+	if !ok {
+		v, ok = strings.CutPrefix(f, "mod=")
+	}
+	return v, ok
+}
+
+// lastValue returns the value of the last setting of key in env.
+func lastValue(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
+}
+
+// modMode decides the -mod value for a module at dir.
+func modMode(dir, userMod, gowork string) string {
+	if userMod == "vendor" {
+		return "vendor"
+	}
+	if work := workFile(dir, gowork); work != "" {
+		if fileExists(filepath.Join(filepath.Dir(work), "vendor", "modules.txt"), nil) {
+			return "vendor"
+		}
+		return "readonly"
+	}
+	if fileExists(filepath.Join(dir, "vendor", "modules.txt"), nil) && goAtLeast(filepath.Join(dir, "go.mod"), "v1.14") {
+		return "vendor"
+	}
+	return "readonly"
+}
+
+// workFile returns the go.work file that applies to dir, as the go command finds it.
+func workFile(dir, gowork string) string {
+	switch {
+	case gowork == "off":
+		return ""
+	case gowork != "":
+		return gowork
+	}
+	for d := dir; ; {
+		if p := filepath.Join(d, "go.work"); fileExists(p, nil) {
+			return p
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
+// goAtLeast reports whether the go directive of the go.mod at path is at least v (as a
+// semver "v1.14").
+func goAtLeast(path, v string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	mf, err := modfile.ParseLax(path, data, nil)
+	if err != nil || mf.Go == nil {
+		return false
+	}
+	return semver.Compare("v"+mf.Go.Version, v) >= 0
+}

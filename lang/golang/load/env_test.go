@@ -1,0 +1,49 @@
+package load
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestEnvModFlag(t *testing.T) {
+	vendorTxt := "# example.com/dep v1.0.0\n## explicit; go 1.20\nexample.com/dep\n"
+	cases := []struct {
+		name  string
+		files map[string]string
+		env   []string
+		want  string
+	}{
+		{"plain module", map[string]string{"go.mod": "module m\n\ngo 1.22\n"}, nil, "-mod=readonly"},
+		{"vendored, go 1.22", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "vendor/modules.txt": vendorTxt}, nil, "-mod=vendor"},
+		{"vendored, go 1.13", map[string]string{"go.mod": "module m\n\ngo 1.13\n", "vendor/modules.txt": vendorTxt}, nil, "-mod=readonly"},
+		{"user -mod=vendor kept", map[string]string{"go.mod": "module m\n\ngo 1.13\n"}, []string{"GOFLAGS=-mod=vendor -tags=x"}, "-tags=x -mod=vendor"},
+		{"user --mod=vendor kept", map[string]string{"go.mod": "module m\n\ngo 1.22\n"}, []string{"GOFLAGS=--mod=vendor"}, "-mod=vendor"},
+		{"user -mod=mod never writes", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "vendor/modules.txt": vendorTxt}, []string{"GOFLAGS=-mod=mod"}, "-mod=vendor"},
+		{"user -mod=mod, no vendor", map[string]string{"go.mod": "module m\n\ngo 1.22\n"}, []string{"GOFLAGS=-mod=mod"}, "-mod=readonly"},
+		{"workspace ignores module vendor", map[string]string{"go.work": "go 1.22\n\nuse ./a\n", "a/go.mod": "module a\n\ngo 1.22\n", "a/vendor/modules.txt": vendorTxt}, nil, "-mod=readonly"},
+		{"workspace vendor", map[string]string{"go.work": "go 1.22\n\nuse ./a\n", "a/go.mod": "module a\n\ngo 1.22\n", "vendor/modules.txt": vendorTxt}, nil, "-mod=vendor"},
+		{"GOWORK=off", map[string]string{"go.work": "go 1.22\n\nuse ./a\n", "a/go.mod": "module a\n\ngo 1.22\n", "a/vendor/modules.txt": vendorTxt}, []string{"GOWORK=off"}, "-mod=vendor"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := writeModule(t, c.files)
+			dir := root
+			if _, ok := c.files["a/go.mod"]; ok {
+				dir = filepath.Join(root, "a")
+			}
+			t.Setenv("GOFLAGS", "")
+			env := New(Options{Env: c.env}).Env(dir)
+			if got := lastValue(env, "GOFLAGS"); got != c.want {
+				t.Errorf("GOFLAGS = %q, want %q", got, c.want)
+			}
+			for _, kv := range []string{"GOPROXY=off", "GOTOOLCHAIN=local"} {
+				k, _, _ := strings.Cut(kv, "=")
+				if lastValue(env, k) != strings.TrimPrefix(kv, k+"=") || !slices.Contains(env, kv) {
+					t.Errorf("%s not forced", kv)
+				}
+			}
+		})
+	}
+}
