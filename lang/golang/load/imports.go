@@ -35,7 +35,7 @@ func (l *Loader) Imports(ctx context.Context, req Request) (map[string]*types.Pa
 func (l *Loader) cachedImports(req Request) (map[string]*types.Package, Module, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := l.mods[req.Dir]
+	s := l.mods[req.cacheKey()]
 	if s == nil || len(req.Files) == 0 || modHash(req.Dir, req.Overlay) != s.modHash {
 		return nil, Module{}, false
 	}
@@ -53,7 +53,7 @@ func (l *Loader) cachedImports(req Request) (map[string]*types.Package, Module, 
 	}
 	imps := map[string]*types.Package{}
 	for _, st := range states {
-		if !st.valid(req.Overlay, targets) {
+		if listing(st.dir, req.Overlay) != st.listing || !st.depsUnchanged(targets, req.Overlay) {
 			return nil, Module{}, false
 		}
 		for _, im := range st.imports {
@@ -61,20 +61,6 @@ func (l *Loader) cachedImports(req Request) (map[string]*types.Package, Module, 
 		}
 	}
 	return imps, s.module, true
-}
-
-// valid reports whether st still describes its directory (the same Go files) and its
-// in-module dependencies outside targets are unchanged.
-func (st *pkgState) valid(overlay map[string][]byte, targets map[string]bool) bool {
-	if listing(st.dir, overlay) != st.listing {
-		return false
-	}
-	for dir, fp := range st.deps {
-		if !targets[dir] && fingerprint(dir, overlay) != fp {
-			return false
-		}
-	}
-	return true
 }
 
 // addImports adds p and everything it imports, directly or not, to imps.
