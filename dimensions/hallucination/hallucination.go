@@ -56,6 +56,7 @@ var rules = []*check.Rule{
 	{ID: RuleTypeError, Default: policy.Error, Short: "any other type-checker error",
 		Doc: "The type checker rejects the code for a reason no more specific rule covers (a mismatched type, an unused variable or import, a missing return, …). Every type error of the change is reported; nothing is hidden."},
 	ruleUnverifiedFile,
+	ruleOutsideRepository,
 }
 
 // Dimension is the hallucination dimension; each verification uses a fresh loader,
@@ -175,6 +176,11 @@ func run(p *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 		out = append(out, fs...)
 	}
 	out = append(out, unverifiedFiles(set, p.Policy.Limits.FileSize())...)
+	for _, f := range set.Files {
+		if base := path.Base(f.Path); (base == "go.mod" || base == "go.work") && f.Analyzable() {
+			out = append(out, outsideFindings(f)...)
+		}
+	}
 	sortFindings(out)
 	return out, nil
 }

@@ -31,12 +31,6 @@ const (
 // the suite, so the list shrinks as defences merge and never hides a regression. Empty it,
 // don't grow it.
 var knownOpen = map[string]string{
-	"build-ignore":               byBuildConstraints,
-	"custom-build-tag":           byBuildConstraints,
-	"legacy-plus-build-ignore":   byBuildConstraints,
-	"windows-file-name":          byBuildConstraints,
-	"gowork-outside-repo":        unassigned,
-	"gomod-replace-outside-repo": unassigned,
 }
 
 // TestAttacks plays every testdata/*.txtar script as the gated agent would and checks the
