@@ -1,0 +1,137 @@
+package python
+
+import (
+	"errors"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+
+	"github.com/agentverify/agentverify/lang"
+)
+
+// node is one node of the syntax tree, copied out of tree-sitter so that the analyses
+// run in Go without a cgo call per question.
+type node struct {
+	kind     string // tree-sitter's kind: "function_definition", "ERROR", ":", ...
+	field    string // the field its parent holds it in ("body", "name", ...), or ""
+	named    bool
+	missing  bool // inserted by error recovery: absent from the source
+	start    int  // byte offsets into the source, end exclusive
+	end      int
+	pos      lang.Pos // position of the first byte
+	endPos   lang.Pos // position of the last byte (inclusive)
+	children []*node
+}
+
+// errNoTree is returned when tree-sitter produces no tree, which only happens when it
+// is cancelled or misconfigured.
+var errNoTree = errors.New("tree-sitter returned no syntax tree")
+
+// parse parses src with tree-sitter's Python grammar and copies the tree out.
+func parse(src []byte) (*node, error) {
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(sitter.NewLanguage(tspython.Language())); err != nil {
+		return nil, err
+	}
+	t := p.Parse(src, nil)
+	if t == nil {
+		return nil, errNoTree
+	}
+	defer t.Close()
+	c := t.Walk()
+	defer c.Close()
+	return copyTree(c), nil
+}
+
+// copyTree copies the subtree at the cursor's node, leaving the cursor where it was.
+func copyTree(c *sitter.TreeCursor) *node {
+	n := c.Node()
+	out := &node{
+		kind:    n.Kind(),
+		field:   c.FieldName(),
+		named:   n.IsNamed(),
+		missing: n.IsMissing(),
+		start:   int(n.StartByte()),
+		end:     int(n.EndByte()),
+		pos:     point(n.StartPosition()),
+	}
+	out.endPos = out.pos
+	if out.end > out.start {
+		e := n.EndPosition()
+		if e.Column > 0 {
+			e.Column-- // the last byte, not one past it
+		}
+		out.endPos = point(e)
+	}
+	if c.GotoFirstChild() {
+		for {
+			out.children = append(out.children, copyTree(c))
+			if !c.GotoNextSibling() {
+				break
+			}
+		}
+		c.GotoParent()
+	}
+	return out
+}
+
+// point turns tree-sitter's 0-based row and byte column into a lang.Pos.
+func point(p sitter.Point) lang.Pos {
+	return lang.Pos{Line: int(p.Row) + 1, Column: int(p.Column) + 1}
+}
+
+// text is the source text of n.
+func (n *node) text(src []byte) string {
+	if n == nil || n.start > n.end || n.end > len(src) {
+		return ""
+	}
+	return string(src[n.start:n.end])
+}
+
+// child returns the first child held in field, or nil.
+func (n *node) child(field string) *node {
+	if n == nil {
+		return nil
+	}
+	for _, c := range n.children {
+		if c.field == field {
+			return c
+		}
+	}
+	return nil
+}
+
+// named returns the named children of n.
+func (n *node) namedChildren() []*node {
+	var out []*node
+	for _, c := range n.children {
+		if c.named {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// firstOfKind returns the first child of n of the given kind, or nil.
+func (n *node) firstOfKind(kind string) *node {
+	for _, c := range n.children {
+		if c.kind == kind {
+			return c
+		}
+	}
+	return nil
+}
+
+// walk calls fn for n and, while fn returns true, its descendants in source order.
+func (n *node) walk(fn func(*node) bool) {
+	if n == nil || !fn(n) {
+		return
+	}
+	for _, c := range n.children {
+		c.walk(fn)
+	}
+}
+
+// span is the source range of n.
+func (n *node) span() lang.Span { return lang.Span{Start: n.pos, End: n.endPos} }
