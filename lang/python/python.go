@@ -8,12 +8,12 @@ import (
 	"github.com/agentverify/agentverify/lang"
 )
 
-// frontend is the Python frontend. It holds no state: each Parse uses its own
-// tree-sitter parser, so one value serves any number of concurrent parses.
-type frontend struct{}
+// frontend is the Python frontend. It holds only immutable tables: each Parse uses its
+// own tree-sitter parser, so one value serves any number of concurrent parses.
+type frontend struct{ g *grammar }
 
 // New returns the Python frontend.
-func New() lang.Frontend { return frontend{} }
+func New() lang.Frontend { return frontend{g: newGrammar()} }
 
 func (frontend) Name() string { return "python" }
 
@@ -28,8 +28,8 @@ func (frontend) Match(p string) bool {
 
 // Parse parses src as the Python file at p. Syntax errors go to File.SyntaxErrors, all
 // of them, with whatever tree-sitter recovered around them; Parse never panics.
-func (frontend) Parse(p string, src []byte) (*lang.File, error) {
-	root, err := parse(src)
+func (fe frontend) Parse(p string, src []byte) (*lang.File, error) {
+	root, err := fe.g.parse(src)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", p, err)
 	}
