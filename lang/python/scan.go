@@ -15,7 +15,8 @@ func (x *extractor) scan(root *node) {
 	root.walk(func(n *node) bool {
 		switch {
 		case n.kind == "comment":
-			x.lf.Comments = append(x.lf.Comments, lang.Comment{Text: n.text(x.src), Pos: n.pos, EndLine: n.endPos.Line})
+			text := strings.TrimRight(n.text(x.src), "\r")
+			x.lf.Comments = append(x.lf.Comments, lang.Comment{Text: text, Pos: n.pos, EndLine: n.endPos.Line})
 		case n.missing:
 			x.syntaxError(n.pos, fmt.Sprintf("missing %s", describeKind(n.kind)))
 		case n.kind == "ERROR":
