@@ -23,11 +23,10 @@ func newExtractor(p string, src []byte, lf *lang.File) *extractor {
 
 // owner is the class whose body a declaration is in; nil at module level.
 type owner struct {
-	name       string // qualified: "Outer.Inner"
-	exported   bool
-	documented bool
-	unittest   bool // a unittest TestCase subclass
-	pytest     bool // a Test* class of a test module
+	name     string // qualified: "Outer.Inner"
+	exported bool
+	unittest bool // a unittest TestCase subclass
+	pytest   bool // a Test* class of a test module
 }
 
 // module lists the module's declarations. Definitions inside module-level if, try and
@@ -151,7 +150,7 @@ func (x *extractor) function(s, def *node, decorators []*node, o *owner) {
 	}
 	if o != nil {
 		d.Kind = lang.Method
-		d.Documented = d.Documented || isAccessor(decorators, x.src) || isDunder(name) && o.documented
+		d.Documented = d.Documented || isAccessor(decorators, x.src) || isDunder(name)
 		d.Test = strings.HasPrefix(name, "test") && (o.unittest || o.pytest)
 	} else {
 		d.Test = x.role == testModule && strings.HasPrefix(name, "test")
@@ -167,17 +166,16 @@ func (x *extractor) class(s, def *node, o *owner) {
 	}
 	name := nameNode.text(x.src)
 	c := &owner{
-		name:       qualify(o, name),
-		exported:   x.exported(o, name) && (o == nil || !strings.HasPrefix(name, "_")),
-		documented: docstring(body) != nil,
-		unittest:   isTestCase(def.child("superclasses"), x.src),
-		pytest:     x.role == testModule && strings.HasPrefix(name, "Test"),
+		name:     qualify(o, name),
+		exported: x.exported(o, name) && (o == nil || !strings.HasPrefix(name, "_")),
+		unittest: isTestCase(def.child("superclasses"), x.src),
+		pytest:   x.role == testModule && strings.HasPrefix(name, "Test"),
 	}
 	x.lf.Decls = append(x.lf.Decls, lang.Decl{
 		Name:       c.name,
 		Kind:       lang.Type,
 		Exported:   c.exported,
-		Documented: c.documented,
+		Documented: docstring(body) != nil,
 		Span:       s.span(),
 		NamePos:    nameNode.pos,
 		Signature:  classSignature(def, x.src),

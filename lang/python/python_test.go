@@ -73,7 +73,7 @@ class Shape(Base, metaclass=Meta):
 			"type Shape@8:7 ED class(Base, metaclass=Meta)",
 			"field Shape.sides@10:5 E int",
 			"method Shape.area@11:9 E def(self, /, scale, *, unit=...)",
-			"method Shape.__init__@13:9 ED def(self)", // documented by the class docstring
+			"method Shape.__init__@13:9 ED def(self)", // special methods count as documented
 			"method Shape.name@16:9 ED @property def(self)",
 			"method Shape.name@19:9 ED def(self, v)", // a setter: documented by its getter
 			"method Shape.make@22:9 E @staticmethod def()",

@@ -130,6 +130,7 @@ func (cp *copier) copy(c *sitter.TreeCursor) *node {
 	}
 	return out
 }
+
 // text is the source text of n.
 func (n *node) text(src []byte) string {
 	if n == nil || n.start > n.end || n.end > len(src) {
