@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 
 // idiomaticPython is modern, idiomatic Python that must draw no finding: dataclasses,
@@ -160,5 +161,33 @@ func TestPythonProject(t *testing.T) {
 		if v.Rule == "complexity/cyclomatic" && !strings.Contains(v.Message, "classify has cyclomatic complexity 12 (limit 10)") {
 			t.Errorf("complexity message %q", v.Message)
 		}
+	}
+}
+
+// TestPythonDiffSemantics checks that the declarations the Python frontend extracts give
+// the semantics dimension what it needs in a diff: a removed public function and a
+// removed pytest test are reported at their base positions.
+func TestPythonDiffSemantics(t *testing.T) {
+	r := testrepo.New(t, map[string]string{
+		".agentverify.yaml": "version: 1\nname: py\nstyle:\n  naming: detect\n" +
+			"semantics:\n  preserve_exports: true\n  preserve_tests: true\n",
+		"pkg/api.py":      "\"\"\"API.\"\"\"\n\n\ndef connect(url):\n    \"\"\"Connect.\"\"\"\n    return url\n\n\ndef close(conn):\n    \"\"\"Close.\"\"\"\n    return conn\n",
+		"pkg/test_api.py": "def test_connect():\n    assert True\n\n\ndef test_close():\n    assert True\n",
+	})
+	r.WriteTB(t, map[string]string{
+		"pkg/api.py":      "\"\"\"API.\"\"\"\n\n\ndef connect(url):\n    \"\"\"Connect.\"\"\"\n    return url\n",
+		"pkg/test_api.py": "def test_connect():\n    assert True\n",
+	})
+	rep, err := agentverify.Check(context.Background(), agentverify.Request{Dir: r.Dir, Source: agentverify.WorkingTree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range rep.Violations {
+		got = append(got, fmt.Sprintf("%s:%d:%d %s", v.Location.File, v.Location.Line, v.Location.Column, v.Rule))
+	}
+	want := []string{"pkg/api.py:9:5 semantics/removed-export", "pkg/test_api.py:5:5 semantics/removed-test"}
+	if !slices.Equal(got, want) {
+		t.Errorf("violations:\n got %q\nwant %q", got, want)
 	}
 }
