@@ -121,12 +121,15 @@ func targets(n *node) []*node {
 // commentAbove reports whether a comment ends on the line above s or trails its first
 // line: the way Python code documents a module-level name.
 func (x *extractor) commentAbove(s *node) bool {
-	for _, c := range x.lf.Comments {
-		if c.EndLine == s.pos.Line-1 || c.Pos.Line == s.pos.Line && c.Pos.Column > s.pos.Column {
-			return true
+	if x.commentEnds == nil {
+		x.commentEnds, x.commentStarts = map[int]bool{}, map[int]int{}
+		for _, c := range x.lf.Comments {
+			x.commentEnds[c.EndLine] = true
+			x.commentStarts[c.Pos.Line] = c.Pos.Column
 		}
 	}
-	return false
+	col, trailing := x.commentStarts[s.pos.Line]
+	return x.commentEnds[s.pos.Line-1] || trailing && col > s.pos.Column
 }
 
 // isDocString reports whether s is a bare string statement: an attribute docstring

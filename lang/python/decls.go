@@ -15,6 +15,10 @@ type extractor struct {
 	all map[string]bool
 	// code marks, by 1-based line, the lines that hold a token other than a comment.
 	code []bool
+	// commentEnds and commentStarts index the comments by last line and by first line
+	// (to the column), built on first use.
+	commentEnds   map[int]bool
+	commentStarts map[int]int
 }
 
 func newExtractor(p string, src []byte, lf *lang.File) *extractor {

@@ -3,11 +3,15 @@
 // official Go bindings, cgo) and extracts what the language-agnostic dimensions need
 // (lang.File). It accepts Python 3.8 to 3.13 syntax (match, except*, PEP 695 generics
 // and type aliases, the walrus operator, f-strings) and recovers from syntax errors: every
-// ERROR and MISSING node tree-sitter produces is a lang.SyntaxError at its position, and
-// so is a Python 2 print or exec statement, which the grammar accepts. The grammar does
-// not check what CPython's compiler checks after parsing (return outside a function, an
-// assignment to a call). Only .py and .pyi files are handled. The tree is copied out of
-// C once per parse; every analysis below runs on the Go copy.
+// ERROR and MISSING node tree-sitter produces is a lang.SyntaxError at its position. The
+// grammar also accepts Python 2 and some orders CPython's parser rejects; those are
+// syntax errors too: print and exec statements, '<>', 10L, 0777, backquotes, the ur
+// prefix and other invalid string prefixes, "raise E, msg", "except E, e", tuple
+// parameters, a parameter without a default after one with a default, a positional
+// argument after a keyword argument and *iterable after **mapping. What CPython checks only when it
+// compiles (return or yield outside a function, nonlocal at module level, a duplicate
+// parameter) is not checked. Only .py and .pyi files are handled. The tree is copied
+// out of C once per parse; every analysis below runs on the Go copy.
 //
 // # Declarations
 //

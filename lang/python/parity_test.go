@@ -89,7 +89,8 @@ func runMcCabe(t *testing.T, py string, files []string) []mccabeRow {
 // mccabe reports in the standard library's top-level modules. mccabe also reports
 // module-level if, loop and try statements ("If 12"); those are not functions. It does
 // not report functions defined inside a module-level if, loop or try (they count toward
-// that statement's graph), so those are not compared.
+// that statement's graph), so those are not compared. Every file mccabe could compile
+// must parse without syntax errors.
 func TestMcCabeParity(t *testing.T) {
 	py := mccabePython(t)
 	files := stdlibFiles(t, py)
@@ -133,6 +134,9 @@ func cyclomatics(t *testing.T, path string) map[string]int {
 	lf, err := New().Parse(path, src)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, e := range lf.SyntaxErrors { // the interpreter compiled it
+		t.Errorf("%s:%d:%d: false syntax error: %s", path, e.Pos.Line, e.Pos.Column, e.Message)
 	}
 	out := map[string]int{}
 	for _, d := range lf.Decls {

@@ -285,3 +285,53 @@ async def g():
 		})
 	}
 }
+
+// TestPython3Only: what tree-sitter's grammar accepts (it covers Python 2 too) but
+// Python 3 rejects is a syntax error; the valid spellings next to them are not.
+func TestPython3Only(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"a <> b\n", "1:3 '<>' is Python 2"},
+		{"x = 10L\n", "1:5 Python 2 long literal"},
+		{"x = 0777\n", "1:5 leading zeros"},
+		{"x = `y`\n", "1:5 backquotes"},
+		{"x = ur'a'\n", "1:5 invalid string prefix ur"},
+		{"raise E, 'm'\n", "1:7 raise E, msg"},
+		{"try:\n    pass\nexcept E, e:\n    pass\n", "3:9 except E, e"},
+		{"def f(a, (b, c)): pass\n", "1:10 tuple parameters"},
+		{"def f(a=1, b): pass\n", "1:12 parameter without a default"},
+		{"def f(a=1, b: int): pass\n", "1:12 parameter without a default"},
+		{"lambda a=1, b: 0\n", "1:13 parameter without a default"},
+		{"f(a=1, 2)\n", "1:8 positional argument follows keyword argument"},
+		{"f(**a, *b)\n", "1:8 iterable argument unpacking"},
+		{"exec 'x'\n", "1:1 Python 2 exec"},
+		{"x = 00 + 0_0 + 0o777 + 0x1F + 1_000 + 0.5 + 10j\n", ""},
+		{"s = rb'a' + Rb'b' + f'{x}' + Fr'{y}' + u'z' + b'w'\n", ""},
+		{"def f(a=1, *args, b, c=2, **kw): pass\ndef g(a=1, /, b=2, *, c): pass\n", ""},
+		{"def h(a=1, *args: int, b): pass\n", ""},
+		{"f(1, *a, b=2, *c, **d, e=3)\nf(x for x in y)\nprint(a != b)\n", ""},
+	}
+	for _, tt := range tests {
+		lf := parseT(t, "m.py", tt.src)
+		var got []string
+		for _, e := range lf.SyntaxErrors {
+			got = append(got, fmt.Sprintf("%d:%d %s", e.Pos.Line, e.Pos.Column, strings.TrimPrefix(e.Message, "invalid syntax: ")))
+		}
+		switch {
+		case tt.want == "" && len(got) > 0:
+			t.Errorf("%q: unexpected syntax errors %q", tt.src, got)
+		case tt.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tt.want)):
+			t.Errorf("%q: syntax errors %q, want one starting %q", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestValidOddities(t *testing.T) {
+	for _, src := range []string{
+		"f(a=1, \\\n  b=2)\n",
+		"print >> sys.stderr, 'x'\n",
+	} {
+		if lf := parseT(t, "m.py", src); len(lf.SyntaxErrors) > 0 {
+			t.Errorf("%q: syntax errors %v", src, lf.SyntaxErrors)
+		}
+	}
+}

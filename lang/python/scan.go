@@ -21,8 +21,10 @@ func (x *extractor) scan(root *node) {
 			x.syntaxError(n.pos, fmt.Sprintf("missing %s", describeKind(n.kind)))
 		case n.kind == "ERROR":
 			x.syntaxError(n.pos, "unexpected "+snippet(n.text(x.src)))
-		case python2[n.kind] != "":
-			x.syntaxError(n.pos, python2[n.kind])
+		case py3Rules[n.kind] != nil:
+			if at, msg := py3Rules[n.kind](n, x.src); at != nil {
+				x.syntaxError(at.pos, msg)
+			}
 		}
 		if len(n.children) == 0 && n.end > n.start && n.kind != "comment" {
 			for l := n.pos.Line; l <= n.endPos.Line && l < len(x.code); l++ {
@@ -31,12 +33,6 @@ func (x *extractor) scan(root *node) {
 		}
 		return true
 	})
-}
-
-// python2 names the statements tree-sitter's grammar accepts for Python 2 only.
-var python2 = map[string]string{
-	"print_statement": "Python 2 print statement; call print(...) instead",
-	"exec_statement":  "Python 2 exec statement; call exec(...) instead",
 }
 
 func (x *extractor) syntaxError(p lang.Pos, msg string) {
