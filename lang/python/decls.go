@@ -190,6 +190,17 @@ func (x *extractor) class(s, def *node, o *owner) {
 // isTestCase reports whether a class's bases include a unittest-style TestCase
 // (unittest.TestCase, IsolatedAsyncioTestCase, django.test.TestCase, ...).
 func isTestCase(bases *node, src []byte) bool {
+	return baseMatches(bases, src, func(name string) bool { return strings.HasSuffix(name, "TestCase") })
+}
+
+// hasBase reports whether a class's bases include name, bare or qualified.
+func hasBase(bases *node, src []byte, name string) bool {
+	return baseMatches(bases, src, func(n string) bool { return n == name })
+}
+
+// baseMatches reports whether the last component of one of the bases' names (Base,
+// mod.Base) satisfies match.
+func baseMatches(bases *node, src []byte, match func(string) bool) bool {
 	if bases == nil {
 		return false
 	}
@@ -198,7 +209,7 @@ func isTestCase(bases *node, src []byte) bool {
 			continue
 		}
 		t := b.text(src)
-		if strings.HasSuffix(t[strings.LastIndex(t, ".")+1:], "TestCase") {
+		if match(t[strings.LastIndex(t, ".")+1:]) {
 			return true
 		}
 	}

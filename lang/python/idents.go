@@ -21,6 +21,9 @@ const (
 // scope is one namespace during the identifier walk.
 type scope struct {
 	kind scopeKind
+	// keys is set in the body of a TypedDict, whose field names are the keys of data
+	// the code does not define (JSON, a wire format): not the author's to name.
+	keys bool
 	seen map[string]bool // names bound already: the first binding declares
 	skip map[string]bool // names declared global or nonlocal: bound elsewhere
 }
@@ -114,7 +117,9 @@ func (x *extractor) classIdents(def *node, sc *scope) {
 	if id := def.child("name"); id != nil {
 		x.ident(id, lang.IdentType)
 	}
-	x.walkScope(def.child("body"), newScope(classScope, nil, x.src))
+	inner := newScope(classScope, nil, x.src)
+	inner.keys = hasBase(def.child("superclasses"), x.src, "TypedDict")
+	x.walkScope(def.child("body"), inner)
 }
 
 func (x *extractor) lambdaIdents(n *node, sc *scope) {
@@ -169,6 +174,9 @@ func (x *extractor) bind(id *node, sc *scope) {
 		return
 	}
 	sc.seen[name] = true
+	if sc.keys {
+		return
+	}
 	x.ident(id, bindingKind(sc.kind, name))
 }
 
