@@ -29,6 +29,7 @@ type grammar struct {
 const errorKind = 0xFFFF
 
 func newGrammar() *grammar {
+	useLibcAllocator()
 	l := sitter.NewLanguage(tspython.Language())
 	g := &grammar{lang: l}
 	for id := uint32(0); id < l.NodeKindCount(); id++ {
