@@ -10,6 +10,7 @@ import (
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/lang/golang/load"
+	"github.com/agentverify/agentverify/lang/python"
 )
 
 // Dimensions returns the built-in dimensions in report order, each run starting cold.
@@ -34,4 +35,4 @@ func NewChecker() *Checker {
 }
 
 // Languages returns the built-in frontends.
-func Languages() lang.Registry { return lang.Registry{golang.New()} }
+func Languages() lang.Registry { return lang.Registry{golang.New(), python.New()} }

@@ -16,8 +16,8 @@
 //	-- PATH --          PATH unchanged, the same on both sides
 //
 // A file with base/ and head/ sections is modified; head/ only is created; base/ only is
-// deleted. In any file, a comment "// want "re" ..." (or ";; want" for Lisp) expects one
-// finding per regexp on that line; each regexp is matched against
+// deleted. In any file, a comment "// want "re" ..." (";; want" for Lisp, "# want" for
+// Python) expects one finding per regexp on that line; each regexp is matched against
 // "RULE: MESSAGE [suggestion: SUGGESTION]". Every finding must be expected and every
 // expectation met. Findings go through the engine's base settling (engine.ConfirmAtBase:
 // a finding off the changed lines counts only when the base does not have it) and its
@@ -209,7 +209,7 @@ func write(t testing.TB, dir string, files map[string][]byte) {
 	}
 }
 
-var wantComment = regexp.MustCompile(`(?://|;;)\s*want\s+(".*)$`)
+var wantComment = regexp.MustCompile(`(?://|;;|#)\s*want\s+(".*)$`)
 
 func (c *Case) scanWants(t testing.TB, casePath, file string, data []byte) {
 	for i, line := range strings.Split(string(data), "\n") {

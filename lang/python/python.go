@@ -1,0 +1,92 @@
+package python
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/agentverify/agentverify/lang"
+)
+
+// frontend is the Python frontend. It holds only immutable tables: each Parse uses its
+// own tree-sitter parser, so one value serves any number of concurrent parses.
+type frontend struct{ g *grammar }
+
+// New returns the Python frontend.
+func New() lang.Frontend { return frontend{g: newGrammar()} }
+
+func (frontend) Name() string { return "python" }
+
+// Naming is PEP 8's convention, which style calls "snake_case" (classes CapWords,
+// constants UPPER_CASE).
+func (frontend) Naming() string { return "snake_case" }
+
+// Match handles Python sources and stubs.
+func (frontend) Match(p string) bool {
+	return strings.HasSuffix(p, ".py") || strings.HasSuffix(p, ".pyi")
+}
+
+// Parse parses src as the Python file at p. Syntax errors go to File.SyntaxErrors, all
+// of them, with whatever tree-sitter recovered around them; Parse never panics.
+func (fe frontend) Parse(p string, src []byte) (*lang.File, error) {
+	root, err := fe.g.parse(src)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", p, err)
+	}
+	lf := &lang.File{Path: p, Language: "python", Package: moduleName(p), Lines: splitLines(src)}
+	x := newExtractor(p, src, lf)
+	x.scan(root)
+	x.module(root)
+	x.idents(root)
+	return lf, nil
+}
+
+// moduleName is the last component of the file's dotted module name: the file name
+// without its extension, or the directory's name for a package's __init__.py.
+func moduleName(p string) string {
+	base := path.Base(p)
+	base = strings.TrimSuffix(strings.TrimSuffix(base, ".pyi"), ".py")
+	if base == "__init__" {
+		if dir := path.Base(path.Dir(p)); dir != "." && dir != "/" {
+			return dir
+		}
+	}
+	return base
+}
+
+// splitLines splits src into lines without terminators ("\n" or "\r\n"); a final
+// newline does not start another line.
+func splitLines(src []byte) []string {
+	if len(src) == 0 {
+		return nil
+	}
+	s := strings.TrimSuffix(string(src), "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// fileRole classifies a file for pytest: test modules hold tests, conftest.py holds
+// fixtures; neither is part of a package's API.
+type fileRole int
+
+const (
+	source fileRole = iota
+	testModule
+	testSupport
+)
+
+// roleOf applies pytest's default python_files patterns (test_*.py, *_test.py).
+func roleOf(p string) fileRole {
+	base := path.Base(p)
+	stem := strings.TrimSuffix(strings.TrimSuffix(base, ".pyi"), ".py")
+	switch {
+	case base == "conftest.py":
+		return testSupport
+	case strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test"):
+		return testModule
+	}
+	return source
+}

@@ -1,0 +1,121 @@
+//go:build cgo
+
+package python
+
+import (
+	"errors"
+	"sort"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+
+	"github.com/agentverify/agentverify/lang"
+)
+
+// errNoTree is returned when tree-sitter produces no tree, which only happens when it
+// is cancelled or misconfigured.
+var errNoTree = errors.New("tree-sitter returned no syntax tree")
+
+// grammar is tree-sitter's Python language with its kind and field names in Go tables,
+// so that copying a tree costs no cgo call per name. It is immutable.
+type grammar struct {
+	lang   *sitter.Language
+	kinds  []string // by kind id
+	named  []bool   // by kind id
+	fields []string // by field id
+}
+
+// errorKind is tree-sitter's kind id of ERROR nodes.
+const errorKind = 0xFFFF
+
+func newGrammar() *grammar {
+	useLibcAllocator()
+	l := sitter.NewLanguage(tspython.Language())
+	g := &grammar{lang: l}
+	for id := uint32(0); id < l.NodeKindCount(); id++ {
+		g.kinds = append(g.kinds, l.NodeKindForId(uint16(id)))
+		g.named = append(g.named, l.NodeKindIsNamed(uint16(id)))
+	}
+	for id := uint32(0); id <= l.FieldCount(); id++ {
+		g.fields = append(g.fields, l.FieldNameForId(uint16(id)))
+	}
+	return g
+}
+
+// copier copies a tree-sitter tree into nodes.
+type copier struct {
+	g          *grammar
+	lineStarts []int // byte offset of each line's first byte
+}
+
+// parse parses src with tree-sitter's Python grammar and copies the tree out.
+func (g *grammar) parse(src []byte) (*node, error) {
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(g.lang); err != nil {
+		return nil, err
+	}
+	t := p.Parse(src, nil)
+	if t == nil {
+		return nil, errNoTree
+	}
+	defer t.Close()
+	c := t.Walk()
+	defer c.Close()
+	cp := &copier{g: g, lineStarts: lineStarts(src)}
+	return cp.copy(c), nil
+}
+
+// lineStarts returns the offset of the first byte of each line of src.
+func lineStarts(src []byte) []int {
+	out := []int{0}
+	for i, b := range src {
+		if b == '\n' {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// pos turns a byte offset into a position; tree-sitter counts rows by '\n' and columns
+// in bytes, as this does.
+func (cp *copier) pos(off int) lang.Pos {
+	line := sort.Search(len(cp.lineStarts), func(i int) bool { return cp.lineStarts[i] > off }) - 1
+	line = max(line, 0)
+	return lang.Pos{Line: line + 1, Column: off - cp.lineStarts[line] + 1}
+}
+
+// copy copies the subtree at the cursor's node, leaving the cursor where it was.
+func (cp *copier) copy(c *sitter.TreeCursor) *node {
+	n := c.Node()
+	id := n.KindId()
+	out := &node{start: int(n.StartByte()), end: int(n.EndByte())}
+	switch {
+	case id == errorKind:
+		out.kind, out.named = "ERROR", true
+	case int(id) < len(cp.g.kinds):
+		out.kind, out.named = cp.g.kinds[id], cp.g.named[id]
+	default:
+		out.kind, out.named = n.Kind(), n.IsNamed()
+	}
+	if f := int(c.FieldId()); f > 0 && f < len(cp.g.fields) {
+		out.field = cp.g.fields[f]
+	}
+	out.pos = cp.pos(out.start)
+	out.endPos = out.pos
+	if out.end > out.start {
+		out.endPos = cp.pos(out.end - 1)
+	} else {
+		out.missing = n.IsMissing() // only zero-width nodes can be missing
+	}
+	if c.GotoFirstChild() {
+		for {
+			out.children = append(out.children, cp.copy(c))
+			if !c.GotoNextSibling() {
+				break
+			}
+		}
+		c.GotoParent()
+	}
+	return out
+}
