@@ -34,7 +34,7 @@ const (
 
 var rules = []*check.Rule{
 	{ID: RuleSyntaxError, Default: policy.Error, Short: "the file does not parse",
-		Doc: "The Go parser rejects the file (or go.mod). Nothing else about the file can be verified until it parses; fix the syntax at the reported position."},
+		Doc: "The language's parser rejects the file (the Go parser for Go files and go.mod, the frontend's parser for Python, Common Lisp and every other language agentverify parses). Every error the parser recovers from is reported. Nothing else about the file can be verified until it parses; fix the syntax at the reported position."},
 	{ID: RuleUnknownImport, Default: policy.Error, Short: "an import path resolves to no package",
 		Doc: "The import path names no standard-library package, no package of the module and no package of a module go.mod requires. Agents invent plausible module paths; installing one with `go get` is how typo-squatted modules get in, so the fix is to use an existing package, never to add whatever module has that name."},
 	{ID: RuleUndeclaredDependency, Default: policy.Error, Short: "an import belongs to a module go.mod does not require",
@@ -176,6 +176,11 @@ func run(p *check.Pass, loader *load.Loader) ([]check.Finding, error) {
 		out = append(out, fs...)
 	}
 	out = append(out, unverifiedFiles(set, p.Policy.Limits.FileSize())...)
+	syntax, err := frontendSyntaxErrors(p)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, syntax...)
 	for _, f := range set.Files {
 		if base := path.Base(f.Path); (base == "go.mod" || base == "go.work") && f.Analyzable() {
 			out = append(out, outsideFindings(f)...)

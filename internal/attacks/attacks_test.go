@@ -12,26 +12,11 @@ import (
 	"time"
 )
 
-// Why an attack is still open: the defence and the branch building it (issue 11).
-const (
-	byPolicy           = "defence not merged yet: trusted policy from the base commit, scope/gate-config-changed (gate-policy)"
-	bySuppressions     = "defence not merged yet: new suppressions suppress nothing, style/suppression-added (gate-policy)"
-	byOrigin           = "defence not merged yet: MCP HTTP checks Origin (gate-policy)"
-	byIntroduced       = "defence not merged yet: findings head has and base has not, wherever they land (gate-introduced)"
-	byStagedIndex      = "defence not merged yet: --staged sees only the index (gate-introduced)"
-	byTrees            = "defence not merged yet: content-based change detection, symlinks resolved, non-regular files never opened (gate-trees)"
-	byFailClosed       = "defence not merged yet: package-level func literals measured, oversized/binary .go files are errors (gate-trees)"
-	byBuildConstraints = "defence not merged yet: build-constrained files type-checked or hallucination/unverified-file (go-hallucination)"
-	byGenerated        = "defence not merged yet: generated headers don't exempt edited files (gate-trees), new suppressions suppress nothing (gate-policy)"
-	unassigned         = "no defence assigned yet: found by this suite, see docs/security.md"
-)
-
-// knownOpen lists the attacks that still get through on this branch, with the reason.
-// Each is run and reported as skipped ("OPEN"); an attack in this list that holds fails
-// the suite, so the list shrinks as defences merge and never hides a regression. Empty it,
-// don't grow it.
-var knownOpen = map[string]string{
-}
+// knownOpen lists the attacks that still get through, each with the defence that would
+// close it. Each is run and reported as skipped ("OPEN"); an attack in this list that
+// holds fails the suite, so the list only shrinks and never hides a regression. Every
+// attack holds today: keep it empty, and add to it only with a defence on the way.
+var knownOpen = map[string]string{}
 
 // TestAttacks plays every testdata/*.txtar script as the gated agent would and checks the
 // gate holds: `go test ./internal/attacks -run TestAttacks -v` lists each attack as held
