@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -34,7 +35,9 @@ func TestLimits(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := Parse("p.yaml", []byte(tt.src))
 			if tt.err != "" {
-				if err == nil || !strings.HasPrefix(err.Error(), tt.err) || strings.Contains(err.Error(), "\n") {
+				prefix, rest, _ := strings.Cut(tt.err, ": ")
+				if err == nil || !regexp.MustCompile(`^`+regexp.QuoteMeta(prefix)+`:\d+: `).MatchString(err.Error()) ||
+					!strings.Contains(err.Error(), rest) || strings.Contains(err.Error(), "\n") {
 					t.Errorf("error = %v\nwant   %s…", err, tt.err)
 				}
 				return

@@ -96,11 +96,11 @@ func (d *decoder) yamlError(err error) error {
 }
 
 func (d *decoder) errorf(n *yaml.Node, format string, args ...any) error {
-	line := 1
+	line, col := 1, 1
 	if n != nil && n.Line > 0 {
-		line = n.Line
+		line, col = n.Line, max(n.Column, 1)
 	}
-	return fmt.Errorf("%s:%d: %s", d.file, line, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%s:%d:%d: %s", d.file, line, col, fmt.Sprintf(format, args...))
 }
 
 // fields walks a mapping node, rejecting duplicate and unknown keys; known maps each key
@@ -110,6 +110,7 @@ func (d *decoder) fields(n *yaml.Node, where string, known map[string]func(v *ya
 		return d.errorf(n, "%s: want a mapping of keys, got %s", where, describe(n))
 	}
 	seen := map[string]int{}
+	var errs []error
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
@@ -126,13 +127,14 @@ func (d *decoder) fields(n *yaml.Node, where string, known map[string]func(v *ya
 				names = append(names, name)
 			}
 			slices.Sort(names)
-			return d.errorf(k, "%s: unknown key %q (known keys: %s)", where, k.Value, strings.Join(names, ", "))
+			errs = append(errs, d.errorf(k, "%s: unknown key %q (known keys: %s)", where, k.Value, strings.Join(names, ", ")))
+			continue
 		}
 		if err := h(v); err != nil {
-			return err
+			errs = append(errs, err) // every bad key is reported, not only the first
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func describe(n *yaml.Node) string {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		name, src string
-		want      string // the whole error must start with "p.yaml:LINE: " and contain the rest
+		want      string // the whole error must start with "p.yaml:LINE:" (and the column) and contain the rest
 	}{
 		{"empty", "", "p.yaml:1: empty policy"},
 		{"not yaml", "version: 1\nscope: [\n", "p.yaml:2: not valid YAML"},
@@ -52,7 +53,7 @@ func TestParseErrors(t *testing.T) {
 				t.Fatalf("no error, want %q", tt.want)
 			}
 			prefix, rest, _ := strings.Cut(tt.want, ": ")
-			if !strings.HasPrefix(err.Error(), prefix+": ") || !strings.Contains(err.Error(), rest) {
+			if !regexp.MustCompile(`^`+regexp.QuoteMeta(prefix)+`(:\d+)?: `).MatchString(err.Error()) || !strings.Contains(err.Error(), rest) {
 				t.Errorf("error = %q\nwant   %q", err, tt.want)
 			}
 			if strings.Contains(err.Error(), "\n") {
@@ -306,4 +307,29 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestEveryErrorAtOnce: a policy with several mistakes gets them all, each on its own line
+// with its line and column, so one round of fixes is enough.
+func TestEveryErrorAtOnce(t *testing.T) {
+	src := "version: 1\nscope:\n  allowed_path: [\"**\"]\n  max_files_changed: -2\nstyle:\n  naming: kebab\ncomplexty: {}\n"
+	_, err := Parse("p.yaml", []byte(src))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	want := []string{
+		`p.yaml:3:3: scope: unknown key "allowed_path"`,
+		`p.yaml:4:22: scope.max_files_changed: want a whole number ≥ 0`,
+		`p.yaml:6:11: style.naming: want one of`,
+		`p.yaml:7:1: policy: unknown key "complexty"`,
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d errors, want %d:\n%s", len(lines), len(want), err)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("error %d = %q, want it to start with %q", i+1, lines[i], w)
+		}
+	}
 }

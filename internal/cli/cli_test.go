@@ -216,6 +216,12 @@ func TestCheckAndInit(t *testing.T) {
 	if code, out, errs := run(t, r.Dir, "", "diff"); code != 1 || !strings.Contains(out, "scope/policy-changed") {
 		t.Errorf("diff after init: exit %d\n%s%s", code, out, errs)
 	}
+	// Once committed, the next diff accepts it.
+	r.Git("add", "-A")
+	r.Git("commit", "-qm", "policy")
+	if code, out, errs := run(t, r.Dir, "", "diff"); code != 0 {
+		t.Errorf("diff after committing init's policy: exit %d\n%s%s", code, out, errs)
+	}
 }
 
 func TestExplain(t *testing.T) {
