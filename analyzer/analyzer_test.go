@@ -41,11 +41,18 @@ func TestVetToolMatchesCheck(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	dir := t.TempDir()
-	src, err := os.ReadFile("testdata/src/a/a.go")
-	if err != nil {
-		t.Fatal(err)
+	files := map[string]string{"go.mod": "module example.com/a\n\ngo 1.22\n"}
+	for _, pkg := range []string{"complexity", "style"} {
+		src, err := os.ReadFile(filepath.Join("testdata", "src", pkg, pkg+".go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[filepath.Join(pkg, pkg+".go")] = string(src)
 	}
-	for name, content := range map[string]string{"go.mod": "module example.com/a\n\ngo 1.22\n", "a.go": string(src)} {
+	for name, content := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +64,7 @@ func TestVetToolMatchesCheck(t *testing.T) {
 		t.Fatalf("go vet passed a module over the limits:\n%s", out)
 	}
 	var got []string
-	for _, m := range regexp.MustCompile(`(?m)^(?:\./)?(a\.go:\d+:\d+): (.*)$`).FindAllStringSubmatch(string(out), -1) {
+	for _, m := range regexp.MustCompile(`(?m)^(?:\./)?((?:complexity|style)/\w+\.go:\d+:\d+): (.*)$`).FindAllStringSubmatch(string(out), -1) {
 		got = append(got, m[1]+": "+m[2])
 	}
 	rep, err := agentverify.Check(context.Background(), agentverify.Request{Dir: dir, Source: agentverify.Paths})
@@ -73,7 +80,7 @@ func TestVetToolMatchesCheck(t *testing.T) {
 		if v.Suggestion != "" {
 			msg += " (" + v.Suggestion + ")"
 		}
-		want = append(want, filepath.Base(v.Location.File)+":"+itoa(v.Location.Line)+":"+itoa(v.Location.Column)+": "+string(v.Severity)+": "+msg+" ["+v.Rule+"]")
+		want = append(want, v.Location.File+":"+itoa(v.Location.Line)+":"+itoa(v.Location.Column)+": "+string(v.Severity)+": "+msg+" ["+v.Rule+"]")
 	}
 	sort.Strings(got)
 	sort.Strings(want)
