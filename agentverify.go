@@ -176,6 +176,7 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 	}
 	violations, results := engine.Process(pass, outcomes, rules)
 	rep := newReport(pol.Name, req.Task, set, violations, results, ruleList(dims))
+	rep.Root = set.Root
 	rep.DurationMS = now().Sub(start).Milliseconds()
 	return rep, nil
 }

@@ -90,6 +90,19 @@ type Related struct {
 	Message string `json:"message"`
 }
 
+// Fix is an exact edit that resolves a finding.
+type Fix struct {
+	Description string `json:"description"`
+	Edits       []Edit `json:"edits"`
+}
+
+// Edit replaces the text of Range (Column to EndColumn on Line to EndLine, 1-based byte
+// columns, the end exclusive; an empty range inserts) with NewText.
+type Edit struct {
+	Range   Location `json:"range"`
+	NewText string   `json:"new_text"`
+}
+
 // Finding is a rule firing at a location.
 type Finding struct {
 	Rule       string // rule ID
@@ -99,6 +112,9 @@ type Finding struct {
 	// Related lists other places the finding concerns (where a removed declaration was at
 	// the base, the declaration a broken caller uses).
 	Related []Related
+	// Fix, when set, is the one safe edit that resolves the finding (a missing import, a
+	// did-you-mean with a single candidate): `--fix` applies it.
+	Fix *Fix
 	// Symbol names what the finding is about (a function, an import path), for
 	// fingerprints that survive line shifts.
 	Symbol string

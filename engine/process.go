@@ -44,6 +44,7 @@ func Process(pass *check.Pass, outcomes []Outcome, rules map[string]*check.Rule)
 			Suggestion:  it.f.Suggestion,
 			Location:    it.f.Location,
 			Related:     it.f.Related,
+			Fix:         it.f.Fix,
 			Fingerprint: report.Fingerprint(it.f.Rule, it.f.Location.File, it.f.Symbol, it.f.Message),
 		})
 	}

@@ -65,6 +65,7 @@ type Violation struct {
 	Suggestion  string          `json:"suggestion,omitempty"`
 	Location    check.Location  `json:"location"`
 	Related     []check.Related `json:"related,omitempty"`
+	Fix         *check.Fix      `json:"fix,omitempty"`
 	Fingerprint string          `json:"fingerprint"`
 }
 
@@ -85,4 +86,7 @@ type Report struct {
 	// Rules lists every rule known to the run (for SARIF's rules[] and explain); not part
 	// of the JSON document.
 	Rules []*check.Rule `json:"-"`
+	// Root is the absolute directory the report's paths are relative to (the repository
+	// root); not part of the JSON document, which stays the same wherever it was made.
+	Root string `json:"-"`
 }

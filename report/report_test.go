@@ -73,6 +73,16 @@ func fixture(status Status, files []FileEntry, vs []Violation, ds []DimensionRes
 	return r
 }
 
+// withFix gives v the one exact edit --fix would apply: the misspelt name replaced.
+func withFix(v Violation) Violation {
+	v.Suggestion = "did you mean strings.Repeat?"
+	v.Fix = &check.Fix{Description: "replace Reverse with Repeat", Edits: []check.Edit{{
+		Range:   check.Location{File: v.Location.File, Line: 12, Column: 17, EndLine: 12, EndColumn: 24},
+		NewText: "Repeat",
+	}}}
+	return v
+}
+
 func fixtures() map[string]*Report {
 	unknown := Violation{Rule: "hallucination/unknown-symbol", Dimension: "hallucination", Severity: policy.Error,
 		Message: "strings.Reverse is not declared by package strings", Suggestion: "did you mean strings.Repeat or strings.Replace?",
@@ -95,6 +105,7 @@ func fixtures() map[string]*Report {
 		"failed": fixture(Failed, files, []Violation{unknown, doc, cyclo, forbidden},
 			dims(map[string]Status{"scope": Failed, "hallucination": Failed, "style": Warnings, "complexity": Failed}, "semantics")),
 		"related": fixture(Failed, files[:1], []Violation{removed}, dims(map[string]Status{"semantics": Failed})),
+		"fix":     fixture(Failed, files[:1], []Violation{withFix(unknown)}, dims(map[string]Status{"hallucination": Failed})),
 		"special": fixture(Warnings, []FileEntry{{Path: "dir with space/ü.go", Operation: change.Create}}, []Violation{odd}, dims(map[string]Status{"style": Warnings})),
 	}
 }

@@ -129,10 +129,34 @@ func result(v Violation, ruleIndex uint) *sarif.Result {
 			Message:          &sarif.Message{Text: &msg},
 		})
 	}
+	if v.Fix != nil {
+		res.Fixes = []*sarif.Fix{fix(v.Fix)}
+	}
 	if v.Fingerprint != "" {
 		res.PartialFingerprints = map[string]interface{}{"agentverify/v1": v.Fingerprint}
 	}
 	return res
+}
+
+// fix is a SARIF fix: one artifact change per file, one replacement per edit. The deleted
+// region is the edit's range (an empty one inserts).
+func fix(f *check.Fix) *sarif.Fix {
+	out := sarif.NewFix().WithDescriptionText(f.Description)
+	byFile := map[string]*sarif.ArtifactChange{}
+	for _, e := range f.Edits {
+		ch := byFile[e.Range.File]
+		if ch == nil {
+			ch = sarif.NewArtifactChange(physical(e.Range).ArtifactLocation)
+			byFile[e.Range.File] = ch
+			out.AddArtifactChanges(ch)
+		}
+		r := e.Range
+		region := &sarif.Region{StartLine: ptr(max(r.Line, 1)), StartColumn: ptr(max(r.Column, 1)),
+			EndLine: ptr(max(r.EndLine, r.Line, 1)), EndColumn: ptr(max(r.EndColumn, 1))}
+		text := e.NewText
+		ch.WithReplacement(sarif.NewReplacement(region).WithInsertedContent(&sarif.ArtifactContent{Text: &text}))
+	}
+	return out
 }
 
 // physical is a repository-relative SARIF location with its region.

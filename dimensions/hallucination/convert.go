@@ -225,6 +225,9 @@ func (c *converter) typeError(pkg *load.Package, file string, loc check.Location
 	if w := spanWidth(f); w > 0 {
 		f.Location.EndLine, f.Location.EndColumn = loc.Line, loc.Column+w
 	}
+	if f.Fix != nil && f.Fix.Edits[0].Range.File == "" {
+		f.Fix.Edits[0].Range = f.Location // a rename of the name the finding points at
+	}
 	c.add(f)
 }
 

@@ -3,6 +3,7 @@ package hallucination
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,6 +49,12 @@ func (c *converter) missingImport(pkg *load.Package, e load.Error, name string) 
 	if len(paths) == 1 {
 		f.Message = fmt.Sprintf("%s.%s: package %s is not imported", name, member, paths[0])
 		f.Suggestion = "add " + imports[0]
+		if _, isStd := api.members[paths[0]]; !isStd || slices.Contains(api.members[paths[0]], member) {
+			// One package, and (where its API is known) it has the member: one exact fix.
+			if edit, ok := importEdit(c.res.Fset, file, c.rel(e.Pos.Filename), paths[0]); ok {
+				f.Fix = &check.Fix{Description: "add " + imports[0], Edits: []check.Edit{edit}}
+			}
+		}
 	} else {
 		f.Message = fmt.Sprintf("%s.%s: no package named %s is imported (%s has %s)", name, member, name, where, strings.Join(paths, ", "))
 		f.Suggestion = "add one of: " + strings.Join(imports, "; ")
@@ -56,6 +63,34 @@ func (c *converter) missingImport(pkg *load.Package, e load.Error, name string) 
 		f.Suggestion += "; " + memberHint(api, paths[0], name, member)
 	}
 	return f, true
+}
+
+// importEdit inserts an import of path into file (named rel in the repository): into the
+// first parenthesised import declaration, else after the last import, else after the
+// package clause.
+func importEdit(fset *token.FileSet, file *ast.File, rel, path string) (check.Edit, bool) {
+	if file == nil || rel == "" {
+		return check.Edit{}, false
+	}
+	at := func(pos token.Pos, text string) (check.Edit, bool) {
+		p := fset.Position(pos)
+		return check.Edit{Range: check.Location{File: rel, Line: p.Line, Column: p.Column, EndLine: p.Line, EndColumn: p.Column}, NewText: text}, true
+	}
+	var last *ast.GenDecl
+	for _, d := range file.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.IMPORT {
+			break
+		}
+		if g.Lparen.IsValid() {
+			return at(g.Lparen+1, "\n\t"+strconv.Quote(path))
+		}
+		last = g
+	}
+	if last != nil {
+		return at(last.End(), "\nimport "+strconv.Quote(path))
+	}
+	return at(file.Name.End(), "\n\nimport "+strconv.Quote(path))
 }
 
 // modulePackagesNamed returns the packages of the module and of its direct requirements

@@ -69,7 +69,13 @@ func (c *converter) unknownSymbol(pkg *load.Package, e load.Error, qual, name st
 			f.Message = fmt.Sprintf("%s.%s is not exported by package %s", qual, name, imported.Path())
 		}
 	}
-	f.Suggestion = didYouMean(qual+".", closest(name, cands))
+	names := closest(name, cands)
+	f.Suggestion = didYouMean(qual+".", names)
+	if len(names) == 1 {
+		// One candidate: an exact fix, its range the selected name (set by typeError).
+		f.Fix = &check.Fix{Description: fmt.Sprintf("replace %s.%s with %s.%s", qual, name, qual, names[0]),
+			Edits: []check.Edit{{NewText: names[0]}}}
+	}
 	return f
 }
 

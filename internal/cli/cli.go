@@ -232,6 +232,7 @@ type verifyFlags struct {
 	outputs                           outputList
 	color                             string
 	all, noTimings, quiet             bool
+	fix, dryRun                       bool
 }
 
 // output is one report destination: a format and a file ("" is standard output).
@@ -265,11 +266,16 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&v.dir, "C", "", "run as if started in `DIR`")
 	fs.BoolVar(&v.all, "all", false, "also report pre-existing problems in the changed files")
 	fs.StringVar(&v.color, "color", "auto", "colour the text output: `auto` (on a terminal, unless NO_COLOR is set), always or never")
+	fs.BoolVar(&v.fix, "fix", false, "apply the fixes of findings that have exactly one safe edit (a missing import, a single did-you-mean), to files of the change only, then verify again")
+	fs.BoolVar(&v.dryRun, "dry-run", false, "with --fix: print the diff of the fixes and change nothing")
 	fs.BoolVar(&v.quiet, "quiet", false, "text output: only the violations, nothing when there are none")
 	fs.BoolVar(&v.noTimings, "no-timings", false, "write zero durations, so the same input gives byte-identical output")
 }
 
 func (v *verifyFlags) validate() error {
+	if v.dryRun && !v.fix {
+		return errors.New("--dry-run goes with --fix")
+	}
 	switch v.color {
 	case "auto", "always", "never":
 	default:
@@ -342,6 +348,9 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 	if n > 1 {
 		return usageError(env, "diff", errors.New("--base, --staged and --patch exclude each other"))
 	}
+	if v.fix && *patchFile != "" {
+		return usageError(env, "diff", errFixPatch)
+	}
 	switch {
 	case *staged:
 		req.Source = agentverify.Staged
@@ -406,6 +415,15 @@ func verify(ctx context.Context, env *Env, v *verifyFlags, req agentverify.Reque
 	if err != nil {
 		return fail(env, err)
 	}
+	if v.fix {
+		var done bool
+		if rep, done, err = fixAndVerify(ctx, env, v, checker, req, rep); err != nil || done {
+			if err != nil {
+				return fail(env, err)
+			}
+			return exitCode(v, rep)
+		}
+	}
 	if v.noTimings {
 		rep.DurationMS = 0
 		for i := range rep.DimensionResults {
@@ -415,6 +433,11 @@ func verify(ctx context.Context, env *Env, v *verifyFlags, req agentverify.Reque
 	if err := writeReport(env, v, rep); err != nil {
 		return fail(env, err)
 	}
+	return exitCode(v, rep)
+}
+
+// exitCode maps a report's verdict to the exit code (design.md §1), --fail-on included.
+func exitCode(v *verifyFlags, rep *report.Report) int {
 	switch {
 	case rep.Status == report.Failed:
 		return ExitFailed
@@ -422,6 +445,31 @@ func verify(ctx context.Context, env *Env, v *verifyFlags, req agentverify.Reque
 		return ExitFailed
 	}
 	return ExitOK
+}
+
+// fixAndVerify applies the report's exact fixes and verifies again, returning the new
+// report; with --dry-run it prints their diff instead and reports done (no report is
+// written, the exit code is the verification's).
+func fixAndVerify(ctx context.Context, env *Env, v *verifyFlags, checker *agentverify.Checker, req agentverify.Request, rep *report.Report) (*report.Report, bool, error) {
+	if req.Source == agentverify.Patch {
+		return nil, false, errFixPatch
+	}
+	plan := planFixes(rep)
+	if v.dryRun {
+		return rep, true, runFixes(rep.Root, plan, true, env.Stdout)
+	}
+	if plan.fixed == 0 {
+		return rep, false, nil
+	}
+	if err := runFixes(rep.Root, plan, false, nil); err != nil {
+		return nil, false, err
+	}
+	fmt.Fprintf(env.Stderr, "agentverify: fixed %d finding(s) in %d file(s); verifying again\n", plan.fixed, len(plan.edits))
+	if req.Source == agentverify.Staged {
+		fmt.Fprintln(env.Stderr, "agentverify: the fixes are in the working tree; stage them (git add) for the commit to have them")
+	}
+	rep, err := checker.Check(ctx, req)
+	return rep, false, err
 }
 
 func writeReport(env *Env, v *verifyFlags, rep *report.Report) error {
