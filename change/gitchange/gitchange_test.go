@@ -314,6 +314,7 @@ func TestSpecialFilesAreErrors(t *testing.T) {
 		{"untracked", "x.go", nil, true},
 		{"untracked, not Go", "notes.txt", nil, true},
 		{"ignored Go file", "gen/x.go", map[string]string{".gitignore": "gen/x.go\n"}, false},
+		{"ignored go.work", "go.work", map[string]string{".gitignore": "go.work\n"}, false},
 		{"replaces a tracked file", "a.go", nil, true},
 	}
 	for _, tt := range tests {

@@ -32,7 +32,7 @@ func hashRegular(full, rel string, buf []byte) (hash plumbing.Hash, size int64, 
 		return plumbing.ZeroHash, 0, false, &fs.PathError{Op: "stat", Path: full, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return plumbing.ZeroHash, 0, false, regular.NotRegularError(rel, modeOf(st.Mode))
+		return plumbing.ZeroHash, 0, false, regular.NotRegularError(rel, modeOf(uint32(st.Mode)))
 	}
 	hash, err = hashStream(fdReader(fd), st.Size, rel, buf)
 	return hash, st.Size, st.Mode&0o111 != 0, err

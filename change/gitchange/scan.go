@@ -143,18 +143,28 @@ func (w *walker) walk(ctx context.Context, rel string, ps []gitignore.Pattern, i
 }
 
 // entry handles one directory entry of the walk: a directory to enter, a file git sees,
-// or an ignored Go file that is not a regular file (git skips it, the Go toolchain would
-// block on it).
+// or an ignored file the Go toolchain reads that is not a regular file (git skips it,
+// the toolchain would block on it).
 func (w *walker) entry(ctx context.Context, dir, child string, e fs.DirEntry, ps []gitignore.Pattern, ignored bool) error {
 	switch {
 	case e.IsDir() && w.descend(dir, child, ignored):
 		return w.walk(ctx, child, ps, ignored)
 	case !e.IsDir() && (!ignored || w.tracked[child] != nil):
 		return w.visit(child, e, w.tracked[child])
-	case regular.Special(e.Type()) && strings.HasSuffix(child, ".go"):
+	case regular.Special(e.Type()) && readByGo(e.Name()):
 		return regular.NotRegularError(child, e.Type())
 	}
 	return nil
+}
+
+// readByGo reports whether the Go toolchain reads a file of this name when it loads the
+// packages around it, ignored by git or not.
+func readByGo(name string) bool {
+	switch name {
+	case "go.mod", "go.sum", "go.work", "go.work.sum":
+		return true
+	}
+	return strings.HasSuffix(name, ".go")
 }
 
 // descend reports whether the walk enters directory child: not when it is ignored and

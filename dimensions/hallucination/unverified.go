@@ -27,7 +27,8 @@ var ruleUnverifiedFile = &check.Rule{
 	ID: RuleUnverifiedFile, Default: policy.Error, Short: "a file of a verified language could not be verified",
 	Doc: "A changed file in a language the gate verifies could not be verified, and unverified never means passed. " +
 		"For Go: the file is over the size limit (limits.max_file_size), holds a NUL byte (binary content), or is a " +
-		"symbolic link whose target the toolchain would compile without it being checked; or a build constraint " +
+		"symbolic link whose target the toolchain would compile without it being checked (as is any link inside " +
+		"a Go module that leads out of the repository); or a build constraint " +
 		"excludes it from every build configuration the installed toolchain supports (//go:build ignore, an " +
 		"unsatisfiable expression, an unsupported port), or a configuration including it could not be loaded. Files " +
 		"the host build excludes are otherwise type-checked under a GOOS, GOARCH and tags that include them. The " +

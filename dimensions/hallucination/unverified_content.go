@@ -2,10 +2,13 @@ package hallucination
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
 // unverifiedFiles reports the Go files of the change that the type checker cannot see as
@@ -13,10 +16,18 @@ import (
 func unverifiedFiles(set *change.Set, limit int64) []check.Finding {
 	var out []check.Finding
 	for _, f := range set.Files {
-		if f.Op == change.Delete || !strings.HasSuffix(f.Path, ".go") {
+		if f.Op == change.Delete {
 			continue
 		}
-		msg, fix := unverifiedReason(f, limit)
+		var msg, fix string
+		switch {
+		case strings.HasSuffix(f.Path, ".go"):
+			msg, fix = unverifiedReason(f, limit)
+		case f.Symlink && leavesRepo(f) && inModule(set, f.Path):
+			msg = fmt.Sprintf("is a symbolic link to %s, outside the repository, inside a Go module: "+
+				"the toolchain compiles the Go files it leads to without them being checked", f.Head)
+			fix = "copy what the module needs into the repository instead of linking to it"
+		}
 		if msg == "" {
 			continue
 		}
@@ -30,6 +41,28 @@ func unverifiedFiles(set *change.Set, limit int64) []check.Finding {
 		})
 	}
 	return out
+}
+
+// leavesRepo reports whether the symbolic link f (its head content is its target) points
+// outside the repository, judged on the text of the target.
+func leavesRepo(f *change.File) bool {
+	if f.Head == nil {
+		return false
+	}
+	target := string(f.Head)
+	if filepath.IsAbs(target) || path.IsAbs(filepath.ToSlash(target)) {
+		return true
+	}
+	return !filepath.IsLocal(path.Join(path.Dir(f.Path), filepath.ToSlash(target)))
+}
+
+// inModule reports whether p lies inside a Go module of the change's head.
+func inModule(set *change.Set, p string) bool {
+	if set.HeadFS == nil {
+		return false
+	}
+	_, ok := load.ModuleRoot(set.HeadFS, p)
+	return ok
 }
 
 // unverifiedReason says why f cannot be verified and how to fix it; empty when it can.

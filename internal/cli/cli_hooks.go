@@ -37,12 +37,15 @@ const hookLong = `Connects agentverify to the places where agent code enters a r
       for Write, Edit and MultiEdit, verifies the whole file as it will be after the edit,
       in memory. A failed verdict denies the edit (exit 2, the violations as the reason);
       warnings are passed to the model as additional context. Anything that cannot be
-      verified is denied: the hook fails closed.`
+      verified is denied: the hook fails closed — and so is an edit whose verification
+      takes longer than --timeout (default 50s), since Claude Code lets a tool run when
+      its hook times out (after 60s).`
 
 func runHook(ctx context.Context, env *Env, args []string) int {
 	fs := newFlags(env, "hook")
 	force := fs.Bool("force", false, "install: replace a pre-commit hook that agentverify did not write")
 	policyFile := fs.String("policy", "", "claude: policy `FILE` (default: the repository's .agentverify.yaml)")
+	budget := fs.Duration("timeout", DefaultHookTimeout, "claude: deny an edit whose verification takes longer than `DURATION` (Claude Code lets the tool run when its hook times out, after 60s by default)")
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		// Flags follow the subcommand: agentverify hook install --force.
 		args = append(args[1:], args[0])
@@ -66,28 +69,47 @@ func runHook(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stdout, "installed %s\n", path)
 		return ExitOK
 	case "claude":
-		checker := env.Checker
-		if checker == nil {
-			checker = agentverify.NewChecker()
+		if *budget <= 0 {
+			return usageError(env, "hook", errors.New("--timeout must be positive"))
 		}
-		verify := func(ctx context.Context, dir string, edits []editset.Edit) (*report.Report, error) {
-			if dir == "" {
-				dir = env.Dir
-			}
-			req := agentverify.Request{Dir: dir, Source: agentverify.Edits, Edits: edits}
-			if *policyFile != "" {
-				req.PolicyFile = abs(env, *policyFile)
-			}
-			return checker.Check(ctx, req)
-		}
-		res := claudehook.Run(ctx, env.Stdin, verify)
-		env.Stdout.Write(res.Stdout)
-		if res.Stderr != "" {
-			fmt.Fprintln(env.Stderr, strings.TrimRight(res.Stderr, "\n"))
-		}
-		return res.Exit
+		return runClaudeHook(ctx, env, *policyFile, *budget)
 	}
 	return usageError(env, "hook", fmt.Errorf("unknown hook %q (want install or claude)", fs.Arg(0)))
+}
+
+// DefaultHookTimeout bounds one Claude Code hook run. It stays under Claude Code's own
+// hook timeout (60 seconds), because when that one fires the tool runs unverified.
+const DefaultHookTimeout = 50 * time.Second
+
+// runClaudeHook answers one PreToolUse payload. A verification that does not finish
+// within budget denies the edit: the hook must answer before Claude Code gives up on it.
+func runClaudeHook(ctx context.Context, env *Env, policyFile string, budget time.Duration) int {
+	checker := env.Checker
+	if checker == nil {
+		checker = agentverify.NewChecker()
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	verify := func(ctx context.Context, dir string, edits []editset.Edit) (*report.Report, error) {
+		if dir == "" {
+			dir = env.Dir
+		}
+		req := agentverify.Request{Dir: dir, Source: agentverify.Edits, Edits: edits}
+		if policyFile != "" {
+			req.PolicyFile = abs(env, policyFile)
+		}
+		rep, err := checker.Check(ctx, req)
+		if err != nil && ctx.Err() == context.DeadlineExceeded {
+			return nil, fmt.Errorf("the verification did not finish within %s (hook claude --timeout); the edit is denied unverified", budget)
+		}
+		return rep, err
+	}
+	res := claudehook.Run(ctx, env.Stdin, verify)
+	env.Stdout.Write(res.Stdout)
+	if res.Stderr != "" {
+		fmt.Fprintln(env.Stderr, strings.TrimRight(res.Stderr, "\n"))
+	}
+	return res.Exit
 }
 
 const mcpLong = `Serves the verification tools over the Model Context Protocol on standard input and

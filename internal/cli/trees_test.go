@@ -1,12 +1,18 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/policy"
 )
 
 // runWithin runs the command line and fails the test if it does not finish in time: the
@@ -175,5 +181,30 @@ func TestPackageLiteralMeasured(t *testing.T) {
 	code, out, errs := run(t, r.Dir, "", "diff")
 	if code != 1 || !strings.Contains(out, "complexity/cyclomatic") || !strings.Contains(out, "function f has cyclomatic complexity 20") {
 		t.Errorf("exit %d, want 1 with function f at cyclomatic 20\n%s%s", code, out, errs)
+	}
+}
+
+// TestHookTimeoutDenies: a verification that outlasts hook claude --timeout denies the
+// edit, in time for Claude Code, which would otherwise let the tool run unverified.
+func TestHookTimeoutDenies(t *testing.T) {
+	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
+	slow := &check.Dimension{Name: policy.Style, Doc: "hangs", Run: func(*check.Pass) ([]check.Finding, error) {
+		time.Sleep(time.Minute) // ignores its context: the hook must not wait for it
+		return nil, nil
+	}}
+	payload := claudePayload(t, "Write", r.Dir, map[string]any{"file_path": filepath.Join(r.Dir, "m.go"), "content": cleanGo})
+	var out, errb bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(payload), Stdout: &out, Stderr: &errb, Dir: r.Dir, Getenv: func(string) string { return "" },
+		Checker: &agentverify.Checker{Dimensions: []*check.Dimension{slow}}}
+	start := time.Now()
+	code := Main(context.Background(), []string{"hook", "claude", "--timeout", "1s"}, env)
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("the hook answered after %s, want about 1s", took)
+	}
+	if reason := denyReason(t, code, out.String(), errb.String()); !strings.Contains(reason, "did not finish within 1s") {
+		t.Errorf("reason %q, want the time-out named", reason)
+	}
+	if code, _, errs := run(t, r.Dir, payload, "hook", "claude", "--timeout", "0s"); code != 2 || !strings.Contains(errs, "--timeout") {
+		t.Errorf("--timeout 0s: exit %d %s", code, errs)
 	}
 }
