@@ -92,3 +92,14 @@ func TestDockerImage(t *testing.T) {
 		t.Errorf("the image runs as root (User %q, %v)", user, err)
 	}
 }
+
+// TestGoReleaserConfig validates .goreleaser.yaml with GoReleaser itself.
+func TestGoReleaserConfig(t *testing.T) {
+	if _, err := exec.LookPath("goreleaser"); err != nil {
+		t.Skip("goreleaser not installed (go install github.com/goreleaser/goreleaser/v2@v2.12.0; .ci/run installs it)")
+	}
+	out, err := exec.Command("goreleaser", "check").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "1 configuration file(s) validated") {
+		t.Errorf("goreleaser check: %v\n%s", err, out)
+	}
+}
