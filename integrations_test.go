@@ -240,3 +240,12 @@ func TestPreCommitFramework(t *testing.T) {
 		t.Fatalf("the hook blocked a clean change: %v\n%s", err, out)
 	}
 }
+
+// TestMain removes the binary built for the tests, so a run leaves nothing behind.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
