@@ -8,6 +8,7 @@ import (
 	"github.com/agentverify/agentverify/dimensions/semantic"
 	"github.com/agentverify/agentverify/dimensions/style"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/commonlisp"
 	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/lang/python"
@@ -35,4 +36,4 @@ func NewChecker() *Checker {
 }
 
 // Languages returns the built-in frontends.
-func Languages() lang.Registry { return lang.Registry{golang.New(), python.New()} }
+func Languages() lang.Registry { return lang.Registry{golang.New(), python.New(), commonlisp.New()} }

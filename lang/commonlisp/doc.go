@@ -12,4 +12,8 @@
 //     flet/labels/macrolet scopes;
 //   - asdf: .asd system definitions and a locator for systems following the ASDF
 //     source-registry conventions, with the packages and exports of found systems.
+//
+// The package itself is the frontend of the lang contract (Frontend): declarations,
+// identifiers as written, complexity on forms (metrics.go documents the counting),
+// comments and syntax errors for the language-agnostic dimensions.
 package commonlisp

@@ -24,23 +24,26 @@ combinations.")
 (defun type-symbol-p (s)
   (or (sb-int:info :type :kind s) (sb-int:info :type :expander s)))
 
+(defparameter *kind-tests*
+  (list (cons "SpecialOperator" #'special-operator-p)
+        (cons "Macro" (lambda (s) (and (macro-function s) (not (special-operator-p s)))))
+        (cons "Function" (lambda (s) (and (fboundp s) (not (macro-function s)) (not (special-operator-p s)))))
+        (cons "Constant" (lambda (s) (and (boundp s) (constantp s) (not (keywordp s)))))
+        (cons "Variable" (lambda (s) (and (not (constantp s)) (eq (sb-int:info :variable :kind s) :special))))
+        (cons "Type" #'type-symbol-p)
+        (cons "Class" (lambda (s) (find-class s nil)))
+        (cons "Declaration" (lambda (s) (member s *declarations*)))
+        (cons "LambdaListKeyword" (lambda (s) (member s lambda-list-keywords)))
+        (cons "Local" (lambda (s) (member s *local*))))
+  "Each kind a symbol can have, with the test that says it has it, in the order the Go
+expression names them.")
+
 (defun kinds (s)
   "The Go expression of the kinds of S, e.g. \"Function | Type\"."
-  (let ((k '()))
-    (when (special-operator-p s) (push "SpecialOperator" k))
-    (when (and (macro-function s) (not (special-operator-p s))) (push "Macro" k))
-    (when (and (fboundp s) (not (macro-function s)) (not (special-operator-p s)))
-      (push "Function" k))
-    (when (and (boundp s) (constantp s) (not (keywordp s))) (push "Constant" k))
-    (when (and (not (constantp s)) (eq (sb-int:info :variable :kind s) :special))
-      (push "Variable" k))
-    (when (type-symbol-p s) (push "Type" k))
-    (when (find-class s nil) (push "Class" k))
-    (when (member s *declarations*) (push "Declaration" k))
-    (when (member s lambda-list-keywords) (push "LambdaListKeyword" k))
-    (when (member s *local*) (push "Local" k))
+  (let ((k (loop for (name . test) in *kind-tests*
+                 when (funcall test s) collect name)))
     (if k
-        (format nil "~{~a~^ | ~}" (nreverse k))
+        (format nil "~{~a~^ | ~}" k)
         "0")))
 
 (defun plain (x)

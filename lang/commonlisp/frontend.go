@@ -1,0 +1,196 @@
+package commonlisp
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/commonlisp/index"
+	"github.com/agentverify/agentverify/lang/commonlisp/lambdalist"
+	"github.com/agentverify/agentverify/lang/commonlisp/reader"
+)
+
+// Frontend is the Common Lisp frontend of the lang contract: it reads a file with the
+// reader (positions kept, #+/#- evaluated against SBCL's features), indexes its defining
+// forms and turns them into the declarations, identifiers, metrics, comments and syntax
+// errors the language-agnostic dimensions (style, complexity) and the syntax check use.
+type Frontend struct {
+	// Features are the #+/#- features; nil means reader.DefaultFeatures().
+	Features []string
+}
+
+// New returns the Common Lisp frontend with SBCL-on-x86-64-Linux features.
+func New() *Frontend { return &Frontend{} }
+
+// Name is "commonlisp".
+func (*Frontend) Name() string { return "commonlisp" }
+
+// Match handles .lisp, .lsp, .cl and .asd files.
+func (*Frontend) Match(path string) bool {
+	for _, ext := range []string{".lisp", ".lsp", ".cl", ".asd"} {
+		if strings.HasSuffix(strings.ToLower(path), ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// Naming is lisp-case.
+func (*Frontend) Naming() string { return "lisp-case" }
+
+// Parse reads src. Every syntax error the reader recovers from is a lang.SyntaxError;
+// the forms after an error are still indexed.
+func (fe *Frontend) Parse(path string, src []byte) (*lang.File, error) {
+	rf := reader.Read(src, reader.Options{Features: fe.Features})
+	ix := index.Build(rf)
+	f := &lang.File{Path: path, Language: "commonlisp", Package: ix.PackageAt(0), Lines: splitLines(src)}
+	for _, e := range rf.Errors {
+		f.SyntaxErrors = append(f.SyntaxErrors, lang.SyntaxError{Pos: pos(e.Pos), Message: e.Msg})
+	}
+	for _, c := range rf.Comments {
+		f.Comments = append(f.Comments, lang.Comment{Text: c.Text, Pos: pos(c.Span.Start), EndLine: c.Span.End.Line})
+	}
+	exported := exports(ix)
+	for _, d := range ix.Definitions {
+		f.Idents = append(f.Idents, identsOf(d, src)...)
+		if !d.TopLevel {
+			continue
+		}
+		f.Decls = append(f.Decls, declOf(d, src, rf, exported))
+	}
+	for _, s := range ix.Scopes {
+		for _, d := range s.Functions {
+			f.Idents = append(f.Idents, identsOf(d, src)...)
+		}
+	}
+	return f, nil
+}
+
+// exports returns the package-qualified names ("PKG:NAME") the file's own packages
+// export. Packages defined in other files are not seen here: a definition is exported
+// when its package, defined in the same file, lists it.
+func exports(ix *index.File) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range ix.Packages {
+		for _, s := range p.Export {
+			out[p.Name+":"+s.Name] = true
+			for _, n := range p.Nicknames {
+				out[n+":"+s.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+// declOf turns a top-level definition into a declaration; callable ones get metrics.
+func declOf(d index.Definition, src []byte, rf *reader.File, exported map[string]bool) lang.Decl {
+	name, _ := writtenName(d, src)
+	decl := lang.Decl{
+		Name:       name,
+		Kind:       declKind(d.Kind),
+		Exported:   exported[d.Package+":"+d.Name],
+		Documented: d.Documented,
+		NamePos:    pos(d.NameSpan.Start),
+	}
+	if d.Form != nil {
+		decl.Span = lang.Span{Start: pos(d.Form.Span.Start), End: pos(d.Form.Span.End)}
+	}
+	if d.Lambda != nil {
+		decl.Signature = d.Lambda.String()
+	}
+	if d.Kind.Callable() && d.Form != nil && d.Form.Kind == reader.List {
+		decl.Metrics = metrics(d.Form, rf, src)
+	}
+	return decl
+}
+
+func declKind(k index.Kind) lang.DeclKind {
+	switch k {
+	case index.Method:
+		return lang.Method
+	case index.Structure, index.Class, index.Condition, index.Type:
+		return lang.Type
+	case index.Variable, index.SymbolMacro:
+		return lang.Var
+	case index.Constant:
+		return lang.Const
+	}
+	return lang.Func
+}
+
+// identsOf returns the names a definition declares, as written: the defined name and the
+// variables of its lambda list.
+func identsOf(d index.Definition, src []byte) []lang.Ident {
+	kind := lang.IdentFunc
+	switch declKind(d.Kind) {
+	case lang.Type:
+		kind = lang.IdentType
+	case lang.Var:
+		kind = lang.IdentVar
+	case lang.Const:
+		kind = lang.IdentConst
+	}
+	name, asWritten := writtenName(d, src)
+	if !asWritten {
+		return nil // derived (a defstruct's accessors): its parts are named where written
+	}
+	out := []lang.Ident{{Name: name, Kind: kind, Pos: pos(d.NameSpan.Start)}}
+	if d.Lambda == nil {
+		return out
+	}
+	for _, ps := range [][]lambdalist.Param{d.Lambda.Required, d.Lambda.Optional, d.Lambda.Key} {
+		for _, p := range ps {
+			if sym := paramSymbol(p); sym != nil {
+				out = append(out, lang.Ident{Name: text(src, sym.Span), Kind: lang.IdentParam, Pos: pos(sym.Span.Start)})
+			}
+		}
+	}
+	return out
+}
+
+// paramSymbol returns the variable symbol of a parameter as written: the parameter itself,
+// or the first element of (var default) and ((:key var) default).
+func paramSymbol(p lambdalist.Param) *reader.Form {
+	f := p.Form
+	for f != nil && f.Kind == reader.List && len(f.Items) > 0 {
+		f = f.Items[0]
+		if f.Kind == reader.List && len(f.Items) == 2 {
+			f = f.Items[1] // ((:keyword var) default)
+		}
+	}
+	if f == nil || f.Kind != reader.Symbol || p.Name == "" {
+		return nil
+	}
+	return f
+}
+
+// writtenName returns the defined name as the source writes it, and whether it is written
+// there: names a form derives (make-square from (defstruct square)) are given in lower
+// case.
+func writtenName(d index.Definition, src []byte) (string, bool) {
+	w := text(src, d.NameSpan)
+	if i := strings.LastIndexByte(w, ':'); i >= 0 {
+		w = w[i+1:]
+	}
+	if strings.EqualFold(strings.Trim(w, "|"), d.Name) {
+		return w, true
+	}
+	return strings.ToLower(d.Name), false
+}
+
+func text(src []byte, s reader.Span) string {
+	if s.Start.Offset < 0 || s.End.Offset > len(src) || s.Start.Offset >= s.End.Offset {
+		return ""
+	}
+	return string(src[s.Start.Offset:s.End.Offset])
+}
+
+func pos(p reader.Pos) lang.Pos { return lang.Pos{Line: p.Line, Column: p.Column} }
+
+func splitLines(src []byte) []string {
+	lines := strings.Split(string(bytes.TrimSuffix(src, []byte("\n"))), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
