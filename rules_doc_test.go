@@ -65,23 +65,7 @@ func rulesDoc(t *testing.T) []byte {
 // the constant holding it) and the test files and testdata cases that mention it.
 func ruleSites(t *testing.T, dir, id string) (code, tests []string) {
 	short := id[strings.IndexByte(id, '/')+1:]
-	constName := ""
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if m := regexp.MustCompile(`(\w+)\s*=\s*"` + regexp.QuoteMeta(id) + `"`).FindSubmatch(data); m != nil {
-			constName = string(m[1])
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	constName := ruleConst(t, dir, id)
 	mentions := regexp.MustCompile(`"` + regexp.QuoteMeta(id) + `"` + alt(constName))
 	caseMention := regexp.MustCompile(`\b` + regexp.QuoteMeta(id) + `\b|"` + regexp.QuoteMeta(short) + `\b`)
 	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
@@ -108,6 +92,29 @@ func ruleSites(t *testing.T, dir, id string) (code, tests []string) {
 	sort.Strings(code)
 	sort.Strings(tests)
 	return code, tests
+}
+
+// ruleConst returns the name of the constant that holds rule id in dir's sources, if any.
+func ruleConst(t *testing.T, dir, id string) string {
+	def := regexp.MustCompile(`(\w+)\s*=\s*"` + regexp.QuoteMeta(id) + `"`)
+	name := ""
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if m := def.FindSubmatch(data); m != nil {
+			name = string(m[1])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name
 }
 
 func alt(name string) string {
