@@ -68,7 +68,7 @@ func ruleSites(t *testing.T, dir, id string) (code, tests []string) {
 	constName := ruleConst(t, dir, id)
 	mentions := regexp.MustCompile(`"` + regexp.QuoteMeta(id) + `"` + alt(constName))
 	caseMention := regexp.MustCompile(`\b` + regexp.QuoteMeta(id) + `\b|"` + regexp.QuoteMeta(short) + `\b`)
-	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
