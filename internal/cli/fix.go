@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,7 +39,7 @@ func planFixes(rep *report.Report) fixPlan {
 			continue
 		}
 		for _, e := range v.Fix.Edits {
-			if !slicesContains(plan.edits[e.Range.File], e) {
+			if !slices.Contains(plan.edits[e.Range.File], e) {
 				plan.edits[e.Range.File] = append(plan.edits[e.Range.File], e)
 			}
 		}
@@ -60,15 +62,6 @@ func (p fixPlan) fits(fix *check.Fix, inChange map[string]bool) bool {
 		}
 	}
 	return len(fix.Edits) > 0
-}
-
-func slicesContains(es []check.Edit, e check.Edit) bool {
-	for _, x := range es {
-		if x == e {
-			return true
-		}
-	}
-	return false
 }
 
 // overlaps reports whether two edit ranges share text or insert at the same place.
@@ -146,22 +139,13 @@ func runFixes(root string, plan fixPlan, dryRun bool, w io.Writer) error {
 		}
 		fixed[path] = out
 	}
-	for _, path := range sortedKeys(fixed) {
+	for _, path := range slices.Sorted(maps.Keys(fixed)) {
 		content := fixed[path]
 		if err := writeFileAtomic(path, func(w io.Writer) error { _, err := w.Write(content); return err }); err != nil {
 			return fmt.Errorf("--fix: %w", err)
 		}
 	}
 	return nil
-}
-
-func sortedKeys(m map[string][]byte) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // writeDiff writes a unified diff of one file: one hunk from the first changed line to the
