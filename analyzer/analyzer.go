@@ -46,7 +46,7 @@ func run(pass *analysis.Pass, dim *check.Dimension) error {
 			continue
 		}
 		paths = append(paths, tf.Name())
-		files[tf.Name()] = tf
+		files[resolved(tf.Name())] = tf // the report's root has its links resolved
 	}
 	if len(paths) == 0 {
 		return nil
@@ -56,28 +56,18 @@ func run(pass *analysis.Pass, dim *check.Dimension) error {
 	if err != nil {
 		return fmt.Errorf("agentverify: %w", err)
 	}
-	root, err := repoRoot(rep, paths[0], files)
-	if err != nil {
-		return err
-	}
 	for _, v := range rep.Violations {
-		report1(pass, v, files[filepath.Join(root, filepath.FromSlash(v.Location.File))])
+		report1(pass, v, files[filepath.Join(rep.Root, filepath.FromSlash(v.Location.File))])
 	}
 	return nil
 }
 
-// repoRoot recovers the root the report's paths are relative to from one file of the
-// package (the report names files relative to the repository root).
-func repoRoot(rep *report.Report, first string, files map[string]*token.File) (string, error) {
-	for _, f := range rep.Files {
-		suffix := string(filepath.Separator) + filepath.FromSlash(f.Path)
-		for name := range files {
-			if len(name) > len(suffix) && name[len(name)-len(suffix):] == suffix {
-				return name[:len(name)-len(suffix)], nil
-			}
-		}
+// resolved is path with its symbolic links resolved, or path when it cannot be.
+func resolved(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
 	}
-	return "", fmt.Errorf("agentverify: no report path matches %s", first)
+	return path
 }
 
 // report1 reports v at its line and column, or at the start of the package when the file
