@@ -26,19 +26,9 @@ func TestGoInstallFromModuleProxy(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	zf, err := os.Create(filepath.Join(dir, version+".zip"))
-	if err != nil {
-		t.Fatal(err)
+	if err := writeModuleZip(filepath.Join(dir, version+".zip"), modv.Version{Path: mod, Version: version}); err != nil {
+		t.Fatalf("module zip: %v", err)
 	}
-	if err := zip.CreateFromVCS(zf, modv.Version{Path: mod, Version: version}, ".", "HEAD", ""); err != nil {
-		// An uncommitted tree (a developer's checkout) is zipped from the directory instead.
-		zf.Truncate(0)
-		zf.Seek(0, 0)
-		if err := zip.CreateFromDir(zf, modv.Version{Path: mod, Version: version}, "."); err != nil {
-			t.Fatalf("module zip: %v", err)
-		}
-	}
-	zf.Close()
 	gomod, err := os.ReadFile("go.mod")
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +57,27 @@ func TestGoInstallFromModuleProxy(t *testing.T) {
 	if !strings.Contains(string(out), "go1.") {
 		t.Errorf("version does not name the Go version: %s", out)
 	}
+}
+
+// writeModuleZip writes the module zip of this tree: from git's HEAD when the tree is a
+// clean checkout, else from the directory (a developer's uncommitted tree).
+func writeModuleZip(path string, v modv.Version) error {
+	write := func(from func(f *os.File) error) error {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		if err := from(f); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	err := write(func(f *os.File) error { return zip.CreateFromVCS(f, v, ".", "HEAD", "") })
+	if err != nil {
+		err = write(func(f *os.File) error { return zip.CreateFromDir(f, v, ".") })
+	}
+	return err
 }
 
 // TestDockerImage builds the Dockerfile and runs the image's `version` when a Docker engine
