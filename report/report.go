@@ -4,6 +4,8 @@
 package report
 
 import (
+	"fmt"
+
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/policy"
@@ -67,6 +69,17 @@ type Violation struct {
 	Related     []check.Related `json:"related,omitempty"`
 	Fix         *check.Fix      `json:"fix,omitempty"`
 	Fingerprint string          `json:"fingerprint"`
+}
+
+// ModelLine is the violation on one line as an agent reads it to repair its edit: rule,
+// place, severity, message and, in parentheses, the suggestion. The Claude Code hook and
+// the MCP server answer with it.
+func (v Violation) ModelLine() string {
+	line := fmt.Sprintf("%s %s:%d: %s: %s", v.Rule, v.Location.File, v.Location.Line, v.Severity, v.Message)
+	if v.Suggestion != "" {
+		line += " (" + v.Suggestion + ")"
+	}
+	return line
 }
 
 // Report is the canonical result; every output format is written from it.

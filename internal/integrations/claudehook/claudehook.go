@@ -270,11 +270,7 @@ func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 func summary(rep *report.Report) string {
 	var b strings.Builder
 	for _, v := range rep.Violations {
-		fmt.Fprintf(&b, "%s %s:%d: %s: %s", v.Rule, v.Location.File, v.Location.Line, v.Severity, v.Message)
-		if v.Suggestion != "" {
-			fmt.Fprintf(&b, " (%s)", v.Suggestion)
-		}
-		b.WriteByte('\n')
+		b.WriteString(v.ModelLine() + "\n")
 	}
 	return b.String()
 }

@@ -134,11 +134,7 @@ func Summary(rep *report.Report) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "agentverify: %s (%d files)\n", strings.ToUpper(string(rep.Status)), len(rep.Files))
 	for _, v := range rep.Violations {
-		fmt.Fprintf(&b, "%s %s:%d: %s: %s", v.Rule, v.Location.File, v.Location.Line, v.Severity, v.Message)
-		if v.Suggestion != "" {
-			fmt.Fprintf(&b, " (%s)", v.Suggestion)
-		}
-		b.WriteByte('\n')
+		b.WriteString(v.ModelLine() + "\n")
 	}
 	return b.String()
 }
