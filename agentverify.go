@@ -19,7 +19,6 @@ import (
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/engine"
 	"github.com/agentverify/agentverify/lang"
-	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
 )
@@ -120,12 +119,7 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 		now = time.Now
 	}
 	start := now()
-	dims := c.Dimensions
-	if dims == nil {
-		// One loader for the run: hallucination and semantics load the same packages,
-		// and whichever comes second answers from the first one's go list.
-		dims = dimensions(load.New(load.Options{}))
-	}
+	dims := c.Dims()
 	langs := c.Languages
 	if langs == nil {
 		langs = Languages()

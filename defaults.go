@@ -14,26 +14,33 @@ import (
 	"github.com/agentverify/agentverify/lang/python"
 )
 
-// Dimensions returns the built-in dimensions in report order, each run starting cold.
-func Dimensions() []*check.Dimension { return dimensions(nil) }
-
-// dimensions builds the dimensions around a package loader (nil: a fresh one per run).
-func dimensions(l *load.Loader) []*check.Dimension {
+// Dimensions returns the built-in dimensions in report order.
+func Dimensions() []*check.Dimension {
 	return []*check.Dimension{
 		scope.Dimension,
-		hallucination.New(l),
+		hallucination.Dimension,
 		style.Dimension,
-		semantic.New(l),
+		semantic.Dimension,
 		complexity.Dimension,
 	}
 }
 
 // NewChecker returns a Checker for long-lived processes (the MCP server, the hooks, the
-// agent runner): its dimensions share one package loader, so type information of
-// dependencies stays warm between checks.
+// agent runner): its frontends keep their state warm between checks (the Go frontend one
+// package loader, so type information of dependencies is loaded once).
 func NewChecker() *Checker {
-	return &Checker{Dimensions: dimensions(load.New(load.Options{}))}
+	return &Checker{Languages: languages(load.New(load.Options{}))}
 }
 
-// Languages returns the built-in frontends.
-func Languages() lang.Registry { return lang.Registry{golang.New(), python.New(), commonlisp.New()} }
+// Languages returns the built-in frontends, each verification starting cold.
+func Languages() lang.Registry { return languages(nil) }
+
+// languages builds the frontends around a Go package loader (nil: a fresh one per
+// verification).
+func languages(l *load.Loader) lang.Registry {
+	goFrontend := golang.New()
+	if l != nil {
+		goFrontend = golang.NewWarm(l)
+	}
+	return lang.Registry{goFrontend, python.New(), commonlisp.New()}
+}

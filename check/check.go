@@ -71,37 +71,14 @@ func (d *Dimension) Validate() error {
 	return nil
 }
 
-// Location is where a finding is. Paths are repository-relative with '/' separators.
-// Line is ≥ 1; a finding about a whole file is at line 1, column 0.
-type Location struct {
-	File      string `json:"file"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column,omitempty"`
-	EndLine   int    `json:"end_line,omitempty"`
-	EndColumn int    `json:"end_column,omitempty"`
-}
-
-// Related is another place a finding concerns, such as where a removed declaration was.
-type Related struct {
-	Location Location `json:"location"`
-	// Base is set when Location is in the base of the change (the file as it was before),
-	// not in the head.
-	Base    bool   `json:"base,omitempty"`
-	Message string `json:"message"`
-}
-
-// Fix is an exact edit that resolves a finding.
-type Fix struct {
-	Description string `json:"description"`
-	Edits       []Edit `json:"edits"`
-}
-
-// Edit replaces the text of Range (Column to EndColumn on Line to EndLine, 1-based byte
-// columns, the end exclusive; an empty range inserts) with NewText.
-type Edit struct {
-	Range   Location `json:"range"`
-	NewText string   `json:"new_text"`
-}
+// Location, Related, Fix and Edit are the language contract's: a frontend's analyses
+// report them in lang.Problems, and findings carry them unchanged.
+type (
+	Location = lang.Location
+	Related  = lang.Related
+	Fix      = lang.Fix
+	Edit     = lang.Edit
+)
 
 // Finding is a rule firing at a location.
 type Finding struct {
@@ -299,4 +276,29 @@ func (p *Pass) Keep(f Finding) bool {
 	}
 	cf := p.Changes.File(f.Location.File)
 	return cf != nil && cf.Path == f.Location.File && cf.Op != change.Delete && cf.LineChanged(f.Location.Line)
+}
+
+// Request is the pass as the language contract sees it: what a frontend's resolver or API
+// comparer is asked about.
+func (p *Pass) Request() *lang.Request {
+	files := p.Files
+	if files == nil {
+		files = NewFiles(p.Languages)
+	}
+	req := &lang.Request{Context: p.Context, Changes: p.Changes, Policy: p.Policy, Focus: p.Focus, Parse: files.Parse}
+	if p.Memo != nil {
+		req.Memo = p.Memo
+	} else {
+		req.Memo = (*Memo)(nil)
+	}
+	return req
+}
+
+// Problem turns a frontend's problem into a finding of rule dimension/Kind.
+func Problem(dimension string, pr lang.Problem) Finding {
+	return Finding{
+		Rule: dimension + "/" + string(pr.Kind), Location: pr.Location, Message: pr.Message,
+		Suggestion: pr.Suggestion, Related: pr.Related, Fix: pr.Fix, Symbol: pr.Symbol,
+		Introduced: pr.Introduced,
+	}
 }

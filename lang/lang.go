@@ -4,12 +4,6 @@
 // a frontend; no dimension changes.
 package lang
 
-import (
-	"context"
-
-	"github.com/agentverify/agentverify/change"
-)
-
 // Frontend parses the files of one language.
 type Frontend interface {
 	// Name is the language's name, e.g. "go".
@@ -113,6 +107,12 @@ type SyntaxError struct {
 	Message string
 }
 
+// Skip is one place where code skips a test; Text is the skipping code as written.
+type Skip struct {
+	Pos  Pos
+	Text string
+}
+
 // File is what a frontend extracts from one file.
 type File struct {
 	Path         string
@@ -122,6 +122,9 @@ type File struct {
 	Idents       []Ident
 	Comments     []Comment
 	SyntaxErrors []SyntaxError
+	// Skips are the places where the file's code skips a test (Go's t.Skip, pytest's
+	// skip marks, FiveAM's skip): the semantics dimension reports the ones a change adds.
+	Skips []Skip
 	// Lines holds the file's lines without terminators, for line-based checks.
 	Lines []string
 }
@@ -163,6 +166,9 @@ type APIChange struct {
 	Name string
 	// Removed is set when the subject (or the package) is gone.
 	Removed bool
+	// Internal is set when only the project itself can use the package (Go's internal/
+	// directories): its changes count only when the policy says include_internal.
+	Internal bool
 	// RenamedTo names a new declaration of the same kind and type, when the removal looks
 	// like a rename.
 	RenamedTo string
@@ -186,13 +192,14 @@ type BrokenUse struct {
 	Change APIChange
 }
 
-// APIComparer compares the public API of the packages a change touches, for one language
-// (the semantics dimension runs every comparer it is given).
+// APIComparer is the part of a frontend that compares the public API of the packages a
+// change touches (the semantics dimension runs the comparer of every frontend that has
+// one).
 type APIComparer interface {
 	// CompareAPI reports the incompatible changes the change makes to the API of the
 	// packages it touches. Packages that are no API (a Go main package) are left out.
-	CompareAPI(ctx context.Context, set *change.Set) ([]APIChange, error)
+	CompareAPI(req *Request) ([]APIChange, error)
 	// BrokenUses reports every error that changes cause in the packages of the
 	// repository outside the change that use the changed packages.
-	BrokenUses(ctx context.Context, set *change.Set, changes []APIChange) ([]BrokenUse, error)
+	BrokenUses(req *Request, changes []APIChange) ([]BrokenUse, error)
 }

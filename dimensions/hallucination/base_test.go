@@ -2,9 +2,10 @@ package hallucination
 
 import (
 	"context"
-	"github.com/agentverify/agentverify/lang/golang/load"
 	"strings"
 	"testing"
+
+	"github.com/agentverify/agentverify/lang/golang/load"
 
 	"github.com/agentverify/agentverify/change/gitchange"
 	"github.com/agentverify/agentverify/check"
@@ -47,7 +48,7 @@ func TestBaseViewIsWarm(t *testing.T) {
 				t.Fatal(err)
 			}
 			pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Diff,
-				Files: check.NewFiles(nil), Memo: check.NewMemo()}
+				Languages: languages, Files: check.NewFiles(languages), Memo: check.NewMemo()}
 			dims := []*check.Dimension{Dimension}
 			out := engine.ConfirmAtBase(pass.Context, pass, dims, engine.Run(pass.Context, pass, dims, engine.Options{}), engine.Options{}, nil)
 			var got []string

@@ -71,7 +71,7 @@ func TestGoTypesSuite(t *testing.T) {
 	}
 	set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true, Files: files}
 	set.Sort()
-	got, err := Dimension.Run(&check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Check})
+	got, err := Dimension.Run(&check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Check, Languages: languages})
 	if err != nil {
 		t.Fatal(err)
 	}

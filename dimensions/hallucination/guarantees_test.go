@@ -9,6 +9,8 @@ import (
 
 	"github.com/agentverify/agentverify/change/editset"
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
@@ -46,13 +48,15 @@ func TestP7UnknownSymbolAlwaysReported(t *testing.T) {
 	imports := "package app\n\nimport (\n\t\"bytes\"\n\t\"errors\"\n\t\"os\"\n\t\"path\"\n\t\"strconv\"\n\t\"strings\"\n)\n\n" +
 		"var _, _, _, _, _, _ = bytes.Contains, errors.New, os.Getenv, path.Base, strconv.Itoa, strings.TrimSpace\n"
 	root := writeTree(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "app/app.go": imports})
-	dim := New(load.New(load.Options{}))
+	warm := lang.Registry{golang.NewWarm(load.New(load.Options{}))}
 	rapid.Check(t, func(rt *rapid.T) {
 		e := rapid.SampledFrom(stdExports).Draw(rt, "export")
 		wrong := mutate(rt, e.name)
 		call := strings.Replace(e.call, "%s", wrong, 1)
 		src := imports + "\nvar _ = " + call + "\n"
-		fs, err := dim.Run(passFor(t, root, []editset.Edit{{Path: "app/app.go", Content: []byte(src)}}))
+		pass := passFor(t, root, []editset.Edit{{Path: "app/app.go", Content: []byte(src)}})
+		pass.Languages = warm
+		fs, err := Dimension.Run(pass)
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -90,9 +94,6 @@ func TestP8UnknownImportReportedWithoutGoGet(t *testing.T) {
 			}
 		}
 	}
-	if got := sanitize("no required module provides package example.com/x; to add it:\n\tgo get example.com/x"); strings.Contains(got, "go get") {
-		t.Errorf("sanitize kept the toolchain's advice: %q", got)
-	}
 }
 
 // TestP9CorrectProgramsPass: correct programs using the newest standard library produce no
@@ -105,7 +106,7 @@ func TestP9CorrectProgramsPass(t *testing.T) {
 	for _, m := range matches {
 		t.Run(filepath.Base(m), func(t *testing.T) {
 			c := checktest.Load(t, m)
-			c.Check(t, Dimension, checktest.RunDimension(t, c, Dimension, nil))
+			c.Check(t, Dimension, checktest.RunDimension(t, c, Dimension, languages))
 		})
 	}
 }

@@ -62,7 +62,7 @@ func BenchmarkLargeRepo(b *testing.B) {
 	}
 	set := &change.Set{Root: repo, HeadFS: os.DirFS(repo), BaseFS: os.DirFS(repo), BaseRev: "HEAD",
 		Files: []*change.File{change.NewFile(rel, rel, base, head)}}
-	pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Diff}
+	pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Diff, Languages: languages}
 	b.ResetTimer()
 	for b.Loop() {
 		fs, err := Dimension.Run(pass)

@@ -2,20 +2,23 @@ package hallucination
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
 )
 
 // frontendSyntaxErrors reports the syntax errors the language frontends find in the
-// changed files the Go loader does not check (Python, Common Lisp, …), so a file that
-// does not parse never passes because no type checker looked at it. A frontend that
-// cannot parse at all is the dimension's error: unverified never means passed.
-func frontendSyntaxErrors(p *check.Pass) ([]check.Finding, error) {
+// changed files no resolver checked (resolved holds the names of the frontends that have
+// one), so a file that does not parse never passes because nothing looked at it. A
+// frontend that cannot parse at all is the dimension's error: unverified never means
+// passed.
+func frontendSyntaxErrors(p *check.Pass, resolved map[string]bool) ([]check.Finding, error) {
 	var out []check.Finding
 	for _, f := range p.Changes.Files {
-		if f.Op == change.Delete || f.Head == nil || strings.HasSuffix(f.Path, ".go") || !f.Analyzable() {
+		if f.Op == change.Delete || f.Head == nil || !f.Analyzable() {
+			continue
+		}
+		if fe := p.Languages.For(f.Path); fe == nil || resolved[fe.Name()] {
 			continue
 		}
 		lf, err := p.Files.Parse(f, change.Head)

@@ -12,8 +12,6 @@ import (
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
-	"github.com/agentverify/agentverify/lang/golang/api"
-	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -38,7 +36,7 @@ func BenchmarkOneFileAPIChange(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Diff, Languages: langs, Files: check.NewFiles(langs)}
-		fs, err := run(pass, []lang.APIComparer{api.New(load.New(load.Options{}))})
+		fs, err := Dimension.Run(pass)
 		if err != nil {
 			b.Fatal(err)
 		}

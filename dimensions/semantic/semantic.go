@@ -3,37 +3,30 @@ package semantic
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/lang"
-	"github.com/agentverify/agentverify/lang/golang/api"
-	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/policy"
 )
 
-// Dimension is the semantics dimension with a fresh package loader per verification.
-var Dimension = New(nil)
-
-// New returns the dimension comparing APIs with the frontends' comparers, the Go one
-// loading packages with l; nil means a fresh loader per run. Long-lived processes share
-// one loader with the hallucination dimension.
-func New(l *load.Loader) *check.Dimension {
-	return &check.Dimension{
-		Name:  policy.Semantics,
-		Doc:   "the public API, the dependents and the tests survive the change",
-		Rules: []*check.Rule{removedExport, incompatibleChange, brokenDependent, removedTest, testSkipped},
-		Run: func(pass *check.Pass) ([]check.Finding, error) {
-			loader := l
-			if loader == nil {
-				loader = pass.Memo.Get(load.MemoKey, func() any { return load.New(load.Options{}) }).(*load.Loader)
+// Dimension is the semantics dimension: it compares APIs with the comparer of every
+// frontend that has one (lang.APIComparer), and tests through the frontends' parses.
+var Dimension = &check.Dimension{
+	Name:  policy.Semantics,
+	Doc:   "the public API, the dependents and the tests survive the change",
+	Rules: []*check.Rule{removedExport, incompatibleChange, brokenDependent, removedTest, testSkipped},
+	Run: func(pass *check.Pass) ([]check.Finding, error) {
+		var comparers []lang.APIComparer
+		for _, fe := range pass.Languages {
+			if c, ok := fe.(lang.APIComparer); ok {
+				comparers = append(comparers, c)
 			}
-			return run(pass, []lang.APIComparer{api.New(loader)})
-		},
-	}
+		}
+		return run(pass, comparers)
+	},
 }
 
 func run(pass *check.Pass, comparers []lang.APIComparer) ([]check.Finding, error) {
@@ -60,16 +53,16 @@ func run(pass *check.Pass, comparers []lang.APIComparer) ([]check.Finding, error
 // apiFindings reports the API changes one comparer finds, as the policy for each
 // package asks, and the callers outside the change that they break.
 func apiFindings(pass *check.Pass, c lang.APIComparer) ([]check.Finding, error) {
-	changes, err := c.CompareAPI(pass.Context, pass.Changes)
+	changes, err := c.CompareAPI(pass.Request())
 	if err != nil {
 		return nil, fmt.Errorf("comparing the API: %w", err)
 	}
 	var kept []lang.APIChange
 	var out []check.Finding
 	for _, ch := range changes {
-		opts := pass.Policy.ForPath(path.Join(ch.Dir, "x.go")).Semantics
+		opts := pass.Policy.ForPath(policyPath(ch)).Semantics
 		switch {
-		case isInternal(ch.Dir) && !opts.IncludeInternal:
+		case ch.Internal && !opts.IncludeInternal:
 		case ch.Removed && !opts.PreserveExports:
 		case !ch.Removed && !opts.PreserveSignatures:
 		default:
@@ -77,7 +70,7 @@ func apiFindings(pass *check.Pass, c lang.APIComparer) ([]check.Finding, error) 
 			out = append(out, changeFinding(ch))
 		}
 	}
-	uses, err := c.BrokenUses(pass.Context, pass.Changes, kept)
+	uses, err := c.BrokenUses(pass.Request(), kept)
 	if err != nil {
 		return nil, err
 	}
@@ -160,13 +153,16 @@ func useFinding(u lang.BrokenUse) check.Finding {
 	}
 }
 
-func isInternal(dir string) bool {
-	for _, part := range strings.Split(dir, "/") {
-		if part == "internal" {
-			return true
-		}
+// policyPath is the file whose policy decides about ch: where it shows at the head, else
+// where it was at the base.
+func policyPath(ch lang.APIChange) string {
+	if ch.Head.File != "" {
+		return ch.Head.File
 	}
-	return false
+	if ch.Base.File != "" {
+		return ch.Base.File
+	}
+	return path.Join(ch.Dir, "-")
 }
 
 // testDecl is a test function with where it is.
@@ -197,8 +193,10 @@ func testFindings(pass *check.Pass) ([]check.Finding, error) {
 	sort.Strings(dirs)
 	var out []check.Finding
 	for _, dir := range dirs {
-		if pass.Policy.ForPath(dir + "/x.go").Semantics.PreserveTests {
-			out = append(out, removedTests(pkgs[dir])...)
+		for _, f := range removedTests(pkgs[dir]) {
+			if pass.Policy.ForPath(f.Location.File).Semantics.PreserveTests {
+				out = append(out, f)
+			}
 		}
 	}
 	return out, nil
@@ -304,28 +302,28 @@ func removedTests(p *tests) []check.Finding {
 	return out
 }
 
-var skipCall = regexp.MustCompile(`\b[a-zA-Z_][a-zA-Z0-9_]*\.(Skip|SkipNow|Skipf)\(`)
-
-// skips reports each Skip call in a test file; the diff filter keeps the added ones.
+// skips reports each place where a changed file skips a test, as its frontend finds
+// them; the diff filter and the base view keep the ones the change added.
 func skips(pass *check.Pass) ([]check.Finding, error) {
 	var out []check.Finding
 	for _, f := range pass.Changes.Files {
-		if !f.Analyzable() || !strings.HasSuffix(f.Path, "_test.go") {
+		if !f.Analyzable() || f.Head == nil {
 			continue
 		}
-		for i, line := range strings.Split(string(f.Head), "\n") {
-			trimmed := strings.TrimSpace(line)
-			if strings.HasPrefix(trimmed, "//") {
-				continue
-			}
-			if loc := skipCall.FindStringIndex(line); loc != nil {
-				out = append(out, check.Finding{
-					Rule:     testSkipped.ID,
-					Location: check.Location{File: f.Path, Line: i + 1, Column: loc[0] + 1},
-					Message:  "the change skips a test: " + strings.TrimSpace(line[loc[0]:]),
-					Symbol:   f.Path,
-				})
-			}
+		lf, err := pass.Files.Parse(f, change.Head)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Path, err)
+		}
+		if lf == nil {
+			continue
+		}
+		for _, s := range lf.Skips {
+			out = append(out, check.Finding{
+				Rule:     testSkipped.ID,
+				Location: check.Location{File: f.Path, Line: s.Pos.Line, Column: s.Pos.Column},
+				Message:  "the change skips a test: " + s.Text,
+				Symbol:   f.Path,
+			})
 		}
 	}
 	return out, nil

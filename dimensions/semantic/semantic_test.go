@@ -85,7 +85,7 @@ func mutate(t *rapid.T, base map[string]string, types []string) (head, want map[
 func TestP13P14P15APIChanges(t *testing.T) {
 	types := []string{"int", "string", "bool", "[]byte"}
 	root := emptyModule(t)
-	dim := New(load.New(load.Options{}))
+	warm := lang.Registry{golang.NewWarm(load.New(load.Options{}))}
 	rapid.Check(t, func(t *rapid.T) {
 		base := map[string]string{}
 		for i := rapid.IntRange(0, 6).Draw(t, "n"); i > 0; i-- {
@@ -103,9 +103,8 @@ func TestP13P14P15APIChanges(t *testing.T) {
 			Root: filepath.Join(root, "head"), BaseFS: os.DirFS(filepath.Join(root, "base")), HeadFS: os.DirFS(filepath.Join(root, "head")),
 			Files: []*change.File{change.NewFile("api/api.go", "api/api.go", baseSrc, headSrc)},
 		}
-		langs := lang.Registry{golang.New()}
-		pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Languages: langs, Files: check.NewFiles(langs)}
-		fs, err := dim.Run(pass)
+		pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Languages: warm, Files: check.NewFiles(warm)}
+		fs, err := Dimension.Run(pass)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,14 +14,61 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/golang/api"
+	"github.com/agentverify/agentverify/lang/golang/load"
+	"github.com/agentverify/agentverify/lang/golang/resolve"
 )
 
-// frontend is the Go frontend. It holds no state, so one value serves any number of
-// concurrent parses.
-type frontend struct{}
+// frontend is the Go frontend. Parsing holds no state, so one value serves any number of
+// concurrent parses; resolution and API comparison load packages with the Go toolchain.
+type frontend struct {
+	// loader is shared by every verification of a long-lived process; nil means a fresh
+	// one per verification, kept in its Memo.
+	loader *load.Loader
+}
 
-// New returns the Go frontend.
+// New returns the Go frontend, starting cold for each verification.
 func New() lang.Frontend { return frontend{} }
+
+// NewWarm returns the Go frontend for a long-lived process: every verification loads
+// packages through l, so the type information of dependencies stays warm between them.
+func NewWarm(l *load.Loader) lang.Frontend { return frontend{loader: l} }
+
+func (fe frontend) loaderFor(req *lang.Request) *load.Loader {
+	if fe.loader != nil {
+		return fe.loader
+	}
+	if req.Memo == nil {
+		return load.New(load.Options{})
+	}
+	return req.Memo.Get(load.MemoKey, func() any { return load.New(load.Options{}) }).(*load.Loader)
+}
+
+// Resolve type-checks the Go code of the change (lang.Resolver).
+func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
+	return resolve.Resolver{Loader: fe.loaderFor(req)}.Resolve(req)
+}
+
+// CompareAPI compares the APIs of the Go packages the change touches with apidiff
+// (lang.APIComparer).
+func (fe frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
+	changes, err := api.New(fe.loaderFor(req)).CompareAPI(req.Context, req.Changes)
+	for i := range changes {
+		changes[i].Internal = isInternal(changes[i].Dir)
+	}
+	return changes, err
+}
+
+// isInternal reports whether the package in dir is importable only from inside its
+// module's tree.
+func isInternal(dir string) bool {
+	return slices.Contains(strings.Split(dir, "/"), "internal")
+}
+
+// BrokenUses type-checks the packages outside the change that import changed ones.
+func (fe frontend) BrokenUses(req *lang.Request, changes []lang.APIChange) ([]lang.BrokenUse, error) {
+	return api.New(fe.loaderFor(req)).BrokenUses(req.Context, req.Changes, changes)
+}
 
 func (frontend) Name() string   { return "go" }
 func (frontend) Naming() string { return "go" }
@@ -150,6 +198,9 @@ func (x *extractor) run(src []byte) {
 		case *ast.GenDecl:
 			x.genDecl(d)
 		}
+	}
+	if x.test {
+		x.skips(src)
 	}
 	x.idents()
 	sort.SliceStable(x.lf.Idents, func(i, j int) bool {
@@ -422,4 +473,26 @@ func codeLines(tf *token.File, src []byte) []bool {
 		}
 	}
 	return lines
+}
+
+// skips records every call of a method named Skip, Skipf or SkipNow in a test file (on
+// a *testing.T, a *testing.B or anything wrapping them).
+func (x *extractor) skips(src []byte) {
+	ast.Inspect(x.file, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel == nil || (sel.Sel.Name != "Skip" && sel.Sel.Name != "Skipf" && sel.Sel.Name != "SkipNow") {
+			return true
+		}
+		start, end := x.tf.Offset(sel.Pos()), x.tf.Offset(call.End())
+		text := string(src[start:end])
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			text = text[:i]
+		}
+		x.lf.Skips = append(x.lf.Skips, lang.Skip{Pos: x.pos(sel.Pos()), Text: text})
+		return true
+	})
 }

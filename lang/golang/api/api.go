@@ -19,16 +19,14 @@ import (
 	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
-// Comparer is the Go lang.APIComparer. Its loader is shared with the hallucination
-// dimension in long-lived processes, so the head's dependencies load once.
+// Comparer compares Go APIs for the Go frontend's lang.APIComparer. Its loader is the
+// frontend's, shared with resolution, so the head's dependencies load once.
 type Comparer struct {
 	loader *load.Loader
 }
 
 // New returns a Comparer loading dependencies with l.
 func New(l *load.Loader) *Comparer { return &Comparer{loader: l} }
-
-var _ lang.APIComparer = (*Comparer)(nil)
 
 // module is one Go module of a change with the directories of its changed packages.
 type module struct {

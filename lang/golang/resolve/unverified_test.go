@@ -1,4 +1,4 @@
-package hallucination
+package resolve
 
 import (
 	"strings"
@@ -34,7 +34,7 @@ func TestUnverifiedFiles(t *testing.T) {
 	set.Files = append(set.Files, linked...)
 	got := map[string]string{}
 	for _, f := range unverifiedFiles(set, 5<<20) {
-		if f.Rule != RuleUnverifiedFile || f.Location.Line != 1 || !f.Introduced || f.Suggestion == "" {
+		if f.Kind != UnverifiedFile || f.Location.Line != 1 || !f.Introduced || f.Suggestion == "" {
 			t.Errorf("bad finding %+v", f)
 		}
 		got[f.Location.File] = f.Message

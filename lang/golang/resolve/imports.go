@@ -1,4 +1,4 @@
-package hallucination
+package resolve
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/agentverify/agentverify/lang"
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
 )
@@ -15,23 +16,23 @@ import (
 // classifyImport turns `go list`'s reason for an unresolved import into a rule, a message
 // that says which of the module's facts the import contradicts, and a suggestion drawn
 // from the packages that really exist. It never advises fetching a module.
-func (c *converter) classifyImport(ipath, reason string) (rule, msg, suggestion string) {
+func (c *converter) classifyImport(ipath, reason string) (rule lang.Kind, msg, suggestion string) {
 	info := c.modInfo()
 	if info != nil {
 		if r := info.providing(ipath); r != nil && r.path == info.self.path {
 			if nested := nestedModule(r, ipath); nested != "" {
-				return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: its directory belongs to the nested module %s, which go.mod does not require", ipath, nested), ""
+				return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: its directory belongs to the nested module %s, which go.mod does not require", ipath, nested), ""
 			}
-			return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: module %s has no package %s", ipath, r.path, subPath(ipath, r.path)), packageHint(r, ipath)
+			return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: module %s has no package %s", ipath, r.path, subPath(ipath, r.path)), packageHint(r, ipath)
 		}
 	}
 	switch {
 	case strings.Contains(reason, "is not in std") || !strings.Contains(firstElem(ipath), "."):
-		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: there is no standard-library package %s", ipath, ipath), stdPackageHint(ipath)
+		return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: there is no standard-library package %s", ipath, ipath), stdPackageHint(ipath)
 	case strings.Contains(reason, "missing go.sum entry") || strings.Contains(reason, "module lookup disabled"):
-		return RuleUnknownImport, fmt.Sprintf("import %q cannot be verified: its module is required by go.mod but is not in the local module cache or go.sum (no network access)", ipath), ""
+		return lang.UnknownImport, fmt.Sprintf("import %q cannot be verified: its module is required by go.mod but is not in the local module cache or go.sum (no network access)", ipath), ""
 	case !notProvided(reason):
-		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: %s", ipath, oneLine(sanitize(reason))), ""
+		return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: %s", ipath, oneLine(sanitize(reason))), ""
 	}
 	if info != nil {
 		if rule, msg, sugg, ok := classifyRequired(info, ipath); ok {
@@ -39,12 +40,12 @@ func (c *converter) classifyImport(ipath, reason string) (rule, msg, suggestion 
 		}
 	}
 	if mod := cachedModule(ipath); mod != "" {
-		return RuleUndeclaredDependency, fmt.Sprintf("import %q belongs to module %s, which go.mod does not require (do not add unreviewed dependencies)", ipath, mod), ""
+		return lang.UndeclaredDependency, fmt.Sprintf("import %q belongs to module %s, which go.mod does not require (do not add unreviewed dependencies)", ipath, mod), ""
 	}
 	if mod := guessModule(ipath); mod != "" {
-		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: module %s is not required by go.mod (do not add unreviewed dependencies)", ipath, mod), ""
+		return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: module %s is not required by go.mod (do not add unreviewed dependencies)", ipath, mod), ""
 	}
-	return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: no module required by go.mod provides it (do not add unreviewed dependencies)", ipath), ""
+	return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: no module required by go.mod provides it (do not add unreviewed dependencies)", ipath), ""
 }
 
 // stdPackageHint suggests the standard-library packages closest to ipath: by path, or
@@ -81,9 +82,9 @@ func notProvided(reason string) bool {
 
 // classifyRequired explains an import under a required module that has no such package,
 // or of another major version of a required module.
-func classifyRequired(info *modInfo, ipath string) (rule, msg, suggestion string, ok bool) {
+func classifyRequired(info *modInfo, ipath string) (rule lang.Kind, msg, suggestion string, ok bool) {
 	if r := info.providing(ipath); r != nil {
-		return RuleUnknownImport, fmt.Sprintf("import %q resolves to no package: module %s (required at %s) has no package %s", ipath, r.path, r.version, subPath(ipath, r.path)), packageHint(r, ipath), true
+		return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: module %s (required at %s) has no package %s", ipath, r.path, r.version, subPath(ipath, r.path)), packageHint(r, ipath), true
 	}
 	if r, alt := info.otherMajor(ipath); r != nil {
 		_, major, _ := module.SplitPathVersion(r.path)
@@ -95,7 +96,7 @@ func classifyRequired(info *modInfo, ipath string) (rule, msg, suggestion string
 		if pkgs := packagesOf(r); len(pkgs) > 0 && !contains(pkgs, alt) {
 			suggestion = packageHint(r, alt)
 		}
-		return RuleUnknownImport, msg, suggestion, true
+		return lang.UnknownImport, msg, suggestion, true
 	}
 	return "", "", "", false
 }

@@ -1,4 +1,4 @@
-package hallucination
+package resolve
 
 import (
 	"errors"
@@ -7,13 +7,13 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/agentverify/agentverify/change"
-	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang"
 )
 
 // goModFindings reports the syntax errors of a changed go.mod and the requirements the
 // change adds; ok is false when the head go.mod does not parse. With no base (check mode)
 // nothing is added, so no requirement is reported as new.
-func goModFindings(f *change.File, noBase bool) (out []check.Finding, ok bool) {
+func goModFindings(f *change.File, noBase bool) (out []lang.Problem, ok bool) {
 	headMod, err := modfile.Parse(f.Path, f.Head, nil)
 	if err != nil {
 		_, baseErr := modfile.Parse(f.Path, f.Base, nil)
@@ -22,15 +22,15 @@ func goModFindings(f *change.File, noBase bool) (out []check.Finding, ok bool) {
 		if errors.As(err, &list) {
 			for _, e := range list {
 				line := max(e.Pos.Line, 1)
-				out = append(out, check.Finding{
-					Rule: RuleSyntaxError, Location: check.Location{File: f.Path, Line: line, Column: e.Pos.LineRune},
+				out = append(out, lang.Problem{
+					Kind: lang.SyntaxErrorKind, Location: lang.Location{File: f.Path, Line: line, Column: e.Pos.LineRune},
 					Message: e.Err.Error(), Symbol: f.Path, Introduced: introduced,
 				})
 			}
 		}
 		if len(out) == 0 {
-			out = append(out, check.Finding{
-				Rule: RuleSyntaxError, Location: check.Location{File: f.Path, Line: 1},
+			out = append(out, lang.Problem{
+				Kind: lang.SyntaxErrorKind, Location: lang.Location{File: f.Path, Line: 1},
 				Message: oneLine(err.Error()), Symbol: f.Path, Introduced: introduced,
 			})
 		}
@@ -55,13 +55,13 @@ func goModFindings(f *change.File, noBase bool) (out []check.Finding, ok bool) {
 		if r.Indirect {
 			kind = "indirect requirement"
 		}
-		loc := check.Location{File: f.Path, Line: 1}
+		loc := lang.Location{File: f.Path, Line: 1}
 		if r.Syntax != nil {
-			loc = check.Location{File: f.Path, Line: r.Syntax.Start.Line, Column: r.Syntax.Start.LineRune,
+			loc = lang.Location{File: f.Path, Line: r.Syntax.Start.Line, Column: r.Syntax.Start.LineRune,
 				EndLine: r.Syntax.End.Line, EndColumn: r.Syntax.End.LineRune}
 		}
-		out = append(out, check.Finding{
-			Rule: RuleNewDependency, Location: loc,
+		out = append(out, lang.Problem{
+			Kind: NewDependency, Location: loc,
 			Message:    fmt.Sprintf("the change adds the %s %s %s to go.mod: review the new dependency", kind, r.Mod.Path, r.Mod.Version),
 			Symbol:     r.Mod.Path,
 			Introduced: true,

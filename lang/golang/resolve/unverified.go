@@ -1,4 +1,4 @@
-package hallucination
+package resolve
 
 import (
 	"bufio"
@@ -14,26 +14,9 @@ import (
 	"go/build/constraint"
 
 	"github.com/agentverify/agentverify/change"
-	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
-	"github.com/agentverify/agentverify/policy"
 )
-
-// RuleUnverifiedFile is reported for a file of a verified language that could not be
-// verified; unverified never means passed.
-const RuleUnverifiedFile = "hallucination/unverified-file"
-
-var ruleUnverifiedFile = &check.Rule{
-	ID: RuleUnverifiedFile, Default: policy.Error, Short: "a file of a verified language could not be verified",
-	Doc: "A changed file in a language the gate verifies could not be verified, and unverified never means passed. " +
-		"For Go: the file is over the size limit (limits.max_file_size), holds a NUL byte (binary content), or is a " +
-		"symbolic link whose target the toolchain would compile without it being checked (as is any link inside " +
-		"a Go module that leads out of the repository); or a build constraint " +
-		"excludes it from every build configuration the installed toolchain supports (//go:build ignore, an " +
-		"unsatisfiable expression, an unsupported port), or a configuration including it could not be loaded. Files " +
-		"the host build excludes are otherwise type-checked under a GOOS, GOARCH and tags that include them. The " +
-		"finding is an error unless the trusted policy lowers this rule.",
-}
 
 // excluded is a changed Go file the host build left out.
 type excluded struct {
@@ -45,14 +28,14 @@ type excluded struct {
 // checkExcluded type-checks the changed files the host build excludes (by file name or
 // build constraint) under configurations that include them, and reports those it cannot
 // verify.
-func checkExcluded(p *check.Pass, loader *load.Loader, req load.Request, u *unit, files []excluded) ([]check.Finding, error) {
+func checkExcluded(p *lang.Request, loader *load.Loader, req load.Request, u *unit, files []excluded) ([]lang.Problem, error) {
 	if len(files) == 0 {
 		return nil, nil
 	}
 	ports := supportedPorts(p.Context)
 	groups := map[string][]excluded{}
 	builds := map[string]load.Build{}
-	var out []check.Finding
+	var out []lang.Problem
 	for _, e := range files {
 		b, ok := buildFor(e.fc, ports)
 		if !ok {
@@ -78,7 +61,7 @@ func checkExcluded(p *check.Pass, loader *load.Loader, req load.Request, u *unit
 }
 
 // checkUnder type-checks files in build configuration b and keeps the findings in them.
-func checkUnder(p *check.Pass, loader *load.Loader, req load.Request, u *unit, b load.Build, files []excluded) ([]check.Finding, error) {
+func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit, b load.Build, files []excluded) ([]lang.Problem, error) {
 	req.Build, req.Files = b, nil
 	for _, e := range files {
 		req.Files = append(req.Files, e.abs)
@@ -88,7 +71,7 @@ func checkUnder(p *check.Pass, loader *load.Loader, req load.Request, u *unit, b
 		if p.Context.Err() != nil {
 			return nil, p.Context.Err()
 		}
-		var out []check.Finding
+		var out []lang.Problem
 		for _, e := range files {
 			out = append(out, unverified(e, fmt.Sprintf("it could not be loaded for %s: %s", describe(b), oneLine(err.Error()))))
 		}
@@ -166,17 +149,17 @@ func loadedFiles(res *load.Result) map[string]bool {
 }
 
 // unverified reports a file that could not be type-checked, at its build constraint.
-func unverified(e excluded, why string) check.Finding {
+func unverified(e excluded, why string) lang.Problem {
 	line, text := constraintLine(e.file.Head)
 	what := "its file name"
 	if text != "" {
 		what = "`" + text + "`"
 	}
-	return check.Finding{
-		Rule:       RuleUnverifiedFile,
-		Location:   check.Location{File: e.file.Path, Line: line},
+	return lang.Problem{
+		Kind:       UnverifiedFile,
+		Location:   lang.Location{File: e.file.Path, Line: line},
 		Message:    fmt.Sprintf("%s is not type-checked: the host build (%s/%s) excludes it by %s, and %s", e.file.Path, host.GOOS, host.GOARCH, what, why),
-		Suggestion: "remove the constraint if the file is meant to be built; a file meant to stay outside every build needs the trusted policy to lower " + RuleUnverifiedFile,
+		Suggestion: "remove the constraint if the file is meant to be built; a file meant to stay outside every build needs the trusted policy to lower " + "hallucination/" + string(UnverifiedFile),
 		Symbol:     e.file.Path,
 		Introduced: true,
 	}

@@ -1,4 +1,4 @@
-package hallucination
+package resolve
 
 import (
 	"fmt"
@@ -9,18 +9,18 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
 // converter turns the errors of a load into findings.
 type converter struct {
-	pass  *check.Pass
+	pass  *lang.Request
 	res   *load.Result
 	unit  *unit
 	roots []string // the repository root, and its real path when it differs
 	seen  map[string]bool
-	out   []check.Finding
+	out   []lang.Problem
 	// importAt marks positions ("file:line:col") of imports reported by an import rule, so
 	// the type checker's "could not import" at the same place is not reported twice.
 	importAt map[string]bool
@@ -47,7 +47,7 @@ type converter struct {
 	modPkgs []string
 }
 
-func newConverter(p *check.Pass, res *load.Result, u *unit) *converter {
+func newConverter(p *lang.Request, res *load.Result, u *unit) *converter {
 	roots := []string{p.Changes.Root}
 	if real, err := filepath.EvalSymlinks(p.Changes.Root); err == nil && real != p.Changes.Root {
 		roots = append(roots, real)
@@ -66,8 +66,8 @@ func (c *converter) rel(abs string) string {
 	return ""
 }
 
-func (c *converter) add(f check.Finding) {
-	k := fmt.Sprintf("%s:%d:%d:%s:%s", f.Location.File, f.Location.Line, f.Location.Column, f.Rule, f.Message)
+func (c *converter) add(f lang.Problem) {
+	k := fmt.Sprintf("%s:%d:%d:%s:%s", f.Location.File, f.Location.Line, f.Location.Column, f.Kind, f.Message)
 	c.last = -1
 	if c.only != nil && !c.only[f.Location.File] {
 		return
@@ -96,7 +96,7 @@ func (c *converter) fold(e load.Error) {
 	f.Message += fmt.Sprintf(" (%s%s)", strings.TrimSpace(e.Msg), where)
 }
 
-func (c *converter) findings() []check.Finding {
+func (c *converter) findings() []lang.Problem {
 	for _, pkg := range c.res.Packages {
 		c.imports(pkg)
 	}
@@ -129,10 +129,10 @@ func (c *converter) imports(pkg *load.Package) {
 			pos := c.res.Fset.Position(spec.Path.Pos())
 			c.importAt[posKey(pos)] = true
 			rule, msg, sugg := c.classifyImport(ipath, im.Errors[0].Msg)
-			c.add(check.Finding{
+			c.add(lang.Problem{
 				Suggestion: sugg,
-				Rule:       rule,
-				Location: check.Location{File: file, Line: pos.Line, Column: pos.Column,
+				Kind:       rule,
+				Location: lang.Location{File: file, Line: pos.Line, Column: pos.Column,
 					EndLine: pos.Line, EndColumn: pos.Column + len(spec.Path.Value)},
 				Message: msg,
 				Symbol:  ipath,
@@ -157,12 +157,12 @@ func (c *converter) loadError(pkg *load.Package, e load.Error) {
 		}
 		return
 	}
-	loc := check.Location{File: file, Line: max(e.Pos.Line, 1), Column: e.Pos.Column}
+	loc := lang.Location{File: file, Line: max(e.Pos.Line, 1), Column: e.Pos.Column}
 	switch e.Kind {
 	case load.ParseError:
 		c.syntaxError(file, loc, e)
 	case load.ListError:
-		c.add(check.Finding{Rule: RuleTypeError, Location: loc, Message: oneLine(sanitize(e.Msg)), Symbol: file})
+		c.add(lang.Problem{Kind: lang.TypeError, Location: loc, Message: oneLine(sanitize(e.Msg)), Symbol: file})
 	default:
 		c.typeError(pkg, file, loc, e)
 	}
@@ -177,7 +177,7 @@ func (c *converter) blankName(pkg *load.Package) {
 			continue
 		}
 		pos := c.res.Fset.Position(f.Name.Pos())
-		c.add(check.Finding{Rule: RuleTypeError, Location: check.Location{File: file, Line: pos.Line, Column: pos.Column},
+		c.add(lang.Problem{Kind: lang.TypeError, Location: lang.Location{File: file, Line: pos.Line, Column: pos.Column},
 			Message: "invalid package name _", Symbol: file})
 	}
 }
@@ -199,24 +199,24 @@ func (c *converter) packageError(pkg *load.Package, e load.Error) {
 	if file == "" {
 		return
 	}
-	c.add(check.Finding{Rule: RuleTypeError, Location: check.Location{File: file, Line: 1},
+	c.add(lang.Problem{Kind: lang.TypeError, Location: lang.Location{File: file, Line: 1},
 		Message: oneLine(sanitize(e.Msg)), Symbol: pkg.PkgPath, Introduced: true})
 }
 
 // syntaxError reports every error the parser recovers from, one per position: with
 // AllErrors the rest of a position's errors are echoes of its first.
-func (c *converter) syntaxError(file string, loc check.Location, e load.Error) {
+func (c *converter) syntaxError(file string, loc lang.Location, e load.Error) {
 	at := fmt.Sprintf("%s:%d:%d", file, loc.Line, loc.Column)
 	if c.syntaxSeen[at] {
 		return
 	}
 	c.syntaxSeen[at], c.broken[file] = true, true
-	c.add(check.Finding{Rule: RuleSyntaxError, Location: loc, Message: oneLine(e.Msg), Symbol: file})
+	c.add(lang.Problem{Kind: lang.SyntaxErrorKind, Location: loc, Message: oneLine(e.Msg), Symbol: file})
 }
 
 // typeError classifies and reports a type error, unless its file has syntax errors or an
 // import rule already reported it.
-func (c *converter) typeError(pkg *load.Package, file string, loc check.Location, e load.Error) {
+func (c *converter) typeError(pkg *load.Package, file string, loc lang.Location, e load.Error) {
 	if strings.HasPrefix(e.Msg, "could not import ") && c.importAt[posKey(e.Pos)] {
 		return
 	}
@@ -233,11 +233,11 @@ func (c *converter) typeError(pkg *load.Package, file string, loc check.Location
 
 // spanWidth returns the width of the name a finding points at, when its rule names one:
 // the selected name, or for a missing import the package qualifier.
-func spanWidth(f check.Finding) int {
-	switch f.Rule {
-	case RuleUnknownSymbol, RuleUnknownMember, RuleUndefined:
+func spanWidth(f lang.Problem) int {
+	switch f.Kind {
+	case lang.UnknownSymbol, lang.UnknownMember, lang.Undefined:
 		return len(f.Symbol[strings.LastIndexByte(f.Symbol, '.')+1:])
-	case RuleMissingImport:
+	case MissingImport:
 		return len(firstElem(strings.ReplaceAll(f.Symbol, ".", "/")))
 	}
 	return 0
@@ -268,7 +268,7 @@ var (
 // classifyTypeError maps a go/types error message to a rule, message and suggestion. The
 // messages are go/types' stable wording (go/types exposes no error code); each pattern
 // has a test.
-func (c *converter) classifyTypeError(pkg *load.Package, e load.Error) check.Finding {
+func (c *converter) classifyTypeError(pkg *load.Package, e load.Error) lang.Problem {
 	msg := e.Msg
 	if m := reUndefinedQualified.FindStringSubmatch(msg); m != nil {
 		return c.unknownSymbol(pkg, e, m[1], m[2])
@@ -282,12 +282,12 @@ func (c *converter) classifyTypeError(pkg *load.Package, e load.Error) check.Fin
 	if m := reMissingMember.FindStringSubmatch(msg); m != nil {
 		return c.unknownMember(pkg, e, m[1], m[2], m[3])
 	}
-	f := check.Finding{Rule: RuleTypeError, Message: firstLine(msg), Symbol: firstLine(msg)}
+	f := lang.Problem{Kind: lang.TypeError, Message: firstLine(msg), Symbol: firstLine(msg)}
 	switch {
 	case reTooNew.MatchString(msg):
-		f.Rule = RuleAPITooNew
+		f.Kind = lang.APITooNew
 	case reWrongSignature.MatchString(msg):
-		f.Rule = RuleWrongSignature
+		f.Kind = lang.WrongSignature
 		f.Message = oneLine(msg)
 	}
 	return f

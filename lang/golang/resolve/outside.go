@@ -1,4 +1,4 @@
-package hallucination
+package resolve
 
 import (
 	"fmt"
@@ -8,28 +8,13 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/agentverify/agentverify/change"
-	"github.com/agentverify/agentverify/check"
-	"github.com/agentverify/agentverify/policy"
+	"github.com/agentverify/agentverify/lang"
 )
-
-// RuleOutsideRepository is reported for a go.mod replace or a go.work use/replace that
-// points at a directory outside the repository.
-const RuleOutsideRepository = "hallucination/outside-repository"
-
-var ruleOutsideRepository = &check.Rule{
-	ID: RuleOutsideRepository, Default: policy.Error,
-	Short: "the build depends on a directory outside the repository",
-	Doc: "A go.mod `replace` with a local path, or a go.work `use` or `replace`, points at a directory " +
-		"outside the repository. The build verified here would then depend on files that are not part of " +
-		"the change, that no reviewer sees and that CI does not have — a way to make a change type-check " +
-		"locally against code nobody verified. Depend on a published module version, or move the code into " +
-		"the repository.",
-}
 
 // outsideFindings reports the local directories a changed go.mod or go.work puts into the
 // build that lie outside the repository. Only directives the base did not have count
 // (in check mode, every one).
-func outsideFindings(f *change.File) []check.Finding {
+func outsideFindings(f *change.File) []lang.Problem {
 	if f.Head == nil {
 		return nil
 	}
@@ -38,14 +23,14 @@ func outsideFindings(f *change.File) []check.Finding {
 	for _, d := range localDirs(f.Path, f.Base) {
 		base[d.dir] = true
 	}
-	var out []check.Finding
+	var out []lang.Problem
 	for _, d := range head {
 		if base[d.dir] || !outside(path.Dir(f.Path), d.dir) {
 			continue
 		}
-		out = append(out, check.Finding{
-			Rule:       RuleOutsideRepository,
-			Location:   check.Location{File: f.Path, Line: max(d.line, 1)},
+		out = append(out, lang.Problem{
+			Kind:       OutsideRepository,
+			Location:   lang.Location{File: f.Path, Line: max(d.line, 1)},
 			Message:    fmt.Sprintf("%s %s %s, a directory outside the repository: the build would depend on code that is not in the change and that CI does not have", path.Base(f.Path), d.verb, d.dir),
 			Suggestion: "require a published version of the module instead, or move the code into the repository",
 			Symbol:     f.Path + ":" + d.dir,

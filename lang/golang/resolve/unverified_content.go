@@ -1,4 +1,4 @@
-package hallucination
+package resolve
 
 import (
 	"fmt"
@@ -7,14 +7,14 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/change"
-	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
 // unverifiedFiles reports the Go files of the change that the type checker cannot see as
 // they are: nothing about them may pass unverified.
-func unverifiedFiles(set *change.Set, limit int64) []check.Finding {
-	var out []check.Finding
+func unverifiedFiles(set *change.Set, limit int64) []lang.Problem {
+	var out []lang.Problem
 	for _, f := range set.Files {
 		if f.Op == change.Delete {
 			continue
@@ -31,9 +31,9 @@ func unverifiedFiles(set *change.Set, limit int64) []check.Finding {
 		if msg == "" {
 			continue
 		}
-		out = append(out, check.Finding{
-			Rule:       RuleUnverifiedFile,
-			Location:   check.Location{File: f.Path, Line: 1},
+		out = append(out, lang.Problem{
+			Kind:       UnverifiedFile,
+			Location:   lang.Location{File: f.Path, Line: 1},
 			Message:    f.Path + " " + msg + ", so it could not be verified; an unverified file does not pass",
 			Suggestion: fix,
 			Symbol:     f.Path,

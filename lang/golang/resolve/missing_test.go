@@ -1,4 +1,4 @@
-package hallucination
+package resolve
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify/change"
-	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -34,15 +34,15 @@ func TestMissingImportEveryStdPackage(t *testing.T) {
 	}
 	set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true, Files: files}
 	set.Sort()
-	got, err := Dimension.Run(&check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Check})
+	got, err := Resolver{}.Resolve(&lang.Request{Context: context.Background(), Changes: set, Policy: policy.Default()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	found := map[string]bool{}
 	for _, f := range got {
 		p, ok := want[f.Location.File]
-		if !ok || f.Rule != RuleMissingImport || f.Location.Line != 3 || f.Location.Column != 9 || f.Suggestion != fmt.Sprintf("add import %q", p) {
-			t.Errorf("%s:%d:%d: %s: %s [%s], want missing-import of %s at 3:9", f.Location.File, f.Location.Line, f.Location.Column, f.Rule, f.Message, f.Suggestion, p)
+		if !ok || f.Kind != MissingImport || f.Location.Line != 3 || f.Location.Column != 9 || f.Suggestion != fmt.Sprintf("add import %q", p) {
+			t.Errorf("%s:%d:%d: %s: %s [%s], want missing-import of %s at 3:9", f.Location.File, f.Location.Line, f.Location.Column, f.Kind, f.Message, f.Suggestion, p)
 			continue
 		}
 		found[f.Location.File] = true
@@ -53,4 +53,14 @@ func TestMissingImportEveryStdPackage(t *testing.T) {
 		}
 	}
 	t.Logf("%d standard-library packages used without their import", len(want))
+}
+
+func writeFile(t *testing.T, path string, b []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

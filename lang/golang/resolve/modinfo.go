@@ -1,4 +1,4 @@
-package hallucination
+package resolve
 
 import (
 	"io/fs"

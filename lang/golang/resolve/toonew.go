@@ -1,4 +1,4 @@
-package hallucination
+package resolve
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
@@ -55,9 +55,9 @@ func (c *converter) tooNewUse(pkg *load.Package, owners fieldOwners, file string
 		what = fmt.Sprintf("file is go1.%d", fileMinor)
 	}
 	pos := c.res.Fset.Position(id.Pos())
-	c.add(check.Finding{
-		Rule: RuleAPITooNew,
-		Location: check.Location{File: file, Line: pos.Line, Column: pos.Column,
+	c.add(lang.Problem{
+		Kind: lang.APITooNew,
+		Location: lang.Location{File: file, Line: pos.Line, Column: pos.Column,
 			EndLine: pos.Line, EndColumn: pos.Column + len(id.Name)},
 		Message:    fmt.Sprintf("%s.%s requires go1.%d or later (%s)", obj.Pkg().Name(), display, minor, what),
 		Suggestion: fmt.Sprintf("use an API of go1.%d or earlier, or raise the go directive to 1.%d in a reviewed change", fileMinor, minor),

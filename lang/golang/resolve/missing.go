@@ -1,4 +1,4 @@
-package hallucination
+package resolve
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
@@ -18,11 +18,11 @@ import (
 // the suggestion is the import line, and a misspelt member of a standard-library package
 // gets its own suggestion from the package's real API. ok is false when name is no such
 // package.
-func (c *converter) missingImport(pkg *load.Package, e load.Error, name string) (check.Finding, bool) {
+func (c *converter) missingImport(pkg *load.Package, e load.Error, name string) (lang.Problem, bool) {
 	id, file := findIdent(pkg, c.res.Fset, e.Pos)
 	sel := selectorOn(file, id)
 	if sel == nil {
-		return check.Finding{}, false
+		return lang.Problem{}, false
 	}
 	member := sel.Sel.Name
 	api := loadStdAPI()
@@ -31,17 +31,17 @@ func (c *converter) missingImport(pkg *load.Package, e load.Error, name string) 
 		paths, where = c.modulePackagesNamed(name, pkg.PkgPath), "the module and its requirements"
 	}
 	if len(paths) == 0 {
-		return check.Finding{}, false
+		return lang.Problem{}, false
 	}
 	if alias, p := importedAs(file, paths); alias != "" {
-		return check.Finding{Rule: RuleMissingImport, Symbol: name + "." + member,
+		return lang.Problem{Kind: MissingImport, Symbol: name + "." + member,
 			Message:    fmt.Sprintf("%s.%s: package %s is imported as %s", name, member, p, alias),
 			Suggestion: fmt.Sprintf("write %s.%s", alias, member)}, true
 	}
 	if having := pathsDeclaring(api, paths, member); len(having) > 0 {
 		paths = having
 	}
-	f := check.Finding{Rule: RuleMissingImport, Symbol: name + "." + member}
+	f := lang.Problem{Kind: MissingImport, Symbol: name + "." + member}
 	imports := make([]string, len(paths))
 	for i, p := range paths {
 		imports[i] = fmt.Sprintf("import %q", p)
@@ -52,7 +52,7 @@ func (c *converter) missingImport(pkg *load.Package, e load.Error, name string) 
 		if _, isStd := api.members[paths[0]]; !isStd || slices.Contains(api.members[paths[0]], member) {
 			// One package, and (where its API is known) it has the member: one exact fix.
 			if edit, ok := importEdit(c.res.Fset, file, c.rel(e.Pos.Filename), paths[0]); ok {
-				f.Fix = &check.Fix{Description: "add " + imports[0], Edits: []check.Edit{edit}}
+				f.Fix = &lang.Fix{Description: "add " + imports[0], Edits: []lang.Edit{edit}}
 			}
 		}
 	} else {
@@ -68,13 +68,13 @@ func (c *converter) missingImport(pkg *load.Package, e load.Error, name string) 
 // importEdit inserts an import of path into file (named rel in the repository): into the
 // first parenthesised import declaration, else after the last import, else after the
 // package clause.
-func importEdit(fset *token.FileSet, file *ast.File, rel, path string) (check.Edit, bool) {
+func importEdit(fset *token.FileSet, file *ast.File, rel, path string) (lang.Edit, bool) {
 	if file == nil || rel == "" {
-		return check.Edit{}, false
+		return lang.Edit{}, false
 	}
-	at := func(pos token.Pos, text string) (check.Edit, bool) {
+	at := func(pos token.Pos, text string) (lang.Edit, bool) {
 		p := fset.Position(pos)
-		return check.Edit{Range: check.Location{File: rel, Line: p.Line, Column: p.Column, EndLine: p.Line, EndColumn: p.Column}, NewText: text}, true
+		return lang.Edit{Range: lang.Location{File: rel, Line: p.Line, Column: p.Column, EndLine: p.Line, EndColumn: p.Column}, NewText: text}, true
 	}
 	var last *ast.GenDecl
 	for _, d := range file.Decls {

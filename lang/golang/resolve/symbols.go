@@ -1,4 +1,4 @@
-package hallucination
+package resolve
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
@@ -35,8 +35,8 @@ var curated = map[string]string{
 }
 
 // unknownSymbol handles "undefined: pkg.Name".
-func (c *converter) unknownSymbol(pkg *load.Package, e load.Error, qual, name string) check.Finding {
-	f := check.Finding{Rule: RuleUnknownSymbol, Symbol: qual + "." + name}
+func (c *converter) unknownSymbol(pkg *load.Package, e load.Error, qual, name string) lang.Problem {
+	f := lang.Problem{Kind: lang.UnknownSymbol, Symbol: qual + "." + name}
 	sel, _ := findSelector(pkg, c.res.Fset, e.Pos)
 	var imported *types.Package
 	if sel != nil && pkg.Info != nil {
@@ -49,7 +49,7 @@ func (c *converter) unknownSymbol(pkg *load.Package, e load.Error, qual, name st
 	if imported == nil {
 		// Not a package qualifier after all (go/types says "undefined: x.y" for some
 		// selectors on undefined operands): report what it said.
-		f.Rule, f.Message = RuleUndefined, strings.SplitN(e.Msg, " (", 2)[0]
+		f.Kind, f.Message = lang.Undefined, strings.SplitN(e.Msg, " (", 2)[0]
 		return f
 	}
 	f.Message = fmt.Sprintf("%s.%s is not declared by package %s", qual, name, imported.Path())
@@ -73,15 +73,15 @@ func (c *converter) unknownSymbol(pkg *load.Package, e load.Error, qual, name st
 	f.Suggestion = didYouMean(qual+".", names)
 	if len(names) == 1 {
 		// One candidate: an exact fix, its range the selected name (set by typeError).
-		f.Fix = &check.Fix{Description: fmt.Sprintf("replace %s.%s with %s.%s", qual, name, qual, names[0]),
-			Edits: []check.Edit{{NewText: names[0]}}}
+		f.Fix = &lang.Fix{Description: fmt.Sprintf("replace %s.%s with %s.%s", qual, name, qual, names[0]),
+			Edits: []lang.Edit{{NewText: names[0]}}}
 	}
 	return f
 }
 
 // unknownMember handles "x.Name undefined (type T has no field or method Name...)".
-func (c *converter) unknownMember(pkg *load.Package, e load.Error, x, name, why string) check.Finding {
-	f := check.Finding{Rule: RuleUnknownMember, Symbol: x + "." + name, Message: fmt.Sprintf("%s.%s undefined (%s)", x, name, unquotePkgs(why))}
+func (c *converter) unknownMember(pkg *load.Package, e load.Error, x, name, why string) lang.Problem {
+	f := lang.Problem{Kind: lang.UnknownMember, Symbol: x + "." + name, Message: fmt.Sprintf("%s.%s undefined (%s)", x, name, unquotePkgs(why))}
 	sel, _ := findSelector(pkg, c.res.Fset, e.Pos)
 	if sel == nil || pkg.Info == nil {
 		return f
@@ -179,8 +179,8 @@ func (ms *memberSet) walk(t types.Type, depth int, visited map[types.Type]bool) 
 }
 
 // undefined handles "undefined: name" with the identifiers in scope at the position.
-func (c *converter) undefined(pkg *load.Package, e load.Error, name string) check.Finding {
-	f := check.Finding{Rule: RuleUndefined, Symbol: name, Message: fmt.Sprintf("%s is not declared in this scope", name)}
+func (c *converter) undefined(pkg *load.Package, e load.Error, name string) lang.Problem {
+	f := lang.Problem{Kind: lang.Undefined, Symbol: name, Message: fmt.Sprintf("%s is not declared in this scope", name)}
 	if pkg.Types == nil {
 		return f
 	}
