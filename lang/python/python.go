@@ -38,6 +38,7 @@ func (fe frontend) Parse(p string, src []byte) (*lang.File, error) {
 	x.scan(root)
 	x.module(root)
 	x.idents(root)
+	x.skips(root)
 	return lf, nil
 }
 
