@@ -1,6 +1,9 @@
 package python_test
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/agentverify/agentverify/dimensions/hallucination"
@@ -30,4 +33,20 @@ func newDepsFrontend() depsFrontend {
 
 func TestDepsCases(t *testing.T) {
 	checktest.Run(t, "testdata/deps", hallucination.Dimension, lang.Registry{newDepsFrontend()})
+}
+
+// TestDepsSystemEnvironment runs the dependency check against the machine's own Python
+// environment: python3 on PATH asked for its sys.path, and Debian's dist-packages.
+func TestDepsSystemEnvironment(t *testing.T) {
+	for _, p := range []string{"yaml", "pygments", "six.py"} {
+		if _, err := os.Stat(filepath.Join("/usr/lib/python3/dist-packages", p)); err != nil {
+			t.Skipf("no %s in /usr/lib/python3/dist-packages: apt-get install python3-yaml python3-pygments python3-six", p)
+		}
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 on PATH: apt-get install python3")
+	}
+	c := python.NewDepChecker()
+	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }}
+	checktest.Run(t, "testdata/deps_system", hallucination.Dimension, lang.Registry{depsFrontend{Frontend: python.New(), deps: c}})
 }
