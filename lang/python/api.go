@@ -78,11 +78,16 @@ func moduleOf(fsys fs.FS, p string) modulePlace {
 
 // apiSide is one side of a changed module.
 type apiSide struct {
+	g     *grammar
+	src   []byte
 	lf    *lang.File
-	root  *node
 	decls map[string]lang.Decl // exported declarations by name
-	bound map[string]bool      // module-level names bound by imports
-	star  bool                 // a module-level `from x import *` or __getattr__
+	// bound holds the module-level names bound by imports, and star is set for a
+	// module-level `from x import *` or __getattr__; both are computed on first use
+	// (only a removal needs them, and they need a syntax tree).
+	bound map[string]bool
+	star  bool
+	err   error
 }
 
 func (fe frontend) side(req *lang.Request, f *change.File, s change.Side) (*apiSide, error) {
@@ -93,18 +98,13 @@ func (fe frontend) side(req *lang.Request, f *change.File, s change.Side) (*apiS
 	if err != nil || lf == nil || len(lf.SyntaxErrors) > 0 {
 		return nil, err
 	}
-	root, err := fe.g.parse(f.Content(s))
-	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", f.Path, err)
-	}
-	out := &apiSide{lf: lf, root: root, decls: map[string]lang.Decl{}}
+	out := &apiSide{g: fe.g, src: f.Content(s), lf: lf, decls: map[string]lang.Decl{}}
 	for _, d := range lf.Decls {
 		if d.Exported {
 			out.decls[d.Name] = d
 		}
 		out.star = out.star || d.Name == "__getattr__" && d.Kind == lang.Func
 	}
-	out.bound, out.star = moduleBindings(root, f.Content(s), out.star)
 	return out, nil
 }
 
@@ -170,6 +170,13 @@ func compareSides(mod modulePlace, f *change.File, base, head *apiSide) []lang.A
 func (s *apiSide) still(name string) bool {
 	if strings.Contains(name, ".") {
 		return false
+	}
+	if s.bound == nil && s.err == nil {
+		var root *node
+		if root, s.err = s.g.parse(s.src); s.err != nil {
+			return true // cannot tell: not reported (the parse error is the frontend's)
+		}
+		s.bound, s.star = moduleBindings(root, s.src, s.star)
 	}
 	return s.bound[name] || s.star
 }

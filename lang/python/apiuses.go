@@ -69,13 +69,16 @@ type changeIndex struct {
 	byModule map[string]map[string]lang.APIChange // module → subject → change
 	removed  map[string]lang.APIChange            // removed modules
 	sigs     map[string][2]string                 // module \x00 subject → base, head signature
-	words    [][]byte                             // last components of the modules, to skip files fast
+	// needles hold, per change, the words a use of it must contain: the module's last
+	// component (every import names it) and what callers write (the name, the class of
+	// an __init__), to skip the files that cannot use it without parsing them.
+	needles [][2][]byte
 }
 
 func newChangeIndex(req *lang.Request, changes []lang.APIChange) (*changeIndex, error) {
 	ix := &changeIndex{byModule: map[string]map[string]lang.APIChange{}, removed: map[string]lang.APIChange{}, sigs: map[string][2]string{}}
 	for _, ch := range changes {
-		ix.words = append(ix.words, []byte(lastName(ch.Package)))
+		ix.needles = append(ix.needles, [2][]byte{[]byte(lastName(ch.Package)), []byte(callerWord(ch))})
 		if strings.HasPrefix(ch.Subject, "package ") {
 			ix.removed[ch.Package] = ch
 			continue
@@ -115,10 +118,21 @@ func signatures(req *lang.Request, ch lang.APIChange) (string, string, error) {
 	return out[0], out[1], nil
 }
 
-// mentions reports whether src may use one of the changed modules.
+// callerWord is the word a use of ch must contain besides its module's name.
+func callerWord(ch lang.APIChange) string {
+	if strings.HasPrefix(ch.Subject, "package ") {
+		return lastName(ch.Package)
+	}
+	if cls, ok := strings.CutSuffix(ch.Subject, ".__init__"); ok {
+		return lastName(cls) // instantiated as Class(...)
+	}
+	return ch.Name
+}
+
+// mentions reports whether src may use one of the changes.
 func (ix *changeIndex) mentions(src []byte) bool {
-	for _, w := range ix.words {
-		if bytes.Contains(src, w) {
+	for _, n := range ix.needles {
+		if bytes.Contains(src, n[0]) && bytes.Contains(src, n[1]) {
 			return true
 		}
 	}
