@@ -253,33 +253,27 @@ func renamed(b lang.Decl, base, head *apiSide) string {
 func moduleBindings(root *node, src []byte, star bool) (map[string]bool, bool) {
 	bound := map[string]bool{}
 	for _, s := range moduleStatements(root) {
-		switch s.kind {
-		case "import_statement":
-			for _, c := range s.children {
-				if c.field != "name" {
-					continue
-				}
-				if a := c.child("alias"); a != nil {
-					bound[a.text(src)] = true
-				} else {
-					bound[top(dotted(c, src))] = true
-				}
-			}
-		case "import_from_statement":
-			if s.firstOfKind("wildcard_import") != nil {
-				star = true
-			}
-			for _, c := range s.children {
-				if c.field != "name" {
-					continue
-				}
-				if a := c.child("alias"); a != nil {
-					bound[a.text(src)] = true
-				} else {
-					bound[lastName(dotted(c, src))] = true
-				}
+		if s.kind != "import_statement" && s.kind != "import_from_statement" {
+			continue
+		}
+		star = star || s.firstOfKind("wildcard_import") != nil
+		for _, c := range s.children {
+			if c.field == "name" {
+				bound[boundName(s, c, src)] = true
 			}
 		}
 	}
 	return bound, star
+}
+
+// boundName is the name an import's name c binds: its alias; for `import a.b`, a; for
+// `from m import b`, b.
+func boundName(stmt, c *node, src []byte) string {
+	if a := c.child("alias"); a != nil {
+		return a.text(src)
+	}
+	if stmt.kind == "import_statement" {
+		return top(dotted(c, src))
+	}
+	return lastName(dotted(c, src))
 }

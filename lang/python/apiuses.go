@@ -391,7 +391,20 @@ func bindErr(s sig, a args) string {
 	for i := 0; i < a.positional && i < len(s.positional); i++ {
 		given[s.positional[i].name] = true
 	}
-	for _, k := range a.keywords {
+	if msg := bindKeywords(s, a.keywords, given); msg != "" {
+		return msg
+	}
+	for _, p := range s.params {
+		if !p.optional && p.kind != varArgs && p.kind != varKw && !given[p.name] {
+			return fmt.Sprintf("missing a required argument: '%s'", p.name)
+		}
+	}
+	return ""
+}
+
+// bindKeywords binds keyword arguments, adding them to given.
+func bindKeywords(s sig, keywords []string, given map[string]bool) string {
+	for _, k := range keywords {
 		p := s.keyword(k)
 		switch {
 		case p == nil && !s.hasVarKw:
@@ -400,11 +413,6 @@ func bindErr(s sig, a args) string {
 			return fmt.Sprintf("got multiple values for argument '%s'", k)
 		case p != nil:
 			given[k] = true
-		}
-	}
-	for _, p := range s.params {
-		if !p.optional && p.kind != varArgs && p.kind != varKw && !given[p.name] {
-			return fmt.Sprintf("missing a required argument: '%s'", p.name)
 		}
 	}
 	return ""

@@ -62,6 +62,32 @@ func ParsePyproject(name string, data []byte) (*Pyproject, error) {
 		out.Dynamic = out.Dynamic || d == "dependencies" || d == "optional-dependencies"
 	}
 	lines := newLiteralLines(string(data))
+	for _, spec := range raw.specs() {
+		n, err := parseRequirement(strings.TrimSpace(spec))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if n != "" {
+			out.Requires = append(out.Requires, newRequirement(n, spec, name, lines.find(spec)))
+		}
+	}
+	poetry := raw.Tool.Poetry
+	tables := []map[string]any{poetry.Dependencies, poetry.DevDependencies}
+	for _, k := range sortedKeys(poetry.Group) {
+		tables = append(tables, poetry.Group[k].Dependencies)
+	}
+	for _, deps := range tables {
+		for _, n := range sortedKeys(deps) {
+			if Normalize(n) != "python" {
+				out.Requires = append(out.Requires, Requirement{Name: n, Key: Normalize(n), File: name, Line: lines.key(n), Conditional: poetryConditional(deps[n])})
+			}
+		}
+	}
+	return out, nil
+}
+
+// specs returns the PEP 508 requirement strings of [project] and [dependency-groups].
+func (raw *pyproject) specs() []string {
 	var specs []string
 	specs = append(specs, raw.Project.Dependencies...)
 	for _, k := range sortedKeys(raw.Project.OptionalDependencies) {
@@ -74,27 +100,7 @@ func ParsePyproject(name string, data []byte) (*Pyproject, error) {
 			}
 		}
 	}
-	for _, s := range specs {
-		n, err := parseRequirement(strings.TrimSpace(s))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		if n != "" {
-			out.Requires = append(out.Requires, newRequirement(n, s, name, lines.find(s)))
-		}
-	}
-	poetry := []map[string]any{raw.Tool.Poetry.Dependencies, raw.Tool.Poetry.DevDependencies}
-	for _, k := range sortedKeys(raw.Tool.Poetry.Group) {
-		poetry = append(poetry, raw.Tool.Poetry.Group[k].Dependencies)
-	}
-	for _, deps := range poetry {
-		for _, n := range sortedKeys(deps) {
-			if Normalize(n) != "python" {
-				out.Requires = append(out.Requires, Requirement{Name: n, Key: Normalize(n), File: name, Line: lines.key(n), Conditional: poetryConditional(deps[n])})
-			}
-		}
-	}
-	return out, nil
+	return specs
 }
 
 // poetryConditional reports whether a Poetry dependency's table limits where it is
