@@ -285,3 +285,24 @@ func FuzzParseRequirements(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParsePyproject(f *testing.F) {
+	for _, s := range []string{"[project]\ndependencies = [\"a>=1\"]\n", "[tool.poetry.dependencies]\nx = {version=\"1\", optional=true}\n",
+		"[dependency-groups]\nt = [\"p\", {include-group=\"t\"}]\n", "[project\n", "a = 1\na = 2\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		pp, err := ParsePyproject("pyproject.toml", []byte(s))
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "pyproject.toml") {
+				t.Fatalf("error %q is not one line naming the file", err)
+			}
+			return
+		}
+		for _, r := range pp.Requires {
+			if r.Key != Normalize(r.Name) || r.Line < 1 {
+				t.Fatalf("bad requirement %+v", r)
+			}
+		}
+	})
+}

@@ -50,9 +50,9 @@ func ParsePyproject(name string, data []byte) (*Pyproject, error) {
 	if err := toml.Unmarshal(data, &raw); err != nil {
 		if de, ok := err.(*toml.DecodeError); ok {
 			row, col := de.Position()
-			return nil, fmt.Errorf("%s:%d:%d: %s", name, row, col, de.Error())
+			return nil, fmt.Errorf("%s:%d:%d: %s", name, row, col, oneLine(de.Error()))
 		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %s", name, oneLine(err.Error()))
 	}
 	out := &Pyproject{Name: raw.Project.Name}
 	if out.Name == "" {
@@ -84,6 +84,11 @@ func ParsePyproject(name string, data []byte) (*Pyproject, error) {
 		}
 	}
 	return out, nil
+}
+
+// oneLine makes a decoder's message one line: it may quote a raw newline of the input.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(strings.TrimSpace(s))
 }
 
 // specs returns the PEP 508 requirement strings of [project] and [dependency-groups].
