@@ -1,11 +1,15 @@
 package python_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"sync"
 	"testing"
 
+	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/dimensions/hallucination"
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/lang"
@@ -49,4 +53,26 @@ func TestDepsSystemEnvironment(t *testing.T) {
 	c := python.NewDepChecker()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }}
 	checktest.Run(t, "testdata/deps_system", hallucination.Dimension, lang.Registry{depsFrontend{Frontend: python.New(), deps: c}})
+}
+
+// TestDepsConcurrent runs one checker on one request from several goroutines sharing a
+// Memo, as the passes of a verification do: the same problems every time (go test -race).
+func TestDepsConcurrent(t *testing.T) {
+	c := checktest.Load(t, "testdata/deps/declared.txtar")
+	fe := newDepsFrontend()
+	req := &lang.Request{Context: context.Background(), Changes: c.Changes, Memo: check.NewMemo()}
+	want, err := fe.deps.Problems(req)
+	if err != nil || len(want) != 4 {
+		t.Fatalf("Problems = %d problems, %v; want 4", len(want), err)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			got, err := fe.deps.Problems(req)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("concurrent Problems = %v, %v; want %v", got, err, want)
+			}
+		})
+	}
+	wg.Wait()
 }
