@@ -1,6 +1,7 @@
 package python
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -35,20 +36,28 @@ func NewDepChecker() *DepChecker { return &DepChecker{g: newGrammar()} }
 // choice. A TYPE_CHECKING import (or any import of a .pyi stub) is never executed and
 // needs no runtime declaration, but what it names must exist: unknown-package still
 // applies to it.
+//
+// A declaration file the change touches gets new-dependency for each requirement it adds
+// (a supply-chain decision to review; the message says when nothing installed vouches
+// for the name), and syntax-error when it cannot be read as pip would read it.
 func (c *DepChecker) Problems(req *lang.Request) ([]lang.Problem, error) {
-	st := &depState{c: c, req: req, projects: map[string]*pydeps.Project{}, local: map[string]bool{}}
-	var out []lang.Problem
+	st := &depState{c: c, req: req, projects: map[string]*pydeps.Project{}, local: map[string]bool{}, broken: map[string]bool{}}
 	for _, f := range req.Changes.Files {
-		if !f.Analyzable() || !isPython(f.Path) || req.Focus != nil && !req.Focus[f.Path] {
+		if !f.Analyzable() || req.Focus != nil && !req.Focus[f.Path] {
 			continue
 		}
-		ps, err := st.file(f)
+		var err error
+		switch {
+		case isPython(f.Path):
+			err = st.file(f)
+		case pydeps.IsDeclarationFile(f.Path):
+			err = st.declarations(f)
+		}
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ps...)
 	}
-	return out, nil
+	return st.out, nil
 }
 
 func isPython(p string) bool { return strings.HasSuffix(p, ".py") || strings.HasSuffix(p, ".pyi") }
@@ -62,6 +71,24 @@ type depState struct {
 	envOnce  sync.Once
 	env      *pydeps.Env
 	envErr   error
+	// broken holds the declaration files reported as unreadable; out the problems.
+	broken map[string]bool
+	out    []lang.Problem
+}
+
+// declError reports a declaration file that cannot be read, once; other errors are
+// returned.
+func (st *depState) declError(err error) error {
+	var de *pydeps.DeclError
+	if !errors.As(err, &de) {
+		return err
+	}
+	if !st.broken[de.File] {
+		st.broken[de.File] = true
+		st.out = append(st.out, lang.Problem{Kind: lang.SyntaxErrorKind, Location: lang.Location{File: de.File, Line: max(de.Line, 1), Column: de.Column},
+			Message: de.Msg, Suggestion: "fix the declaration: pip refuses this file", Symbol: de.File})
+	}
+	return nil
 }
 
 // environment returns the index of the environment, built once per verification.
@@ -95,20 +122,19 @@ func (st *depState) environment() (*pydeps.Env, error) {
 }
 
 // file checks the imports of one changed file.
-func (st *depState) file(f *change.File) ([]lang.Problem, error) {
+func (st *depState) file(f *change.File) error {
 	root, err := st.c.g.parse(f.Head)
 	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", f.Path, err)
+		return fmt.Errorf("parse %s: %w", f.Path, err)
 	}
 	refs := imports(root, f.Head)
 	if len(refs) == 0 {
-		return nil, nil
+		return nil
 	}
 	proj, err := st.project(path.Dir(f.Path))
-	if err != nil {
-		return nil, err
+	if err != nil || proj == nil {
+		return st.declError(err) // an unreadable declaration: what is declared is unknown
 	}
-	var out []lang.Problem
 	for _, r := range refs {
 		if r.Level > 0 || r.Module == "" || pydeps.IsStdlib(top(r.Module)) || st.isLocal(f.Path, proj, top(r.Module)) ||
 			buildBackend(f.Path, top(r.Module)) {
@@ -119,13 +145,13 @@ func (st *depState) file(f *change.File) ([]lang.Problem, error) {
 		}
 		env, err := st.environment()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if p, ok := classify(f.Path, r, proj, env); ok {
-			out = append(out, p)
+			st.out = append(st.out, p)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // buildBackend reports whether a setup.py imports its build backend: setuptools is

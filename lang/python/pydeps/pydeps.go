@@ -6,6 +6,8 @@
 package pydeps
 
 import (
+	"fmt"
+	"path"
 	"regexp"
 	"strings"
 )
@@ -21,6 +23,55 @@ type Requirement struct {
 	// Conditional is set when an environment marker limits the requirement ("; sys_platform
 	// == 'win32'"): it need not be installed everywhere.
 	Conditional bool
+}
+
+// DeclError is a declaration file that cannot be read as pip would read it.
+type DeclError struct {
+	File         string
+	Line, Column int
+	Msg          string
+}
+
+func (e *DeclError) Error() string {
+	if e.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
+
+func declErr(file string, line int, format string, args ...any) error {
+	return &DeclError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// IsDeclarationFile reports whether the file at p (slash-separated) declares a
+// project's dependencies.
+func IsDeclarationFile(p string) bool {
+	base := path.Base(p)
+	switch {
+	case base == "pyproject.toml", base == "setup.cfg", base == "setup.py":
+		return true
+	case strings.HasSuffix(base, ".txt"):
+		return strings.HasPrefix(base, "requirements") || path.Base(path.Dir(p)) == "requirements"
+	}
+	return false
+}
+
+// Declarations returns the requirements one declaration file declares (with the files
+// a requirements file includes, read through read).
+func Declarations(p string, data []byte, read ReadFile) ([]Requirement, error) {
+	switch path.Base(p) {
+	case "pyproject.toml":
+		pp, err := ParsePyproject(p, data)
+		if err != nil {
+			return nil, err
+		}
+		return pp.Requires, nil
+	case "setup.cfg":
+		return setupCfg(p, string(data)), nil
+	case "setup.py":
+		return setupPy(p, string(data)), nil
+	}
+	return ParseRequirements(p, data, read)
 }
 
 var separators = regexp.MustCompile(`[-_.]+`)

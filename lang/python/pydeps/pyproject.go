@@ -1,7 +1,6 @@
 package pydeps
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -50,9 +49,9 @@ func ParsePyproject(name string, data []byte) (*Pyproject, error) {
 	if err := toml.Unmarshal(data, &raw); err != nil {
 		if de, ok := err.(*toml.DecodeError); ok {
 			row, col := de.Position()
-			return nil, fmt.Errorf("%s:%d:%d: %s", name, row, col, oneLine(de.Error()))
+			return nil, &DeclError{File: name, Line: row, Column: col, Msg: oneLine(de.Error())}
 		}
-		return nil, fmt.Errorf("%s: %s", name, oneLine(err.Error()))
+		return nil, &DeclError{File: name, Line: 1, Msg: oneLine(err.Error())}
 	}
 	out := &Pyproject{Name: raw.Project.Name}
 	if out.Name == "" {
@@ -65,7 +64,7 @@ func ParsePyproject(name string, data []byte) (*Pyproject, error) {
 	for _, spec := range raw.specs() {
 		n, err := parseRequirement(strings.TrimSpace(spec))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, declErr(name, lines.find(spec), "%v", err)
 		}
 		if n != "" {
 			out.Requires = append(out.Requires, newRequirement(n, spec, name, lines.find(spec)))

@@ -102,7 +102,7 @@ func (p *reqParser) line(name string, l logical, depth int) error {
 	if !strings.HasPrefix(t, "-") {
 		r, err := parseRequirement(t)
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", name, l.line, err)
+			return declErr(name, l.line, "%v", err)
 		}
 		if r != "" {
 			p.out = append(p.out, newRequirement(r, t, name, l.line))
@@ -139,24 +139,24 @@ func splitOption(t string) (opt, arg string) {
 // include reads the requirements file arg, relative to the including file.
 func (p *reqParser) include(name string, l logical, arg string, depth int) error {
 	if arg == "" {
-		return fmt.Errorf("%s:%d: -r needs a file name", name, l.line)
+		return declErr(name, l.line, "-r needs a file name")
 	}
 	if strings.Contains(arg, "://") {
-		return fmt.Errorf("%s:%d: -r %s: a requirements file behind a URL cannot be verified", name, l.line, arg)
+		return declErr(name, l.line, "-r %s: a requirements file behind a URL cannot be verified", arg)
 	}
 	if depth >= maxIncludeDepth {
-		return fmt.Errorf("%s:%d: -r %s: includes nested deeper than %d", name, l.line, arg, maxIncludeDepth)
+		return declErr(name, l.line, "-r %s: includes nested deeper than %d", arg, maxIncludeDepth)
 	}
 	inc := path.Clean(path.Join(path.Dir(name), arg))
 	if path.IsAbs(arg) || strings.HasPrefix(inc, "../") || inc == ".." {
-		return fmt.Errorf("%s:%d: -r %s: outside the project", name, l.line, arg)
+		return declErr(name, l.line, "-r %s: outside the project", arg)
 	}
 	data, err := p.read(inc)
 	if err != nil {
-		return fmt.Errorf("%s:%d: -r %s: %w", name, l.line, arg, err)
+		return declErr(name, l.line, "-r %s: %v", arg, err)
 	}
 	if _, err := p.parse(inc, data, depth+1); err != nil {
-		return fmt.Errorf("%s:%d: in -r %s: %w", name, l.line, arg, err)
+		return declErr(name, l.line, "in -r %s: %v", arg, err)
 	}
 	return nil
 }
