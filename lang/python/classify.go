@@ -9,7 +9,10 @@ import (
 )
 
 // classify decides about one import of a third-party module (not stdlib, not the
-// project's): ok is false when there is nothing to report.
+// project's): ok is false when there is nothing to report. Test modules and conftest.py
+// are not held to the project's declarations: test tools are as often declared in
+// tox.ini, noxfile.py or CI configuration, which are not read (what they import must
+// still exist).
 func classify(file string, r importRef, proj *pydeps.Project, env *pydeps.Env) (lang.Problem, bool) {
 	dists, installed := env.Providers(r.Module)
 	decl := declaration(r.Module, dists, proj)
@@ -21,7 +24,7 @@ func classify(file string, r importRef, proj *pydeps.Project, env *pydeps.Env) (
 	loc := lang.Location{File: file, Line: r.node.pos.Line, Column: r.node.pos.Column, EndLine: r.node.endPos.Line, EndColumn: r.node.endPos.Column + 1}
 	p := lang.Problem{Location: loc, Symbol: top(r.Module)}
 	switch {
-	case installed && decl == nil && len(dists) > 0 && !r.Guarded && !r.TypeOnly:
+	case installed && decl == nil && len(dists) > 0 && !r.Guarded && !r.TypeOnly && roleOf(file) == source:
 		p.Kind = lang.UndeclaredDependency
 		p.Message = fmt.Sprintf("import of %s: the distribution %s is installed in %s but not declared in %s",
 			r.Module, distNames(dists), env.Where, declaredWhere(proj))
@@ -33,6 +36,13 @@ func classify(file string, r importRef, proj *pydeps.Project, env *pydeps.Env) (
 		p.Message = fmt.Sprintf("import of %s: %s is declared (%s:%d) but not installed in %s", r.Module, decl.Name, decl.File, decl.Line, env.Where)
 		p.Suggestion = "install the project's declared dependencies into its environment (for example pip install -e . in the virtual environment)"
 		p.Related = []lang.Related{{Location: lang.Location{File: decl.File, Line: decl.Line}, Message: decl.Name + " is declared here"}}
+	case decl == nil && pydeps.Known(top(r.Module)) && !r.Guarded && !r.TypeOnly && roleOf(file) == source:
+		p.Kind = lang.UndeclaredDependency
+		p.Message = fmt.Sprintf("import of %s: the project does not declare %s (%s), and it is not installed in %s either",
+			r.Module, pydeps.DistName(r.Module), declaredWhere(proj), env.Where)
+		p.Suggestion = fmt.Sprintf("declare %s in %s and install it, or do not import it", pydeps.DistName(r.Module), declareIn(proj))
+	case decl == nil && pydeps.Known(top(r.Module)):
+		return p, false // a real package, optional here or for tests only
 	case decl == nil && !r.Guarded:
 		p.Kind = lang.UnknownPackage
 		p.Message = fmt.Sprintf("import of %s: no installed distribution provides %s and the project declares none; "+

@@ -62,8 +62,8 @@ func TestDepsConcurrent(t *testing.T) {
 	fe := newDepsFrontend()
 	req := &lang.Request{Context: context.Background(), Changes: c.Changes, Memo: check.NewMemo()}
 	want, err := fe.deps.Problems(req)
-	if err != nil || len(want) != 4 {
-		t.Fatalf("Problems = %d problems, %v; want 4", len(want), err)
+	if err != nil || len(want) != 5 {
+		t.Fatalf("Problems = %d problems, %v; want 5", len(want), err)
 	}
 	var wg sync.WaitGroup
 	for range 8 {

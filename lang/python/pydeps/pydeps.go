@@ -107,6 +107,37 @@ var wellKnown = map[string]string{
 	"typing_extensions": "typing-extensions", "pydantic_settings": "pydantic-settings",
 }
 
+// popular are import names of widely used distributions of the same name: real
+// packages, whatever the environment has.
+var popular = map[string]bool{
+	"aiohttp": true, "anyio": true, "attrs": true, "black": true, "boto3": true, "botocore": true,
+	"celery": true, "certifi": true, "chardet": true, "click": true, "coverage": true, "cryptography": true,
+	"django": true, "docutils": true, "fastapi": true, "flake8": true, "flask": true, "gunicorn": true,
+	"httpx": true, "hypothesis": true, "idna": true, "isort": true, "matplotlib": true, "mock": true,
+	"mypy": true, "nose": true, "numpy": true, "orjson": true, "packaging": true, "pandas": true,
+	"psutil": true, "pydantic": true, "pygments": true, "pylint": true, "pymongo": true, "pyparsing": true,
+	"pytest": true, "pytz": true, "redis": true, "requests": true, "rich": true, "scipy": true,
+	"simplejson": true, "six": true, "sphinx": true, "sqlalchemy": true, "starlette": true, "tomli": true,
+	"toml": true, "torch": true, "tox": true, "tqdm": true, "transformers": true, "typer": true,
+	"ujson": true, "urllib3": true, "uvicorn": true, "werkzeug": true,
+}
+
+// Known reports whether a top-level import name belongs to a well-known real
+// distribution (so that its absence is a missing install, not an invented name).
+func Known(top string) bool { _, ok := wellKnown[top]; return ok || popular[top] }
+
+// DistName is the name of the distribution that provides module mod, as users spell it,
+// for messages: a well-known mismatch (sklearn → scikit-learn), else the top-level name.
+func DistName(mod string) string {
+	top, _, _ := strings.Cut(mod, ".")
+	for _, m := range []string{mod, top} {
+		if d, ok := wellKnown[m]; ok {
+			return d
+		}
+	}
+	return top
+}
+
 // KnownAlternatives maps a well-known import name to other distributions that install
 // it (psycopg2 is psycopg2 or psycopg2-binary; cv2 comes in four builds).
 var knownAlternatives = map[string][]string{
