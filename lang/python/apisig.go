@@ -146,20 +146,44 @@ func varName(s sig, k paramKind) string {
 }
 
 // positionalBreaks checks every parameter base callers may pass by position: head must
-// take the same parameter at the same position.
+// take the same parameter at the same position, or absorb it in *args.
 func positionalBreaks(base, head sig) []string {
 	var out []string
 	for i, p := range base.positional {
-		if i >= len(head.positional) {
+		q := paramNamed(head, p.name)
+		switch {
+		case reordered(base, head, i):
+			out = append(out, fmt.Sprintf("parameters reordered: argument %d is now %s, not %s", i+1, head.positional[i].name, p.name))
+		case p.kind == posOrKw && q != nil && q.kind == kwOnly:
+			out = append(out, fmt.Sprintf("parameter %s became keyword-only: callers passing it by position break", p.name))
+		case i >= len(head.positional) && !head.hasVarArgs:
 			out = append(out, fmt.Sprintf("parameter %s can no longer be passed by position (argument %d)", p.name, i+1))
-			continue
-		}
-		q := head.positional[i]
-		if p.kind == posOrKw && q.kind == posOrKw && p.name != q.name && head.keyword(p.name) != nil {
-			out = append(out, fmt.Sprintf("parameters reordered: argument %d is now %s, not %s", i+1, q.name, p.name))
 		}
 	}
+	for i, q := range head.positional {
+		if i < len(base.positional) && base.hasVarKw && q.kind == posOrKw && base.keyword(q.name) == nil {
+			out = append(out, fmt.Sprintf("parameter %s now takes a keyword: a %s= that went to **%s collides with argument %d", q.name, q.name, varName(base, varKw), i+1))
+		}
+	}
+	if n := len(base.positional); base.hasVarArgs && len(head.positional) > n {
+		out = append(out, fmt.Sprintf("parameter %s added before *%s: extra positional arguments now bind to it", head.positional[n].name, varName(base, varArgs)))
+	}
 	return out
+}
+
+// reordered reports whether argument i binds to another parameter at the head than at
+// the base, one that callers may also name by keyword.
+func reordered(base, head sig, i int) bool {
+	if i >= len(head.positional) {
+		return false
+	}
+	p, q := base.positional[i], head.positional[i]
+	if p.name == q.name {
+		return false
+	}
+	pMoved := p.kind == posOrKw && indexOf(head.positional, p.name) < len(head.positional)
+	qKeyword := q.kind == posOrKw && base.keyword(q.name) != nil
+	return pMoved || qKeyword
 }
 
 // keywordBreaks checks every parameter base callers may pass by keyword: head must
@@ -167,8 +191,11 @@ func positionalBreaks(base, head sig) []string {
 func keywordBreaks(base, head sig) []string {
 	var out []string
 	for i, p := range base.params {
-		if p.kind != posOrKw && p.kind != kwOnly || head.keyword(p.name) != nil || head.hasVarKw {
+		if p.kind != posOrKw && p.kind != kwOnly || head.keyword(p.name) != nil {
 			continue
+		}
+		if head.hasVarKw && !positionalOnlyNow(head, p.name) {
+			continue // p= now goes to **kwargs
 		}
 		switch {
 		case positionalOnlyNow(head, p.name):
@@ -237,7 +264,13 @@ func requiredBreaks(base, head sig) []string {
 func requiredAtBase(base, head sig, q sigParam) bool {
 	if q.kind == posOnly {
 		pos := indexOf(head.positional, q.name)
-		return pos < len(base.positional) && !base.positional[pos].optional
+		if pos >= len(base.positional) {
+			return false
+		}
+		p := base.positional[pos]
+		// Base callers fill the slot by position only if base took it by position only
+		// (or under the same name, when a keyword break is reported of its own).
+		return !p.optional && (p.kind == posOnly || p.name == q.name)
 	}
 	p := paramNamed(base, q.name)
 	if p == nil || p.optional {

@@ -27,9 +27,13 @@ func TestIncompatibilities(t *testing.T) {
 		{"def(a, b)", "def(a, c)", false, "parameter b renamed to c"},
 		{"def(a, b)", "def(b, a)", false, "parameters reordered: argument 1 is now b, not a"},
 		{"def(a, b)", "def(a, b, /)", false, "parameter a became positional-only"},
-		{"def(a, b)", "def(a, *, b)", false, "parameter b can no longer be passed by position"},
+		{"def(a, b)", "def(a, *, b)", false, "parameter b became keyword-only"},
+		{"def(a, b)", "def(a, *rest, b)", false, "parameter b became keyword-only"},
+		{"def(a, b=...)", "def(*args, **kwargs)", false, ""},
+		{"def(a, b=...)", "def(a, *args)", false, "parameter b removed"},
 		{"def(a, b=...)", "def(a, x=..., b=...)", false, "parameters reordered: argument 2 is now x, not b"},
 		{"def(*args)", "def()", false, "*args removed"},
+		{"def(a, *args)", "def(a, b=..., *args)", false, "parameter b added before *args"},
 		{"def(**kw)", "def()", false, "**kw removed"},
 		{"def(a, *, b=...)", "def(a, **kw)", false, ""},
 		{"def(a)", "async def(a)", false, "became a coroutine function"},
@@ -69,9 +73,16 @@ func TestBindErr(t *testing.T) {
 	}
 }
 
-// genSig draws a normalised signature.
+// genSig draws a normalised signature: positional parameters (some positional-only),
+// *args or a bare *, keyword-only parameters, **kw; names drawn in any order.
 func genSig(t *rapid.T, label string) string {
-	names := []string{"a", "b", "c", "d", "e"}
+	names := rapid.Permutation([]string{"a", "b", "c", "d", "e"}).Draw(t, label+"names")
+	param := func(name string) string {
+		if rapid.Bool().Draw(t, label+"def"+name) {
+			return name + "=..."
+		}
+		return name
+	}
 	var parts []string
 	n := rapid.IntRange(0, 4).Draw(t, label+"n")
 	slash := rapid.IntRange(-1, n).Draw(t, label+"slash")
@@ -79,14 +90,17 @@ func genSig(t *rapid.T, label string) string {
 		if i == slash {
 			parts = append(parts, "/")
 		}
-		p := names[i]
-		if rapid.Bool().Draw(t, label+"def"+p) {
-			p += "=..."
-		}
-		parts = append(parts, p)
+		parts = append(parts, param(names[i]))
 	}
-	if rapid.Bool().Draw(t, label+"args") {
+	m := rapid.IntRange(0, len(names)-n).Draw(t, label+"m")
+	switch star := rapid.Bool().Draw(t, label+"args"); {
+	case star:
 		parts = append(parts, "*args")
+	case m > 0:
+		parts = append(parts, "*")
+	}
+	for i := n; i < n+m; i++ {
+		parts = append(parts, param(names[i]))
 	}
 	if rapid.Bool().Draw(t, label+"kw") {
 		parts = append(parts, "**kw")
@@ -102,7 +116,7 @@ func TestCompatibilityProperties(t *testing.T) {
 		if got := incompatibilities(parseSig(s, false), parseSig(s, false)); len(got) > 0 {
 			t.Fatalf("%s against itself: %v", s, got)
 		}
-		if strings.Contains(s, "*") {
+		if strings.Contains(s, "*") || strings.Contains(s, "zz") {
 			return
 		}
 		more := strings.TrimSuffix(s, ")")
@@ -112,6 +126,29 @@ func TestCompatibilityProperties(t *testing.T) {
 		more += "*, zz=...)"
 		if got := incompatibilities(parseSig(s, false), parseSig(more, false)); len(got) > 0 {
 			t.Fatalf("%s → %s: %v", s, more, got)
+		}
+	})
+}
+
+// TestCompatibleMeansCallsBind: when the comparison finds nothing incompatible, every
+// call the base signature accepts binds against the head signature too.
+func TestCompatibleMeansCallsBind(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		base, head := parseSig(genSig(t, "b"), false), parseSig(genSig(t, "h"), false)
+		if len(incompatibilities(base, head)) > 0 {
+			return
+		}
+		call := args{positional: rapid.IntRange(0, 6).Draw(t, "positional")}
+		for _, k := range []string{"a", "b", "c", "d", "e", "zz"} {
+			if rapid.Bool().Draw(t, "kw"+k) {
+				call.keywords = append(call.keywords, k)
+			}
+		}
+		if bindErr(base, call) != "" {
+			return
+		}
+		if msg := bindErr(head, call); msg != "" {
+			t.Fatalf("no incompatibility found from %+v to %+v, but %+v no longer binds: %s", base, head, call, msg)
 		}
 	})
 }
