@@ -32,6 +32,7 @@ type DeclError struct {
 	Msg          string
 }
 
+// Error is "file:line[:column]: message".
 func (e *DeclError) Error() string {
 	if e.Column > 0 {
 		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
