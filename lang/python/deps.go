@@ -21,10 +21,18 @@ type DepChecker struct {
 	g *grammar
 	// Locator finds the environment; its zero value reads VIRTUAL_ENV and runs python3.
 	Locator pydeps.Locator
+	// cache, when set, keeps environment indexes between verifications (NewWarmDepChecker).
+	cache *pydeps.Cache
 }
 
-// NewDepChecker returns a checker that finds the environment the usual way.
+// NewDepChecker returns a checker that finds the environment the usual way, once per
+// verification.
 func NewDepChecker() *DepChecker { return &DepChecker{g: newGrammar()} }
+
+// NewWarmDepChecker returns a checker for long-lived processes: it keeps the index of an
+// environment while its site-packages directories are unchanged, so a verification
+// neither runs python3 nor reads the installed metadata again.
+func NewWarmDepChecker() *DepChecker { return &DepChecker{g: newGrammar(), cache: &pydeps.Cache{}} }
 
 // Problems reports, for the imports of the Python files of the change (at the head):
 // unknown-package for a package neither installed nor declared, missing-dependency for
@@ -96,6 +104,13 @@ func (st *depState) environment() (*pydeps.Env, error) {
 	st.envOnce.Do(func() {
 		root := st.req.Changes.Root
 		build := func() any {
+			if st.c.cache != nil {
+				env, err := st.c.cache.Env(st.req.Context, st.c.Locator, root)
+				if err != nil {
+					return err
+				}
+				return env
+			}
 			where, dirs, err := st.c.Locator.Locate(st.req.Context, root)
 			if err != nil {
 				return err
