@@ -49,7 +49,7 @@ rules: {}
 
 # Per-path options; later entries win.
 overrides: []
-#  - paths: ["**/*_test.go"]
+#  - paths: ["**/*_test.go", "**/test_*.py", "**/*_test.py", "**/conftest.py"]
 #    complexity: {max_function_lines: 200}
 
 # What one verification may cost. Nothing over a limit passes: a larger file of a verified
