@@ -33,10 +33,21 @@ func (fe frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
 	return out, nil
 }
 
-// isAPIModule reports whether a file can be imported as part of a package's API.
+// isAPIModule reports whether a file can be imported as part of a package's API: not a
+// test module, a script, or a file under a directory of tests, docs, examples or
+// benchmarks (their helpers serve the project's own suite, nobody imports them).
 func isAPIModule(p string) bool {
 	base := path.Base(p)
-	return roleOf(p) == source && base != "__main__.py" && base != "setup.py" && base != "noxfile.py"
+	if roleOf(p) != source || base == "__main__.py" || base == "setup.py" || base == "noxfile.py" || base == "conftest.py" {
+		return false
+	}
+	for _, dir := range strings.Split(path.Dir(p), "/") {
+		switch dir {
+		case "tests", "test", "docs", "doc", "examples", "benchmarks", "scripts":
+			return false
+		}
+	}
+	return true
 }
 
 // detailRemoved is the Detail of a name the head no longer has at all.
