@@ -8,7 +8,8 @@ import (
 
 // skips records the places that skip a test unconditionally: a skip decorator
 // (@pytest.mark.skip, @unittest.skip, skipif/skipIf with a literally true condition,
-// skipUnless with a literally false one), a pytestmark assignment of such a mark, and a
+// skipUnless with a literally false one), an expected failure (@pytest.mark.xfail without
+// a computed condition, @unittest.expectedFailure: a failing test hidden as well), a pytestmark assignment of such a mark, and a
 // statement of a function's or the module's body (not nested in an if: a skip on a
 // condition is how a test says where it cannot run) that calls pytest.skip or
 // self.skipTest or raises SkipTest.
@@ -98,8 +99,14 @@ func lastName(s string) string { return s[strings.LastIndex(s, ".")+1:] }
 func skipMark(e *node, src []byte) bool {
 	name := calleeText(e, src)
 	switch {
-	case strings.HasSuffix(name, "mark.skip"), name == "unittest.skip", name == "skip":
+	case strings.HasSuffix(name, "mark.skip"), name == "unittest.skip", name == "skip",
+		name == "unittest.expectedFailure", name == "expectedFailure":
 		return true
+	case strings.HasSuffix(name, "mark.xfail"):
+		// An expected failure hides a failing test as a skip does, unless its condition is
+		// computed (a platform, a version).
+		c := condition(e, src)
+		return e.kind != "call" || c == nil || literalTruth(c, src) == 1
 	case strings.HasSuffix(name, "mark.skipif"), name == "unittest.skipIf", name == "skipIf":
 		return e.kind == "call" && literalTruth(condition(e, src), src) == 1
 	case name == "unittest.skipUnless", name == "skipUnless":
