@@ -53,6 +53,7 @@ var Dimension = &check.Dimension{
 
 func run(pass *check.Pass) ([]check.Finding, error) {
 	var out []check.Finding
+	detected := map[string]string{} // frontend name → detected convention
 	for _, f := range pass.Changes.Files {
 		if err := pass.Context.Err(); err != nil {
 			return nil, err
@@ -79,13 +80,17 @@ func run(pass *check.Pass) ([]check.Finding, error) {
 		}
 		conv := opts.Naming
 		if conv == "detect" {
-			conv = ""
-			if fe := pass.Languages.For(f.Path); fe != nil {
-				conv = fe.Naming()
+			if conv, err = detect(pass, f.Path, detected); err != nil {
+				return nil, err
 			}
 		}
 		out = append(out, naming(f.Path, conv, lf)...)
 		if opts.RequireDocs == "exported" {
+			if l, ok := pass.Languages.For(f.Path).(lang.Linker); ok {
+				if lf, err = l.Link(pass.Request(), lf); err != nil {
+					return nil, fmt.Errorf("%s: %w", f.Path, err)
+				}
+			}
 			fs, err := missingDocs(pass, f, lf)
 			if err != nil {
 				return nil, err

@@ -94,8 +94,14 @@ func (c *counter) walk(f *reader.Form, depth int) {
 // metrics measures a defining form: its body is everything after the name and lambda
 // list.
 func metrics(form *reader.Form, rf *reader.File, src []byte) *lang.Metrics {
+	return metricsFrom(form, 3, rf, src)
+}
+
+// metricsFrom measures a form whose body starts at its item body (2 for a test: the
+// operator and the name).
+func metricsFrom(form *reader.Form, body int, rf *reader.File, src []byte) *lang.Metrics {
 	c := &counter{cyclomatic: 1}
-	for _, it := range form.Items[min(3, len(form.Items)):] {
+	for _, it := range form.Items[min(body, len(form.Items)):] {
 		c.walk(it, 0)
 	}
 	return &lang.Metrics{Lines: codeLines(form.Span, rf, src), Nesting: c.nesting, Cyclomatic: c.cyclomatic, Cognitive: c.cognitive}
