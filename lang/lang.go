@@ -222,7 +222,8 @@ type NamingDetector interface {
 	// Naming) wins ties and is used when no identifier tells them apart.
 	Conventions() []string
 	// ProjectIdents returns the identifiers declared by the language's files of the
-	// repository that the change does not touch (the same on both sides of it), or by
-	// the change's files when it touches them all.
+	// repository that the change does not touch (the same on both sides of it; a change
+	// does not set the style it is checked against), or in check mode (no base) by all
+	// of them.
 	ProjectIdents(req *Request) ([]Ident, error)
 }

@@ -81,8 +81,7 @@ func fileIdents(ix *index.File, src []byte) []lang.Ident {
 func (*Frontend) Conventions() []string { return []string{"lisp-case", "snake_case", "camelCase"} }
 
 // ProjectIdents returns the identifiers declared by the Lisp files of the repository that
-// the change does not touch, or by those it does when there are no others
-// (lang.NamingDetector).
+// the change does not touch, or in check mode by all of them (lang.NamingDetector).
 func (fe *Frontend) ProjectIdents(req *lang.Request) ([]lang.Ident, error) {
 	p, err := fe.projectFor(req, change.Head)
 	if err != nil {
@@ -97,8 +96,8 @@ func (fe *Frontend) ProjectIdents(req *lang.Request) ([]lang.Ident, error) {
 			kept = append(kept, ids...)
 		}
 	}
-	if len(kept) == 0 {
-		return all, nil
+	if req.Changes.NoBase {
+		return all, nil // check mode: the files as they are are the project
 	}
 	return kept, nil
 }

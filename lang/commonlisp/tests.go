@@ -77,7 +77,10 @@ func addTests(lf *lang.File, rf *reader.File, src []byte) {
 		lf.Skips = append(lf.Skips, skipsIn(f, src)...)
 	})
 	for _, sp := range rf.Skipped {
-		if s, ok := excludedTest(sp, src); ok {
+		if s, name, ok := excludedTest(sp, src); ok {
+			// Still a test of the file, skipped: not also a removed one.
+			lf.Decls = append(lf.Decls, lang.Decl{Name: name, Kind: lang.Func, Test: true, NamePos: s.Pos,
+				Span: lang.Span{Start: pos(sp.Start), End: pos(sp.End)}})
 			lf.Skips = append(lf.Skips, s)
 		}
 	}
@@ -88,7 +91,7 @@ func addTests(lf *lang.File, rf *reader.File, src []byte) {
 func skipsIn(f *reader.Form, src []byte) []lang.Skip {
 	var out []lang.Skip
 	for i, it := range f.Items[2:] {
-		if it.IsKeyword("SKIP") && i+3 < len(f.Items) {
+		if it.IsKeyword("SKIP") && f.Items[0].Name == "DEFINE-TEST" && i+3 < len(f.Items) {
 			out = append(out, lang.Skip{Pos: pos(it.Span.Start), Text: firstLine(src, it.Span.Start.Offset, f.Items[i+3].Span.End.Offset)})
 		}
 	}
@@ -112,26 +115,27 @@ func skipsIn(f *reader.Form, src []byte) []lang.Skip {
 }
 
 // excludedTest reports a test definition in a span a feature expression excluded, at the
-// line's feature expression.
-func excludedTest(sp reader.Span, src []byte) (lang.Skip, bool) {
+// feature expression when it is on the form's line, and the test's name.
+func excludedTest(sp reader.Span, src []byte) (lang.Skip, string, bool) {
 	if sp.Start.Offset < 0 || sp.End.Offset > len(src) || sp.Start.Offset >= sp.End.Offset {
-		return lang.Skip{}, false
+		return lang.Skip{}, "", false
 	}
 	rf := reader.Read(src[sp.Start.Offset:sp.End.Offset], reader.Options{})
 	if len(rf.Forms) != 1 {
-		return lang.Skip{}, false
+		return lang.Skip{}, "", false
 	}
-	if _, at := testName(rf.Forms[0]); at == nil {
-		return lang.Skip{}, false
+	name, at := testName(rf.Forms[0])
+	if at == nil {
+		return lang.Skip{}, "", false
 	}
-	// The feature expression is before the form, usually on its line: report from there.
 	start := sp.Start.Offset
 	ls := bytes.LastIndexByte(src[:start], '\n') + 1
 	if i := max(bytes.LastIndex(src[ls:start], []byte("#+")), bytes.LastIndex(src[ls:start], []byte("#-"))); i >= 0 {
 		start = ls + i
 	}
 	p := lang.Pos{Line: sp.Start.Line, Column: start - ls + 1}
-	return lang.Skip{Pos: p, Text: firstLine(src, start, sp.End.Offset)}, true
+	end := sp.Start.Offset + at.Span.End.Offset
+	return lang.Skip{Pos: p, Text: firstLine(src, start, end) + " …"}, name, true
 }
 
 // firstLine is the source from start to end, cut at the first line end (with " …").
