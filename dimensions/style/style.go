@@ -22,7 +22,9 @@ var Dimension = &check.Dimension{
 			Short: "an identifier breaks the naming convention",
 			Doc: "Fires on a declared identifier that breaks style.naming: for Go MixedCaps, no " +
 				"underscores, no ALL_CAPS, common initialisms in one case (userID, HTTPServer); or " +
-				"lisp-case, snake_case, camelCase; detect uses the language's own convention. " +
+				"lisp-case, snake_case, camelCase; detect uses the language's own convention, or for a " +
+				"language written in several (Common Lisp) the one most identifiers of the files the " +
+				"change does not touch follow (P12). " +
 				"The suggestion gives the conforming name.",
 		},
 		{
@@ -30,7 +32,9 @@ var Dimension = &check.Dimension{
 			Short: "an exported declaration has no doc comment",
 			Doc: "With style.require_docs: exported, fires on an exported function, method, type, " +
 				"var or const without a doc comment (test files, package main and methods on " +
-				"unexported types are exempt). Write a comment that starts with the name and says why.",
+				"unexported types are exempt); in Common Lisp a function whose symbol its package's " +
+				":export lists (in whichever file the defpackage is) without a docstring. Write a " +
+				"comment that starts with the name and says why.",
 		},
 		{
 			ID: "style/line-length", Default: policy.Warning,
