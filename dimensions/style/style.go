@@ -82,28 +82,40 @@ func run(pass *check.Pass) ([]check.Finding, error) {
 			// an agent must not exempt its code by writing "Code generated" above it.
 			continue
 		}
-		conv := opts.Naming
-		if conv == "detect" {
-			if conv, err = detect(pass, f.Path, detected); err != nil {
-				return nil, err
-			}
+		fs, err := fileStyle(pass, f, lf, opts, detected)
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, naming(f.Path, conv, lf)...)
-		if opts.RequireDocs == "exported" {
-			if l, ok := pass.Languages.For(f.Path).(lang.Linker); ok {
-				if lf, err = l.Link(pass.Request(), lf); err != nil {
-					return nil, fmt.Errorf("%s: %w", f.Path, err)
-				}
-			}
-			fs, err := missingDocs(pass, f, lf)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, fs...)
-		}
-		out = append(out, lineLength(f.Path, opts.MaxLineLength, lf)...)
+		out = append(out, fs...)
 	}
 	return out, nil
+}
+
+// fileStyle checks a parsed head file against the naming, documentation and line-length
+// options in force for it.
+func fileStyle(pass *check.Pass, f *change.File, lf *lang.File, opts *policy.StyleOptions, detected map[string]string) ([]check.Finding, error) {
+	conv := opts.Naming
+	if conv == "detect" {
+		var err error
+		if conv, err = detect(pass, f.Path, detected); err != nil {
+			return nil, err
+		}
+	}
+	out := naming(f.Path, conv, lf)
+	if opts.RequireDocs == "exported" {
+		if l, ok := pass.Languages.For(f.Path).(lang.Linker); ok {
+			var err error
+			if lf, err = l.Link(pass.Request(), lf); err != nil {
+				return nil, fmt.Errorf("%s: %w", f.Path, err)
+			}
+		}
+		fs, err := missingDocs(pass, f, lf)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs...)
+	}
+	return append(out, lineLength(f.Path, opts.MaxLineLength, lf)...), nil
 }
 
 var generatedRE = regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`)

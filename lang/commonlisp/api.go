@@ -187,6 +187,11 @@ func changedLambdaLists(set *change.Set, base, head *project) []lang.APIChange {
 // incompatible says how head rejects calls that base accepted; nil when it accepts them
 // all.
 func incompatible(base, head *lambdalist.List) []string {
+	return append(positionalChanges(base, head), keyChanges(base, head)...)
+}
+
+// positionalChanges compares the required, &optional and &rest parameters.
+func positionalChanges(base, head *lambdalist.List) []string {
 	var out []string
 	optional := map[string]bool{}
 	for _, p := range base.Optional {
@@ -208,7 +213,14 @@ func incompatible(base, head *lambdalist.List) []string {
 	if base.Rest != nil && head.Rest == nil {
 		out = append(out, "&rest "+lower(base.Rest.Name)+" removed")
 	}
-	if base.HasKey && len(hpos) > len(bpos) {
+	return out
+}
+
+// keyChanges compares the &key parameters, and the positional ones a keyword argument
+// would now bind to.
+func keyChanges(base, head *lambdalist.List) []string {
+	var out []string
+	if bpos, hpos := positional(base), positional(head); base.HasKey && len(hpos) > len(bpos) {
 		for _, p := range hpos[len(bpos):] {
 			if strings.HasPrefix(p, "&optional") {
 				out = append(out, p+" added before &key (a keyword argument would bind to it)")

@@ -57,39 +57,42 @@ func TestIncompatible(t *testing.T) {
 	}
 }
 
+// genLambdaList draws an ordinary lambda list of r, o, &rest, &key x y z and
+// &allow-other-keys parts.
+func genLambdaList(t *rapid.T, label string) string {
+	var b strings.Builder
+	b.WriteString("(")
+	for i := rapid.IntRange(0, 3).Draw(t, label+" required"); i > 0; i-- {
+		fmt.Fprintf(&b, "r%d ", i)
+	}
+	if n := rapid.IntRange(0, 2).Draw(t, label+" optional"); n > 0 {
+		b.WriteString("&optional ")
+		for ; n > 0; n-- {
+			fmt.Fprintf(&b, "o%d ", n)
+		}
+	}
+	if rapid.Bool().Draw(t, label+" rest") {
+		b.WriteString("&rest more ")
+	}
+	if rapid.Bool().Draw(t, label+" key") {
+		b.WriteString("&key ")
+		for _, k := range []string{"x", "y", "z"} {
+			if rapid.Bool().Draw(t, label+" key "+k) {
+				b.WriteString(k + " ")
+			}
+		}
+		if rapid.Bool().Draw(t, label+" allow") {
+			b.WriteString("&allow-other-keys")
+		}
+	}
+	return strings.TrimSpace(b.String()) + ")"
+}
+
 // TestP14P15Soundness: over random pairs of lambda lists, when incompatible reports
 // nothing, every argument count and every keyword the base accepts the head accepts too.
 func TestP14P15Soundness(t *testing.T) {
-	gen := func(t *rapid.T, label string) string {
-		var b strings.Builder
-		b.WriteString("(")
-		for i := rapid.IntRange(0, 3).Draw(t, label+" required"); i > 0; i-- {
-			fmt.Fprintf(&b, "r%d ", i)
-		}
-		if n := rapid.IntRange(0, 2).Draw(t, label+" optional"); n > 0 {
-			b.WriteString("&optional ")
-			for ; n > 0; n-- {
-				fmt.Fprintf(&b, "o%d ", n)
-			}
-		}
-		if rapid.Bool().Draw(t, label+" rest") {
-			b.WriteString("&rest more ")
-		}
-		if rapid.Bool().Draw(t, label+" key") {
-			b.WriteString("&key ")
-			for _, k := range []string{"x", "y", "z"} {
-				if rapid.Bool().Draw(t, label+" key "+k) {
-					b.WriteString(k + " ")
-				}
-			}
-			if rapid.Bool().Draw(t, label+" allow") {
-				b.WriteString("&allow-other-keys")
-			}
-		}
-		return strings.TrimSpace(b.String()) + ")"
-	}
 	rapid.Check(t, func(rt *rapid.T) {
-		bs, hs := gen(rt, "base"), gen(rt, "head")
+		bs, hs := genLambdaList(rt, "base"), genLambdaList(rt, "head")
 		base, head := lambda(t, bs), lambda(t, hs)
 		if len(incompatible(base, head)) > 0 {
 			return

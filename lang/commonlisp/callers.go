@@ -266,39 +266,72 @@ func (fc *fileCheck) code(f *reader.Form) {
 	if h.Package == "" || h.Package == "CL" || h.Package == "COMMON-LISP" {
 		op = h.Name
 	}
-	switch {
-	case op == "QUOTE" || op == "DECLARE":
-	case op == "FUNCTION" && len(f.Items) == 2:
-		fc.ref(f.Items[1], nil)
-	case bindingOps[op] && len(f.Items) > 1:
-		fc.bindings(f.Items[1])
-		fc.codes(f.Items[2:])
-	case op == "FLET" || op == "LABELS" || op == "MACROLET":
-		if len(f.Items) > 1 && f.Items[1].Kind == reader.List {
-			for _, d := range f.Items[1].Items {
-				if d.Kind == reader.List && len(d.Items) > 2 {
-					fc.codes(d.Items[2:])
-				}
+	if walk, ok := specialWalks[op]; ok {
+		walk(fc, f)
+		return
+	}
+	if strings.HasSuffix(op, "CASE") && op != "HANDLER-CASE" && op != "RESTART-CASE" {
+		fc.caseForm(f)
+		return
+	}
+	fc.ref(h, f)
+	fc.codes(f.Items[1:])
+}
+
+// specialWalks walk the operators whose arguments are not all code.
+var specialWalks map[string]func(*fileCheck, *reader.Form)
+
+func init() {
+	skip := func(*fileCheck, *reader.Form) {}
+	from := func(i int) func(*fileCheck, *reader.Form) {
+		return func(fc *fileCheck, f *reader.Form) { fc.codes(f.Items[min(i, len(f.Items)):]) }
+	}
+	specialWalks = map[string]func(*fileCheck, *reader.Form){
+		"QUOTE": skip, "DECLARE": skip, "DEFGENERIC": skip, "DEFSTRUCT": skip, "DEFCLASS": skip,
+		"DEFINE-CONDITION": skip, "DEFTYPE": skip,
+		"FUNCTION": func(fc *fileCheck, f *reader.Form) {
+			if len(f.Items) == 2 {
+				fc.ref(f.Items[1], nil)
+			}
+		},
+		"LAMBDA": from(2), "DEFUN": from(3), "DEFMACRO": from(3), "DEFINE-COMPILER-MACRO": from(3),
+		"DEFMETHOD": func(fc *fileCheck, f *reader.Form) { fc.codes(methodBody(f)) },
+		"FLET":      (*fileCheck).localFunctions, "LABELS": (*fileCheck).localFunctions, "MACROLET": (*fileCheck).localFunctions,
+	}
+	for op := range bindingOps {
+		specialWalks[op] = func(fc *fileCheck, f *reader.Form) {
+			if len(f.Items) > 1 {
+				fc.bindings(f.Items[1])
+			}
+			fc.codes(f.Items[min(2, len(f.Items)):])
+		}
+	}
+}
+
+// localFunctions walks flet, labels and macrolet: the bodies of the definitions, then
+// the body.
+func (fc *fileCheck) localFunctions(f *reader.Form) {
+	if len(f.Items) > 1 && f.Items[1].Kind == reader.List {
+		for _, d := range f.Items[1].Items {
+			if d.Kind == reader.List && len(d.Items) > 2 {
+				fc.codes(d.Items[2:])
 			}
 		}
-		fc.codes(f.Items[2:])
-	case op == "LAMBDA":
-		fc.codes(f.Items[min(2, len(f.Items)):])
-	case op == "DEFUN" || op == "DEFMACRO" || op == "DEFINE-COMPILER-MACRO":
-		fc.codes(f.Items[min(3, len(f.Items)):])
-	case op == "DEFMETHOD":
-		fc.codes(methodBody(f))
-	case op == "DEFGENERIC" || op == "DEFSTRUCT" || op == "DEFCLASS" || op == "DEFINE-CONDITION" || op == "DEFTYPE":
-	case strings.HasSuffix(op, "CASE") && op != "HANDLER-CASE" && op != "RESTART-CASE" && len(f.Items) > 1:
-		fc.code(f.Items[1])
-		for _, cl := range f.Items[2:] {
-			if cl.Kind == reader.List && len(cl.Items) > 0 {
-				fc.codes(cl.Items[1:])
-			}
+	}
+	fc.codes(f.Items[min(2, len(f.Items)):])
+}
+
+// caseForm walks a form of the case and typecase families: the key form and the clause
+// bodies, not the clause keys.
+func (fc *fileCheck) caseForm(f *reader.Form) {
+	if len(f.Items) < 2 {
+		return
+	}
+	fc.code(f.Items[1])
+	for _, cl := range f.Items[2:] {
+		if cl.Kind == reader.List && len(cl.Items) > 0 {
+			fc.codes(cl.Items[1:])
 		}
-	default:
-		fc.ref(h, f)
-		fc.codes(f.Items[1:])
 	}
 }
 

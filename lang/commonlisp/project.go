@@ -124,14 +124,8 @@ func (fe *Frontend) walk(req *lang.Request, fsys fs.FS, changed map[string]bool,
 		if err != nil {
 			return nil // an unreadable directory hides callers, never invents them
 		}
-		if d.IsDir() {
-			if name != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if changed[name] || !fe.Match(name) || !d.Type().IsRegular() || n >= maxProjectFiles {
-			return nil
+		if read, err := fe.wanted(name, d, changed); !read || n >= maxProjectFiles {
+			return err
 		}
 		if err := ctxErr(req); err != nil {
 			return err
@@ -139,18 +133,35 @@ func (fe *Frontend) walk(req *lang.Request, fsys fs.FS, changed map[string]bool,
 		n++
 		if shared != nil && shared.files[name] != nil {
 			p.files[name] = shared.files[name]
-			return nil
+		} else if pf := fe.readFS(fsys, name, d); pf != nil {
+			p.files[name] = pf
 		}
-		if info, err := d.Info(); err != nil || info.Size() > maxProjectFile {
-			return nil
-		}
-		src, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return nil
-		}
-		p.files[name] = readFile(name, src, fe.Features)
 		return nil
 	})
+}
+
+// wanted says whether a walk reads the entry: a Lisp file the change does not touch;
+// hidden directories (.git) and node_modules are skipped.
+func (fe *Frontend) wanted(name string, d fs.DirEntry, changed map[string]bool) (bool, error) {
+	switch {
+	case d.IsDir() && name != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules"):
+		return false, fs.SkipDir
+	case d.IsDir() || changed[name] || !fe.Match(name) || !d.Type().IsRegular():
+		return false, nil
+	}
+	return true, nil
+}
+
+// readFS reads one file of a project walk; nil when it is too large or unreadable.
+func (fe *Frontend) readFS(fsys fs.FS, name string, d fs.DirEntry) *projFile {
+	if info, err := d.Info(); err != nil || info.Size() > maxProjectFile {
+		return nil
+	}
+	src, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil
+	}
+	return readFile(name, src, fe.Features)
 }
 
 // indexPackages collects the defpackages of every file, in path order (the first
