@@ -86,3 +86,20 @@ func TestLispSemanticsOnAlexandria(t *testing.T) {
 		t.Errorf("semantics:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// BenchmarkLispDiffAlexandriaOneFile measures a whole working-tree diff (every dimension)
+// of a one-file change to alexandria that makes an exported lambda list incompatible, so
+// that the API comparison reads both sides of the repository and every caller.
+func BenchmarkLispDiffAlexandriaOneFile(b *testing.B) {
+	files := alexandriaFiles(b)
+	r := testrepo.New(b, files)
+	edit(b, files, "alexandria-1/sequences.lisp", "(defun rotate (sequence &optional (n 1))", "(defun rotate (sequence n)")
+	r.WriteTB(b, map[string]string{"alexandria-1/sequences.lisp": files["alexandria-1/sequences.lisp"]})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rep, err := agentverify.Check(context.Background(), agentverify.Request{Dir: r.Dir, Source: agentverify.WorkingTree})
+		if err != nil || len(semantics(rep)) != 2 {
+			b.Fatalf("%v %v", semantics(rep), err)
+		}
+	}
+}
