@@ -15,7 +15,8 @@ var (
 			"declaration's base place is related); a removed field or method is at its type. A deleted " +
 			"package is one finding. A rename is reported as the removal it is, with the new name as " +
 			"suggestion. In Common Lisp the API is the defpackage's :export: a symbol removed from it is " +
-			"reported at the head's defpackage, the symbol as it was written at the base related. " +
+			"reported at the head's defpackage, the symbol as it was written at the base related; so is " +
+			"an exported function whose definition the change deletes while the symbol stays exported. " +
 			"Turn off with semantics.preserve_exports: false.",
 	}
 	incompatibleChange = &check.Rule{

@@ -18,6 +18,9 @@ import (
 //   - a symbol in :export at the base that is not at the head is removed (reported at
 //     the head's defpackage, the symbol as written at the base related); a defpackage
 //     that is gone is one removal of the whole package;
+//   - an exported function, generic function or macro defined in a changed file at the
+//     base that no form defines at the head, while its symbol stays exported, is removed
+//     too (its callers now call an undefined function);
 //   - an exported callable whose lambda list no longer accepts a call the base accepted
 //     is changed incompatibly: a required parameter added, an &optional one made
 //     required, a positional parameter removed (unless the head takes &rest without
@@ -162,12 +165,25 @@ func changedLambdaLists(set *change.Set, base, head *project) []lang.APIChange {
 	}
 	sort.Strings(keys)
 	var out []lang.APIChange
+	defined := head.defined()
 	for _, k := range keys {
 		b := was[k]
 		h, ok := now[k]
 		pkg, name := b.def.Package, b.def.Name
-		if !ok || !base.exported(pkg, name) || !head.exported(pkg, name) {
-			continue // gone or unexported: a removal, reported from :export
+		if !base.exported(pkg, name) || !head.exported(pkg, name) {
+			continue // unexported at the base, or a removal reported from :export
+		}
+		if !ok && !defined[k] {
+			out = append(out, lang.APIChange{
+				Package: lower(base.canonical(pkg)), Dir: dirOf(b.file), Subject: lower(name),
+				Detail: "definition removed (the symbol is still exported)", Name: lower(name), Removed: true,
+				Head: lang.Place{File: headPath(set, b.file), Pos: lang.Pos{Line: 1}},
+				Base: lang.Place{File: b.file, Pos: pos(b.def.NameSpan.Start)},
+			})
+			continue
+		}
+		if !ok {
+			continue // now defined otherwise (defmethod, defstruct): no lambda list to compare
 		}
 		reasons := incompatible(b.def.Lambda, h.def.Lambda)
 		if len(reasons) == 0 {
@@ -182,6 +198,28 @@ func changedLambdaLists(set *change.Set, base, head *project) []lang.APIChange {
 		})
 	}
 	return out
+}
+
+// defined returns the "PKG:NAME" of every function, macro, generic function and method
+// the project defines, by any form.
+func (p *project) defined() map[string]bool {
+	out := map[string]bool{}
+	for _, pf := range p.files {
+		for _, d := range pf.ix.Definitions {
+			if d.Kind.Callable() && !d.Setf && d.Package != "" {
+				out[p.canonical(d.Package)+":"+d.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+// headPath is the head path of the file at base path p.
+func headPath(set *change.Set, p string) string {
+	if f := set.File(p); f != nil {
+		return f.Path
+	}
+	return p
 }
 
 // incompatible says how head rejects calls that base accepted; nil when it accepts them

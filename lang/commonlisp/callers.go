@@ -19,6 +19,7 @@ import (
 //   - an unqualified call or #'sym, in a package that :use's the changed one, of a symbol
 //     it no longer exports (the name now means an undefined function of the caller's
 //     own package);
+//   - a call of, or #' to, an exported function whose definition the change removed;
 //   - a call of a function whose lambda list changed, written pkg:sym or unqualified in a
 //     package that is, :use's or imports the changed one, that passes a number of
 //     arguments or a keyword the new lambda list rejects and the old one accepted.
@@ -68,10 +69,13 @@ type checker struct {
 	removedPkgs map[string]lang.APIChange
 	removed     map[string]lang.APIChange
 	lambda      map[string]changed
+	// undefined holds the exported functions whose definition the change removed.
+	undefined map[string]lang.APIChange
 }
 
 func newChecker(base, head *project, changes []lang.APIChange) *checker {
-	c := &checker{head: head, removedPkgs: map[string]lang.APIChange{}, removed: map[string]lang.APIChange{}, lambda: map[string]changed{}}
+	c := &checker{head: head, removedPkgs: map[string]lang.APIChange{}, removed: map[string]lang.APIChange{},
+		lambda: map[string]changed{}, undefined: map[string]lang.APIChange{}}
 	var was, now map[string]callable
 	for _, ch := range changes {
 		pkg, name := strings.ToUpper(ch.Package), strings.ToUpper(ch.Name)
@@ -83,6 +87,8 @@ func newChecker(base, head *project, changes []lang.APIChange) *checker {
 					c.removedPkgs[n] = ch
 				}
 			}
+		case ch.Removed && strings.HasPrefix(ch.Detail, "definition removed"):
+			c.undefined[pkg+":"+name] = ch
 		case ch.Removed:
 			c.removed[pkg+":"+name] = ch
 		default:
@@ -187,6 +193,12 @@ func (fc *fileCheck) ref(s *reader.Form, call *reader.Form) {
 	for _, k := range inherited {
 		if ch, ok := fc.removed[k]; ok {
 			fc.report(s.Span.Start, ch, fmt.Sprintf("%s is no longer exported by %s: it now names an undefined function", fc.written(s), lower(ch.Package)))
+			return
+		}
+	}
+	for _, k := range append([]string{own}, inherited...) {
+		if ch, ok := fc.undefined[k]; ok {
+			fc.report(s.Span.Start, ch, fmt.Sprintf("%s names a function the change no longer defines", fc.written(s)))
 			return
 		}
 	}
