@@ -87,6 +87,25 @@ func TestLispSemanticsOnAlexandria(t *testing.T) {
 	}
 }
 
+// TestLispCompatibleChangeOnAlexandria: a change that only adds to alexandria's API (a
+// &key parameter, a new documented export) draws nothing from any dimension.
+func TestLispCompatibleChangeOnAlexandria(t *testing.T) {
+	files := alexandriaFiles(t)
+	r := testrepo.New(t, files)
+	edit(t, files, "alexandria-1/lists.lisp", "(defun flatten (tree)", "(defun flatten (tree &key depth)")
+	edit(t, files, "alexandria-1/lists.lisp", "(defun flatten (tree &key depth)\n", "(defun flatten (tree &key depth)\n  (declare (ignore depth))\n")
+	edit(t, files, "alexandria-1/package.lisp", "   #:flatten\n", "   #:flatten\n   #:flatten-once\n")
+	files["alexandria-1/lists.lisp"] += "\n(defun flatten-once (tree)\n  \"Splices the lists of TREE into one.\"\n  (mappend (lambda (x) (if (listp x) x (list x))) tree))\n"
+	r.Write(map[string]string{"alexandria-1/lists.lisp": files["alexandria-1/lists.lisp"], "alexandria-1/package.lisp": files["alexandria-1/package.lisp"]})
+	rep, err := agentverify.Check(context.Background(), agentverify.Request{Dir: r.Dir, Source: agentverify.WorkingTree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range rep.Violations {
+		t.Errorf("%s:%d %s %s", v.Location.File, v.Location.Line, v.Rule, v.Message)
+	}
+}
+
 // BenchmarkLispDiffAlexandriaOneFile measures a whole working-tree diff (every dimension)
 // of a one-file change to alexandria that makes an exported lambda list incompatible, so
 // that the API comparison reads both sides of the repository and every caller.
