@@ -96,10 +96,12 @@ func removedExports(base, head *project) []lang.APIChange {
 			})
 			continue
 		}
+		seen := map[string]bool{}
 		for _, s := range bp.Export {
-			if hp.Exports(s.Name) {
+			if hp.Exports(s.Name) || seen[s.Name] {
 				continue
 			}
+			seen[s.Name] = true
 			out = append(out, lang.APIChange{
 				Package: lower(name), Dir: dirOf(hp.file), Subject: lower(s.Name),
 				Detail: "removed from the :export of " + lower(name), Name: lower(s.Name), Removed: true,

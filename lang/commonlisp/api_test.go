@@ -173,6 +173,20 @@ func TestRemovedPackage(t *testing.T) {
 	}
 }
 
+// TestPackageInSeveralFiles: a package defined in two files exports what either
+// exports, so a symbol one of them still exports is not removed, and a symbol both stop
+// exporting is removed once.
+func TestPackageInSeveralFiles(t *testing.T) {
+	s := set(map[string]string{"src/package.lisp": "(defpackage :p (:export #:a #:b))\n"},
+		map[string]string{"src/package.lisp": "(defpackage :p (:export))\n"},
+		map[string]string{"build/package.lisp": "(defpackage :p (:export #:a #:b))\n"})
+	s.HeadFS.(fstest.MapFS)["build/package.lisp"] = &fstest.MapFile{Data: []byte("(defpackage :p (:export #:a))\n")}
+	changes, err := New().CompareAPI(&lang.Request{Changes: s, Memo: memo{}})
+	if err != nil || len(changes) != 1 || changes[0].Subject != "b" {
+		t.Fatalf("changes %+v, %v; want b removed once", changes, err)
+	}
+}
+
 // TestLinkExportsAcrossFiles: Decl.Exported comes from a defpackage in another file,
 // through nicknames; a file's own parse only sees its own.
 func TestLinkExportsAcrossFiles(t *testing.T) {

@@ -164,12 +164,19 @@ func (fe *Frontend) readFS(fsys fs.FS, name string, d fs.DirEntry) *projFile {
 	return readFile(name, src, fe.Features)
 }
 
-// indexPackages collects the defpackages of every file, in path order (the first
-// definition of a name wins, as the first loaded would in a build).
+// indexPackages collects the defpackages of every file, in path order. A package
+// defined in several files (a copy under a build directory, a defpackage repeated for
+// another implementation) is the first, exporting what any of them exports: the
+// comparison then never reports an export as removed that one definition still has.
 func (p *project) indexPackages() {
 	for _, name := range p.paths() {
 		for _, pk := range p.files[name].ix.Packages {
+			if pp := p.packages[pk.Name]; pp != nil {
+				pp.Export = append(pp.Export, pk.Export...)
+				continue
+			}
 			pp := &projPackage{Package: pk, file: name}
+			pp.Export = append([]index.Symbol(nil), pk.Export...) // not the index's array
 			for _, n := range append([]string{pk.Name}, pk.Nicknames...) {
 				if p.packages[n] == nil {
 					p.packages[n] = pp
