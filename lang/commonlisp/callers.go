@@ -189,6 +189,9 @@ func (fc *fileCheck) ref(s *reader.Form, call *reader.Form) {
 	if s.Kind != reader.Symbol || s.Package == reader.Keyword || s.Uninterned {
 		return
 	}
+	if _, local := fc.pf.ix.LocalAt(s.Name, s.Span.Start.Offset); local && s.Package == "" {
+		return // a flet, labels or macrolet function of the same name
+	}
 	own, inherited := fc.resolve(s)
 	for _, k := range inherited {
 		if ch, ok := fc.removed[k]; ok {
