@@ -127,6 +127,12 @@ type File struct {
 	Skips []Skip
 	// Lines holds the file's lines without terminators, for line-based checks.
 	Lines []string
+	// Test is set for a file that holds tests or test fixtures (Go's _test.go, Python's
+	// test_*.py, *_test.py and conftest.py): no API, and no doc comments required.
+	Test bool
+	// DocTerm is what the language calls a doc comment, for messages ("docstring");
+	// empty means "doc comment".
+	DocTerm string
 }
 
 // Registry is an ordered set of frontends; the first that matches a path wins.

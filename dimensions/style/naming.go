@@ -19,6 +19,7 @@ var conventions = map[string]convention{
 	"go":         goConvention,
 	"lisp-case":  lispCase,
 	"snake_case": snakeCase,
+	"pep8":       pep8,
 	"camelCase":  camelCase,
 }
 
@@ -279,6 +280,38 @@ func snakeCase(id lang.Ident) (string, string) {
 		return "", "" // nothing to suggest, e.g. "__"
 	}
 	return fmt.Sprintf("%s %s is not snake_case; it should be %s", things[id.Kind], name, should), should
+}
+
+// pep8Things names identifier kinds as Python programmers do.
+var pep8Things = map[lang.IdentKind]string{
+	lang.IdentFunc: "function", lang.IdentMethod: "method", lang.IdentType: "class",
+	lang.IdentVar: "variable", lang.IdentConst: "constant", lang.IdentField: "class attribute",
+	lang.IdentParam: "argument", lang.IdentPackage: "module", lang.IdentLabel: "label",
+}
+
+// variance is the suffix PEP 484 gives covariant and contravariant type variables.
+var variance = regexp.MustCompile(`_(co|contra)$`)
+
+// pep8 is PEP 8's naming as pep8-naming checks it: classes (and type aliases, type
+// variables) CapWords (N801), functions, methods, arguments and variables snake_case
+// (N802, N803, N806), constants UPPER_CASE.
+func pep8(id lang.Ident) (string, string) {
+	if id.Kind != lang.IdentType {
+		msg, should := snakeCase(id)
+		if msg != "" {
+			msg = fmt.Sprintf("%s %s is not snake_case; it should be %s", pep8Things[id.Kind], id.Name, should)
+		}
+		return msg, should
+	}
+	core := strings.TrimLeft(id.Name, "_")
+	if pascal.MatchString(variance.ReplaceAllString(core, "")) || core == "" {
+		return "", ""
+	}
+	should := id.Name[:len(id.Name)-len(core)] + joinWords(core, true, "")
+	if should == id.Name {
+		return "", ""
+	}
+	return fmt.Sprintf("class %s is not CapWords; it should be %s", id.Name, should), should
 }
 
 func camelCase(id lang.Ident) (string, string) {
