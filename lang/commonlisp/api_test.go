@@ -248,3 +248,33 @@ func BenchmarkCompareAPIOneFile(b *testing.B) {
 		}
 	}
 }
+
+// FuzzCompareAPI: comparing any two versions of a file and checking any caller never
+// panics, and every change and broken use is placed in a file of the change or the
+// caller.
+func FuzzCompareAPI(f *testing.F) {
+	f.Add("(defpackage :p (:export #:f))\n(in-package :p)\n(defun f (a &optional b) a)\n", "(defpackage :p (:export))\n(in-package :p)\n(defun f (a b) a)\n", "(in-package :cl-user)\n(p:f 1)\n")
+	f.Add("(defpackage :p (:export #:f))\n(defun p::f (&key k) k)", "(defpackage :p (:export #:f))\n(defun p::f (a &rest r) r)", "(defpackage :u (:use :p))\n(in-package :u)\n(f :k 1)\n")
+	f.Fuzz(func(t *testing.T, base, head, caller string) {
+		s := set(map[string]string{"p.lisp": base}, map[string]string{"p.lisp": head}, map[string]string{"u.lisp": caller})
+		req := &lang.Request{Context: context.Background(), Changes: s, Memo: memo{}}
+		changes, err := New().CompareAPI(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range changes {
+			if c.Head.File != "p.lisp" || c.Base.File != "p.lisp" && c.Base.File != "" {
+				t.Fatalf("change %+v outside the changed file", c)
+			}
+		}
+		uses, err := New().BrokenUses(req, changes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range uses {
+			if u.At.File != "u.lisp" || u.At.Pos.Line < 1 {
+				t.Fatalf("use %+v outside the caller", u)
+			}
+		}
+	})
+}
