@@ -190,8 +190,8 @@ func TestPackageInSeveralFiles(t *testing.T) {
 // TestLinkExportsAcrossFiles: Decl.Exported comes from a defpackage in another file,
 // through nicknames; a file's own parse only sees its own.
 func TestLinkExportsAcrossFiles(t *testing.T) {
-	src := "(in-package :s)\n(defun area () 1)\n(defun helper () 2)\n(defun s2:other () 3)\n"
-	s := set(nil, map[string]string{"shapes.lisp": src}, map[string]string{"package.lisp": "(defpackage :shapes (:nicknames :s) (:export #:area))\n(defpackage :s2 (:use :cl) (:export #:other))\n"})
+	src := "(in-package :s)\n(defun area () 1)\n(defun helper () 2)\n(defun s2:other () 3)\n(defstruct square side)\n"
+	s := set(nil, map[string]string{"shapes.lisp": src}, map[string]string{"package.lisp": "(defpackage :shapes (:nicknames :s) (:export #:area #:make-square))\n(defpackage :s2 (:use :cl) (:export #:other))\n"})
 	fe := New()
 	lf, err := fe.Parse("shapes.lisp", []byte(src))
 	if err != nil {
@@ -208,8 +208,8 @@ func TestLinkExportsAcrossFiles(t *testing.T) {
 			t.Errorf("%s: the shared parse was modified", d.Name)
 		}
 	}
-	if !got["area"] || got["helper"] || !got["other"] {
-		t.Errorf("exported %v, want area and other", got)
+	if !got["area"] || got["helper"] || !got["other"] || !got["make-square"] || got["square"] || got["square-side"] {
+		t.Errorf("exported %v, want area, other and make-square", got)
 	}
 }
 
