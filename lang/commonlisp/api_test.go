@@ -88,9 +88,10 @@ func genLambdaList(t *rapid.T, label string) string {
 	return strings.TrimSpace(b.String()) + ")"
 }
 
-// TestP14P15Soundness: over random pairs of lambda lists, when incompatible reports
-// nothing, every argument count and every keyword the base accepts the head accepts too.
-func TestP14P15Soundness(t *testing.T) {
+// TestP14LambdaListChangesNeverMissed: over random pairs of lambda lists, when
+// incompatible reports nothing, every argument count and every keyword the base accepts
+// the head accepts too.
+func TestP14LambdaListChangesNeverMissed(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		bs, hs := genLambdaList(rt, "base"), genLambdaList(rt, "head")
 		base, head := lambda(t, bs), lambda(t, hs)
@@ -106,6 +107,45 @@ func TestP14P15Soundness(t *testing.T) {
 			if base.HasKeyword(k) && !head.HasKeyword(k) {
 				rt.Fatalf("%s → %s judged compatible, but keyword :%s breaks", bs, hs, k)
 			}
+		}
+	})
+}
+
+// TestP15AddedParametersNeverReported: adding &optional parameters (to a lambda list
+// without &key) or &key parameters to a random lambda list is never reported.
+func TestP15AddedParametersNeverReported(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		req := rapid.IntRange(0, 3).Draw(rt, "required")
+		opt := rapid.IntRange(0, 2).Draw(rt, "optional")
+		keys := rapid.IntRange(0, 2).Draw(rt, "keys")
+		hasKey := keys > 0 || rapid.Bool().Draw(rt, "empty &key")
+		addOpt, addKey := rapid.IntRange(0, 2).Draw(rt, "added optional"), rapid.IntRange(0, 2).Draw(rt, "added keys")
+		if hasKey {
+			addOpt = 0 // an &optional before &key would take keyword arguments
+		}
+		render := func(opts, ks int, key bool) string {
+			var b strings.Builder
+			b.WriteString("(")
+			for i := 0; i < req; i++ {
+				fmt.Fprintf(&b, "r%d ", i)
+			}
+			if opts > 0 {
+				b.WriteString("&optional ")
+			}
+			for i := 0; i < opts; i++ {
+				fmt.Fprintf(&b, "o%d ", i)
+			}
+			if key || ks > 0 {
+				b.WriteString("&key ")
+			}
+			for i := 0; i < ks; i++ {
+				fmt.Fprintf(&b, "k%d ", i)
+			}
+			return strings.TrimSpace(b.String()) + ")"
+		}
+		bs, hs := render(opt, keys, hasKey), render(opt+addOpt, keys+addKey, hasKey)
+		if got := incompatible(lambda(t, bs), lambda(t, hs)); len(got) > 0 {
+			rt.Fatalf("%s → %s reported: %v", bs, hs, got)
 		}
 	})
 }
