@@ -39,11 +39,15 @@ func missingDocs(pass *check.Pass, f *change.File, lf *lang.File) ([]check.Findi
 			}
 		}
 		short := d.Name[strings.LastIndex(d.Name, ".")+1:]
+		advice := fmt.Sprintf("add a comment starting with %q that says what it is for", short+" ")
+		if a, ok := pass.Languages.For(f.Path).(lang.DocAdvisor); ok {
+			advice = a.DocAdvice(d)
+		}
 		out = append(out, check.Finding{
 			Rule:       "style/missing-doc",
 			Location:   check.Location{File: f.Path, Line: d.NamePos.Line, Column: d.NamePos.Column},
 			Message:    fmt.Sprintf("exported %s %s has no doc comment", kind, d.Name),
-			Suggestion: fmt.Sprintf("add a comment starting with %q that says what it is for", short+" "),
+			Suggestion: advice,
 			Symbol:     d.Name,
 			Introduced: documented[string(d.Kind)+" "+d.Name],
 		})
