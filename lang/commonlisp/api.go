@@ -28,7 +28,8 @@ import (
 //     added before &key (a keyword argument would bind to it). Adding &optional or &key
 //     parameters (after the positional ones) is compatible and not reported.
 //
-// Exports made by an (export …) call rather than defpackage are not seen.
+// Exports made by an (export …) call rather than defpackage are not seen. A change with a
+// Lisp file that does not read cleanly on either side is not compared (see broken).
 
 // CompareAPI reports the incompatible changes the change makes to the exported API of
 // the Lisp packages it touches (lang.APIComparer).
@@ -44,6 +45,9 @@ func (fe *Frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
 	if err != nil {
 		return nil, err
 	}
+	if broken(req.Changes, base, head) {
+		return nil, nil
+	}
 	out := removedExports(base, head)
 	out = append(out, changedLambdaLists(req.Changes, base, head)...)
 	sort.SliceStable(out, func(i, j int) bool {
@@ -57,6 +61,20 @@ func (fe *Frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
 		return a.Subject < b.Subject
 	})
 	return out, nil
+}
+
+// broken reports whether a changed Lisp file has syntax errors on either side. Such a
+// change is not compared: a defpackage or definition the reader could not read would
+// look removed. The hallucination dimension reports the errors, so the change fails.
+func broken(set *change.Set, base, head *project) bool {
+	for _, f := range set.Files {
+		for _, pf := range []*projFile{base.files[f.Path], base.files[f.OldPath], head.files[f.Path]} {
+			if pf != nil && len(pf.rf.Errors) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // touches reports whether the change has a Lisp file on either side.
