@@ -2,6 +2,7 @@ package commonlisp
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -102,18 +103,23 @@ func (p *project) packageNames() []string {
 // removedExports compares the :export lists of every package the base defines.
 func removedExports(base, head *project) []lang.APIChange {
 	var out []lang.APIChange
+	var was, now map[string]callable
 	for _, name := range base.packageNames() {
 		bp := base.packages[name]
 		hp := head.packages[name]
-		basePlace := lang.Place{File: bp.file, Pos: pos(bp.NameSpan.Start)}
 		if hp == nil {
 			out = append(out, lang.APIChange{
 				Package: lower(name), Dir: dirOf(bp.file), Subject: "package " + lower(name),
 				Detail: "removed (no defpackage defines it at the head)", Name: lower(name), Removed: true,
-				Head: headOfRemoved(head, bp.file), Base: basePlace,
+				Head: lang.Place{File: bp.file, Pos: lang.Pos{Line: 1}},
+				Base: lang.Place{File: bp.file, Pos: pos(bp.NameSpan.Start)},
 			})
 			continue
 		}
+		if was == nil {
+			was, now = base.callables(base.paths()), head.callables(head.paths())
+		}
+		added := addedExports(bp, hp)
 		seen := map[string]bool{}
 		for _, s := range bp.Export {
 			if hp.Exports(s.Name) || seen[s.Name] {
@@ -123,12 +129,38 @@ func removedExports(base, head *project) []lang.APIChange {
 			out = append(out, lang.APIChange{
 				Package: lower(name), Dir: dirOf(hp.file), Subject: lower(s.Name),
 				Detail: "removed from the :export of " + lower(name), Name: lower(s.Name), Removed: true,
-				Head: lang.Place{File: hp.file, Pos: pos(hp.Span.Start)},
-				Base: lang.Place{File: bp.file, Pos: pos(s.Span.Start)},
+				RenamedTo: renamedTo(name, s.Name, added, was, now),
+				Head:      lang.Place{File: hp.file, Pos: pos(hp.Span.Start)},
+				Base:      lang.Place{File: bp.file, Pos: pos(s.Span.Start)},
 			})
 		}
 	}
 	return out
+}
+
+// addedExports returns the symbols head exports and base does not.
+func addedExports(bp, hp *projPackage) []string {
+	var out []string
+	for _, s := range hp.Export {
+		if !bp.Exports(s.Name) && !slices.Contains(out, s.Name) {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// renamedTo names the export that replaced a removed one, when the change adds exactly
+// one export that is a function with the removed function's lambda list.
+func renamedTo(pkg, name string, added []string, was, now map[string]callable) string {
+	if len(added) != 1 {
+		return ""
+	}
+	b, okb := was[pkg+":"+name]
+	h, okh := now[pkg+":"+added[0]]
+	if !okb || !okh || b.def.Lambda.String() != h.def.Lambda.String() {
+		return ""
+	}
+	return lower(added[0])
 }
 
 // headOfRemoved is where a removed package shows at the head: its file at line 1 (the
