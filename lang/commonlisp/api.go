@@ -163,12 +163,6 @@ func renamedTo(pkg, name string, added []string, was, now map[string]callable) s
 	return lower(added[0])
 }
 
-// headOfRemoved is where a removed package shows at the head: its file at line 1 (the
-// file itself may be gone).
-func headOfRemoved(_ *project, file string) lang.Place {
-	return lang.Place{File: file, Pos: lang.Pos{Line: 1}}
-}
-
 // callable is the definition of an exported function, generic function or macro.
 type callable struct {
 	def  index.Definition
