@@ -233,3 +233,10 @@ type NamingDetector interface {
 	// of them.
 	ProjectIdents(req *Request) ([]Ident, error)
 }
+
+// DocAdvisor is implemented by a frontend whose documentation is not a comment above the
+// declaration (a Common Lisp docstring): DocAdvice tells how to document d, for style's
+// missing-doc suggestion.
+type DocAdvisor interface {
+	DocAdvice(d Decl) string
+}

@@ -2,6 +2,7 @@ package commonlisp
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,7 +29,8 @@ import (
 //     added before &key (a keyword argument would bind to it). Adding &optional or &key
 //     parameters (after the positional ones) is compatible and not reported.
 //
-// Exports made by an (export …) call rather than defpackage are not seen.
+// Exports made by an (export …) call rather than defpackage are not seen. A change with a
+// Lisp file that does not read cleanly on either side is not compared (see broken).
 
 // CompareAPI reports the incompatible changes the change makes to the exported API of
 // the Lisp packages it touches (lang.APIComparer).
@@ -44,6 +46,9 @@ func (fe *Frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
 	if err != nil {
 		return nil, err
 	}
+	if broken(req.Changes, base, head) {
+		return nil, nil
+	}
 	out := removedExports(base, head)
 	out = append(out, changedLambdaLists(req.Changes, base, head)...)
 	sort.SliceStable(out, func(i, j int) bool {
@@ -57,6 +62,20 @@ func (fe *Frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
 		return a.Subject < b.Subject
 	})
 	return out, nil
+}
+
+// broken reports whether a changed Lisp file has syntax errors on either side. Such a
+// change is not compared: a defpackage or definition the reader could not read would
+// look removed. The hallucination dimension reports the errors, so the change fails.
+func broken(set *change.Set, base, head *project) bool {
+	for _, f := range set.Files {
+		for _, pf := range []*projFile{base.files[f.Path], base.files[f.OldPath], head.files[f.Path]} {
+			if pf != nil && len(pf.rf.Errors) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // touches reports whether the change has a Lisp file on either side.
@@ -84,18 +103,23 @@ func (p *project) packageNames() []string {
 // removedExports compares the :export lists of every package the base defines.
 func removedExports(base, head *project) []lang.APIChange {
 	var out []lang.APIChange
+	var was, now map[string]callable
 	for _, name := range base.packageNames() {
 		bp := base.packages[name]
 		hp := head.packages[name]
-		basePlace := lang.Place{File: bp.file, Pos: pos(bp.NameSpan.Start)}
 		if hp == nil {
 			out = append(out, lang.APIChange{
 				Package: lower(name), Dir: dirOf(bp.file), Subject: "package " + lower(name),
 				Detail: "removed (no defpackage defines it at the head)", Name: lower(name), Removed: true,
-				Head: headOfRemoved(head, bp.file), Base: basePlace,
+				Head: lang.Place{File: bp.file, Pos: lang.Pos{Line: 1}},
+				Base: lang.Place{File: bp.file, Pos: pos(bp.NameSpan.Start)},
 			})
 			continue
 		}
+		if was == nil {
+			was, now = base.callables(base.paths()), head.callables(head.paths())
+		}
+		added := addedExports(bp, hp)
 		seen := map[string]bool{}
 		for _, s := range bp.Export {
 			if hp.Exports(s.Name) || seen[s.Name] {
@@ -105,18 +129,38 @@ func removedExports(base, head *project) []lang.APIChange {
 			out = append(out, lang.APIChange{
 				Package: lower(name), Dir: dirOf(hp.file), Subject: lower(s.Name),
 				Detail: "removed from the :export of " + lower(name), Name: lower(s.Name), Removed: true,
-				Head: lang.Place{File: hp.file, Pos: pos(hp.Span.Start)},
-				Base: lang.Place{File: bp.file, Pos: pos(s.Span.Start)},
+				RenamedTo: renamedTo(name, s.Name, added, was, now),
+				Head:      lang.Place{File: hp.file, Pos: pos(hp.Span.Start)},
+				Base:      lang.Place{File: bp.file, Pos: pos(s.Span.Start)},
 			})
 		}
 	}
 	return out
 }
 
-// headOfRemoved is where a removed package shows at the head: its file at line 1 (the
-// file itself may be gone).
-func headOfRemoved(_ *project, file string) lang.Place {
-	return lang.Place{File: file, Pos: lang.Pos{Line: 1}}
+// addedExports returns the symbols head exports and base does not.
+func addedExports(bp, hp *projPackage) []string {
+	var out []string
+	for _, s := range hp.Export {
+		if !bp.Exports(s.Name) && !slices.Contains(out, s.Name) {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// renamedTo names the export that replaced a removed one, when the change adds exactly
+// one export that is a function with the removed function's lambda list.
+func renamedTo(pkg, name string, added []string, was, now map[string]callable) string {
+	if len(added) != 1 {
+		return ""
+	}
+	b, okb := was[pkg+":"+name]
+	h, okh := now[pkg+":"+added[0]]
+	if !okb || !okh || b.def.Lambda.String() != h.def.Lambda.String() {
+		return ""
+	}
+	return lower(added[0])
 }
 
 // callable is the definition of an exported function, generic function or macro.

@@ -88,8 +88,9 @@ func genLambdaList(t *rapid.T, label string) string {
 	return strings.TrimSpace(b.String()) + ")"
 }
 
-// TestP14P15Soundness: over random pairs of lambda lists, when incompatible reports
-// nothing, every argument count and every keyword the base accepts the head accepts too.
+// TestP14P15Soundness: over random pairs of lambda lists, when
+// incompatible reports nothing, every argument count and every keyword the base accepts
+// the head accepts too.
 func TestP14P15Soundness(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		bs, hs := genLambdaList(rt, "base"), genLambdaList(rt, "head")
@@ -106,6 +107,45 @@ func TestP14P15Soundness(t *testing.T) {
 			if base.HasKeyword(k) && !head.HasKeyword(k) {
 				rt.Fatalf("%s → %s judged compatible, but keyword :%s breaks", bs, hs, k)
 			}
+		}
+	})
+}
+
+// TestP15AddedParametersNeverReported: adding &optional parameters (to a lambda list
+// without &key) or &key parameters to a random lambda list is never reported.
+func TestP15AddedParametersNeverReported(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		req := rapid.IntRange(0, 3).Draw(rt, "required")
+		opt := rapid.IntRange(0, 2).Draw(rt, "optional")
+		keys := rapid.IntRange(0, 2).Draw(rt, "keys")
+		hasKey := keys > 0 || rapid.Bool().Draw(rt, "empty &key")
+		addOpt, addKey := rapid.IntRange(0, 2).Draw(rt, "added optional"), rapid.IntRange(0, 2).Draw(rt, "added keys")
+		if hasKey {
+			addOpt = 0 // an &optional before &key would take keyword arguments
+		}
+		render := func(opts, ks int, key bool) string {
+			var b strings.Builder
+			b.WriteString("(")
+			for i := 0; i < req; i++ {
+				fmt.Fprintf(&b, "r%d ", i)
+			}
+			if opts > 0 {
+				b.WriteString("&optional ")
+			}
+			for i := 0; i < opts; i++ {
+				fmt.Fprintf(&b, "o%d ", i)
+			}
+			if key || ks > 0 {
+				b.WriteString("&key ")
+			}
+			for i := 0; i < ks; i++ {
+				fmt.Fprintf(&b, "k%d ", i)
+			}
+			return strings.TrimSpace(b.String()) + ")"
+		}
+		bs, hs := render(opt, keys, hasKey), render(opt+addOpt, keys+addKey, hasKey)
+		if got := incompatible(lambda(t, bs), lambda(t, hs)); len(got) > 0 {
+			rt.Fatalf("%s → %s reported: %v", bs, hs, got)
 		}
 	})
 }
@@ -190,8 +230,8 @@ func TestPackageInSeveralFiles(t *testing.T) {
 // TestLinkExportsAcrossFiles: Decl.Exported comes from a defpackage in another file,
 // through nicknames; a file's own parse only sees its own.
 func TestLinkExportsAcrossFiles(t *testing.T) {
-	src := "(in-package :s)\n(defun area () 1)\n(defun helper () 2)\n(defun s2:other () 3)\n"
-	s := set(nil, map[string]string{"shapes.lisp": src}, map[string]string{"package.lisp": "(defpackage :shapes (:nicknames :s) (:export #:area))\n(defpackage :s2 (:use :cl) (:export #:other))\n"})
+	src := "(in-package :s)\n(defun area () 1)\n(defun helper () 2)\n(defun s2:other () 3)\n(defstruct square side)\n"
+	s := set(nil, map[string]string{"shapes.lisp": src}, map[string]string{"package.lisp": "(defpackage :shapes (:nicknames :s) (:export #:area #:make-square))\n(defpackage :s2 (:use :cl) (:export #:other))\n"})
 	fe := New()
 	lf, err := fe.Parse("shapes.lisp", []byte(src))
 	if err != nil {
@@ -208,8 +248,8 @@ func TestLinkExportsAcrossFiles(t *testing.T) {
 			t.Errorf("%s: the shared parse was modified", d.Name)
 		}
 	}
-	if !got["area"] || got["helper"] || !got["other"] {
-		t.Errorf("exported %v, want area and other", got)
+	if !got["area"] || got["helper"] || !got["other"] || !got["make-square"] || got["square"] || got["square-side"] {
+		t.Errorf("exported %v, want area, other and make-square", got)
 	}
 }
 
@@ -247,4 +287,34 @@ func BenchmarkCompareAPIOneFile(b *testing.B) {
 			b.Fatalf("%d uses, %v", len(uses), err)
 		}
 	}
+}
+
+// FuzzCompareAPI: comparing any two versions of a file and checking any caller never
+// panics, and every change and broken use is placed in a file of the change or the
+// caller.
+func FuzzCompareAPI(f *testing.F) {
+	f.Add("(defpackage :p (:export #:f))\n(in-package :p)\n(defun f (a &optional b) a)\n", "(defpackage :p (:export))\n(in-package :p)\n(defun f (a b) a)\n", "(in-package :cl-user)\n(p:f 1)\n")
+	f.Add("(defpackage :p (:export #:f))\n(defun p::f (&key k) k)", "(defpackage :p (:export #:f))\n(defun p::f (a &rest r) r)", "(defpackage :u (:use :p))\n(in-package :u)\n(f :k 1)\n")
+	f.Fuzz(func(t *testing.T, base, head, caller string) {
+		s := set(map[string]string{"p.lisp": base}, map[string]string{"p.lisp": head}, map[string]string{"u.lisp": caller})
+		req := &lang.Request{Context: context.Background(), Changes: s, Memo: memo{}}
+		changes, err := New().CompareAPI(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range changes {
+			if c.Head.File != "p.lisp" || c.Base.File != "p.lisp" && c.Base.File != "" {
+				t.Fatalf("change %+v outside the changed file", c)
+			}
+		}
+		uses, err := New().BrokenUses(req, changes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range uses {
+			if u.At.File != "u.lisp" || u.At.Pos.Line < 1 {
+				t.Fatalf("use %+v outside the caller", u)
+			}
+		}
+	})
 }

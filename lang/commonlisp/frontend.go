@@ -2,6 +2,7 @@ package commonlisp
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 
 	"github.com/agentverify/agentverify/change"
@@ -44,7 +45,7 @@ func (*Frontend) Naming() string { return "lisp-case" }
 func (fe *Frontend) Parse(path string, src []byte) (*lang.File, error) {
 	rf := reader.Read(src, reader.Options{Features: fe.Features})
 	ix := index.Build(rf)
-	f := &lang.File{Path: path, Language: "commonlisp", Package: ix.PackageAt(0), Lines: splitLines(src)}
+	f := &lang.File{Path: path, Language: "commonlisp", Package: ix.PackageAt(0), Lines: splitLines(src), DocTerm: "docstring"}
 	for _, e := range rf.Errors {
 		f.SyntaxErrors = append(f.SyntaxErrors, lang.SyntaxError{Pos: pos(e.Pos), Message: e.Msg})
 	}
@@ -125,7 +126,7 @@ func declOf(d index.Definition, src []byte, rf *reader.File, exported map[string
 		Name:       name,
 		Kind:       declKind(d.Kind),
 		Exported:   exported[d.Package+":"+d.Name],
-		Documented: d.Documented,
+		Documented: d.Documented || derived(d),
 		NamePos:    pos(d.NameSpan.Start),
 	}
 	if d.Form != nil {
@@ -138,6 +139,22 @@ func declOf(d index.Definition, src []byte, rf *reader.File, exported map[string
 		decl.Metrics = metrics(d.Form, rf, src)
 	}
 	return decl
+}
+
+// derived reports whether a form defines d as a by-product ("defstruct :constructor",
+// "defclass :accessor", "setf symbol-function"): it has no docstring of its own to give,
+// and is documented, if at all, where its defining form is.
+func derived(d index.Definition) bool { return strings.Contains(d.Via, " ") }
+
+// DocAdvice says where a Lisp definition's docstring goes (lang.DocAdvisor).
+func (*Frontend) DocAdvice(d lang.Decl) string {
+	switch d.Kind {
+	case lang.Var, lang.Const:
+		return fmt.Sprintf("add a docstring after the value, (defvar %s value \"…\"), that says what it is for", d.Name)
+	case lang.Type:
+		return fmt.Sprintf("document %s: a docstring after its name and options (defstruct), or a (:documentation \"…\") option (defclass, define-condition)", d.Name)
+	}
+	return fmt.Sprintf("add a docstring after the lambda list of %s that says what it is for (a ; comment is not documentation in Lisp)", d.Name)
 }
 
 func declKind(k index.Kind) lang.DeclKind {

@@ -226,14 +226,18 @@ func (fe *Frontend) Link(req *lang.Request, lf *lang.File) (*lang.File, error) {
 	}
 	out := *lf
 	out.Decls = append([]lang.Decl(nil), lf.Decls...)
-	exported := map[lang.Pos]bool{}
+	type key struct {
+		at   lang.Pos
+		name string
+	}
+	exported := map[key]bool{} // a defstruct's derived names share its name's position
 	for _, d := range pf.ix.Definitions {
 		if d.TopLevel && p.exported(d.Package, d.Name) {
-			exported[pos(d.NameSpan.Start)] = true
+			exported[key{pos(d.NameSpan.Start), d.Name}] = true
 		}
 	}
-	for i := range out.Decls {
-		if !out.Decls[i].Test && exported[out.Decls[i].NamePos] {
+	for i, d := range out.Decls {
+		if !d.Test && exported[key{d.NamePos, strings.ToUpper(strings.Trim(d.Name, "|"))}] {
 			out.Decls[i].Exported = true
 		}
 	}

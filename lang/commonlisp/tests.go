@@ -128,14 +128,18 @@ func excludedTest(sp reader.Span, src []byte) (lang.Skip, string, bool) {
 	if at == nil {
 		return lang.Skip{}, "", false
 	}
-	start := sp.Start.Offset
-	ls := bytes.LastIndexByte(src[:start], '\n') + 1
-	if i := max(bytes.LastIndex(src[ls:start], []byte("#+")), bytes.LastIndex(src[ls:start], []byte("#-"))); i >= 0 {
+	// The feature expression is on the form's line or, alone, on the line before.
+	start, line := sp.Start.Offset, sp.Start.Line
+	before := bytes.TrimRight(src[:start], " \t\r\n")
+	ls := bytes.LastIndexByte(before, '\n') + 1
+	if i := max(bytes.LastIndex(before[ls:], []byte("#+")), bytes.LastIndex(before[ls:], []byte("#-"))); i >= 0 {
 		start = ls + i
+		line -= bytes.Count(src[start:sp.Start.Offset], []byte("\n"))
+	} else {
+		ls = bytes.LastIndexByte(src[:start], '\n') + 1
 	}
-	p := lang.Pos{Line: sp.Start.Line, Column: start - ls + 1}
-	end := sp.Start.Offset + at.Span.End.Offset
-	return lang.Skip{Pos: p, Text: firstLine(src, start, end) + " …"}, name, true
+	text := strings.Join(strings.Fields(string(src[start:sp.Start.Offset+at.Span.End.Offset])), " ")
+	return lang.Skip{Pos: lang.Pos{Line: line, Column: start - ls + 1}, Text: text + " …"}, name, true
 }
 
 // firstLine is the source from start to end, cut at the first line end (with " …").

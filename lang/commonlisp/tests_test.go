@@ -33,6 +33,9 @@ const testsSample = `(in-package :shapes-tests)
 (test quoted
   (is (equal '(skip "data") (list 'skip))))
 
+#+nil
+(test off-above (is nil))
+
 (deftest :keyword-is-no-name)
 (test)
 `
@@ -48,7 +51,7 @@ func TestTestsAndSkips(t *testing.T) {
 			tests = append(tests, fmt.Sprintf("%s@%d:%d", d.Name, d.NamePos.Line, d.NamePos.Column))
 		}
 	}
-	want := "area@3:14 scaled@6:15 rove-one@10:17 with spaces@13:24 quoted@25:7 off@17:1 elsewhere@20:1"
+	want := "area@3:14 scaled@6:15 rove-one@10:17 with spaces@13:24 quoted@25:7 off@17:1 elsewhere@20:1 off-above@28:1"
 	if strings.Join(tests, " ") != want {
 		t.Errorf("tests\n %s\nwant\n %s", strings.Join(tests, " "), want)
 	}
@@ -61,6 +64,7 @@ func TestTestsAndSkips(t *testing.T) {
 		`14:3 :skip (child)`,
 		`17:1 #+(or) (test off …`,
 		`20:1 #-sbcl (deftest elsewhere …`,
+		`28:1 #+nil (test off-above …`,
 	}
 	if strings.Join(skips, "\n") != strings.Join(wantSkips, "\n") {
 		t.Errorf("skips\n%s\nwant\n%s", strings.Join(skips, "\n"), strings.Join(wantSkips, "\n"))
