@@ -43,6 +43,9 @@ func missingDocs(pass *check.Pass, f *change.File, lf *lang.File) ([]check.Findi
 		if lf.DocTerm != "" {
 			term, suggestion = lf.DocTerm, fmt.Sprintf("add a %s that says what %s is for", lf.DocTerm, short)
 		}
+		if a, ok := pass.Languages.For(f.Path).(lang.DocAdvisor); ok {
+			suggestion = a.DocAdvice(d)
+		}
 		out = append(out, check.Finding{
 			Rule:       "style/missing-doc",
 			Location:   check.Location{File: f.Path, Line: d.NamePos.Line, Column: d.NamePos.Column},

@@ -323,3 +323,67 @@ func camelCase(id lang.Ident) (string, string) {
 	should := id.Name[:len(id.Name)-len(core)] + joinWords(core, upper, "")
 	return fmt.Sprintf("%s %s is not camelCase; it should be %s", things[id.Kind], id.Name, should), should
 }
+
+// detect returns the convention "detect" means for the file at path: the frontend's own,
+// or for a frontend that detects (lang.NamingDetector) the one most of the project's
+// identifiers follow (P12), computed once per frontend and kept in memo.
+func detect(pass *check.Pass, path string, memo map[string]string) (string, error) {
+	fe := pass.Languages.For(path)
+	if fe == nil {
+		return "", nil
+	}
+	d, ok := fe.(lang.NamingDetector)
+	if !ok {
+		return fe.Naming(), nil
+	}
+	if conv, ok := memo[fe.Name()]; ok {
+		return conv, nil
+	}
+	ids, err := d.ProjectIdents(pass.Request())
+	if err != nil {
+		return "", fmt.Errorf("detecting the naming convention: %w", err)
+	}
+	conv := majority(d.Conventions(), ids)
+	memo[fe.Name()] = conv
+	return conv, nil
+}
+
+// majority returns the convention of convs that most identifiers follow, counting only
+// the identifiers that tell the conventions apart (a one-word name fits them all); ties
+// go to the earlier convention.
+func majority(convs []string, ids []lang.Ident) string {
+	if len(convs) == 0 {
+		return ""
+	}
+	votes := make([]int, len(convs))
+	fits := make([]bool, len(convs))
+	for _, id := range ids {
+		n := 0
+		for i, c := range convs {
+			fn := conventions[c]
+			fits[i] = fn != nil
+			if fn != nil {
+				msg, _ := fn(id)
+				fits[i] = msg == ""
+			}
+			if fits[i] {
+				n++
+			}
+		}
+		if n == 0 || n == len(convs) {
+			continue
+		}
+		for i := range convs {
+			if fits[i] {
+				votes[i]++
+			}
+		}
+	}
+	best := 0
+	for i := range convs {
+		if votes[i] > votes[best] {
+			best = i
+		}
+	}
+	return convs[best]
+}

@@ -23,7 +23,9 @@ var Dimension = &check.Dimension{
 			Doc: "Fires on a declared identifier that breaks style.naming: for Go MixedCaps, no " +
 				"underscores, no ALL_CAPS, common initialisms in one case (userID, HTTPServer); or " +
 				"lisp-case, snake_case, pep8 (snake_case with CapWords classes), camelCase; detect " +
-				"(the default) uses the language's own convention (go for Go, pep8 for Python). " +
+				"(the default) uses the language's own convention (go for Go, pep8 for Python), or for a " +
+				"language written in several (Common Lisp) the one most identifiers of the files the " +
+				"change does not touch follow (P12). " +
 				"The suggestion gives the conforming name.",
 		},
 		{
@@ -31,7 +33,9 @@ var Dimension = &check.Dimension{
 			Short: "an exported declaration has no doc comment",
 			Doc: "With style.require_docs: exported, fires on an exported function, method, type, " +
 				"var or const without a doc comment (test files, package main and methods on " +
-				"unexported types are exempt). Write a comment that starts with the name and says why.",
+				"unexported types are exempt); in Common Lisp a function whose symbol its package's " +
+				":export lists (in whichever file the defpackage is) without a docstring. Write a " +
+				"comment that starts with the name and says why.",
 		},
 		{
 			ID: "style/line-length", Default: policy.Warning,
@@ -54,6 +58,7 @@ var Dimension = &check.Dimension{
 
 func run(pass *check.Pass) ([]check.Finding, error) {
 	var out []check.Finding
+	detected := map[string]string{} // frontend name → detected convention
 	for _, f := range pass.Changes.Files {
 		if err := pass.Context.Err(); err != nil {
 			return nil, err
@@ -78,24 +83,40 @@ func run(pass *check.Pass) ([]check.Finding, error) {
 			// an agent must not exempt its code by writing "Code generated" above it.
 			continue
 		}
-		conv := opts.Naming
-		if conv == "detect" {
-			conv = ""
-			if fe := pass.Languages.For(f.Path); fe != nil {
-				conv = fe.Naming()
-			}
+		fs, err := fileStyle(pass, f, lf, opts, detected)
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, naming(f.Path, conv, lf)...)
-		if opts.RequireDocs == "exported" {
-			fs, err := missingDocs(pass, f, lf)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, fs...)
-		}
-		out = append(out, lineLength(f.Path, opts.MaxLineLength, lf)...)
+		out = append(out, fs...)
 	}
 	return out, nil
+}
+
+// fileStyle checks a parsed head file against the naming, documentation and line-length
+// options in force for it.
+func fileStyle(pass *check.Pass, f *change.File, lf *lang.File, opts *policy.StyleOptions, detected map[string]string) ([]check.Finding, error) {
+	conv := opts.Naming
+	if conv == "detect" {
+		var err error
+		if conv, err = detect(pass, f.Path, detected); err != nil {
+			return nil, err
+		}
+	}
+	out := naming(f.Path, conv, lf)
+	if opts.RequireDocs == "exported" {
+		if l, ok := pass.Languages.For(f.Path).(lang.Linker); ok {
+			var err error
+			if lf, err = l.Link(pass.Request(), lf); err != nil {
+				return nil, fmt.Errorf("%s: %w", f.Path, err)
+			}
+		}
+		fs, err := missingDocs(pass, f, lf)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs...)
+	}
+	return append(out, lineLength(f.Path, opts.MaxLineLength, lf)...), nil
 }
 
 // generatedRE is Go's marker for generated code (https://go.dev/s/generatedcode) in any
