@@ -39,6 +39,9 @@ func (w *world) resolveOp(sym *reader.Form, cur *pkg) callee {
 		if p == nil {
 			return callee{status: unverifiable, name: name}
 		}
+		if ext, known := w.externalIn(p, name); !sym.Internal && known && !ext {
+			return callee{status: unverifiable, name: name} // pkg:sym itself is reported
+		}
 		return w.inPackage(p, name, false)
 	}
 	if cur == nil {

@@ -185,8 +185,8 @@ func providesPackage(sys *system, name string) bool {
 }
 
 // samePackageName reports whether a package name is presumably one a system of that
-// name defines: equal up to case and a "cl-" prefix, or one a prefix of the other at a
-// '-', '.' or '/' boundary.
+// name defines: equal up to case and a "cl-" prefix, or one the start or the end of the
+// other at a '-', '.' or '/' boundary (cl-json's JSON, cl-ppcre's PPCRE).
 func samePackageName(system, pkgName string) bool {
 	s := strings.TrimPrefix(strings.ToLower(system), "cl-")
 	p := strings.TrimPrefix(strings.ToLower(pkgName), "cl-")
@@ -197,5 +197,7 @@ func samePackageName(system, pkgName string) bool {
 	if len(p) > len(s) {
 		long, short = p, s
 	}
-	return strings.HasPrefix(long, short) && strings.ContainsRune("-./", rune(long[len(short)]))
+	const bounds = "-./"
+	return strings.HasPrefix(long, short) && strings.ContainsRune(bounds, rune(long[len(short)])) ||
+		strings.HasSuffix(long, short) && strings.ContainsRune(bounds, rune(long[len(long)-len(short)-1]))
 }

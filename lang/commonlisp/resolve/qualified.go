@@ -40,7 +40,7 @@ func (k *walker) qualifiedSymbol(sym *reader.Form) {
 		return
 	}
 	k.rep.add(lang.UnknownSymbol, sym.Span, written(sym),
-		fmt.Sprintf("%s is not an external symbol of package %s", strings.ToLower(sym.Name), p.name), k.notExternal(sym, p))
+		fmt.Sprintf("%s is not an external symbol of package %s", strings.ToLower(sym.Name), sym.Package), k.notExternal(sym, p))
 }
 
 // notExternal says what to write instead of pkg:sym when sym is not external.

@@ -40,8 +40,13 @@ func init() { // a table of methods: built here, as it refers to functions that 
 	set((*walker).do, "DO", "DO*")
 	set((*walker).loop, "LOOP")
 	set((*walker).setf, "SETF", "PSETF")
-	set((*walker).places, "INCF", "DECF", "PUSH", "PUSHNEW", "POP", "REMF", "SHIFTF", "ROTATEF", "CHECK-TYPE")
+	set((*walker).places, "INCF", "DECF", "PUSH", "PUSHNEW", "POP", "REMF", "SHIFTF", "ROTATEF")
 	set((*walker).assert, "ASSERT")
+	set(func(k *walker, f *reader.Form, e *env) { // (check-type place type [string])
+		if len(f.Items) > 1 {
+			k.place(f.Items[1], e)
+		}
+	}, "CHECK-TYPE")
 	set(func(k *walker, f *reader.Form, e *env) {
 		if len(f.Items) == 2 {
 			k.fref(f.Items[1], e)
