@@ -78,8 +78,9 @@ func newWorld(deps *Deps) *world {
 		verdicts: map[string]*verdict{}}
 	w.add(&pkg{name: "COMMON-LISP", origin: fromCL, listed: true}, "CL")
 	w.add(&pkg{name: "KEYWORD", origin: fromBuiltin}, "")
-	w.add(&pkg{name: "COMMON-LISP-USER", origin: fromBuiltin, use: clUserUses}, "CL-USER")
-	w.add(&pkg{name: "ASDF-USER", origin: fromBuiltin, use: []string{"COMMON-LISP", "ASDF", "UIOP"}}, "")
+	// The packages scripts and .asd files are read in hold the project's definitions.
+	w.add(&pkg{name: "COMMON-LISP-USER", origin: fromProject, use: clUserUses}, "CL-USER")
+	w.add(&pkg{name: "ASDF-USER", origin: fromProject, use: []string{"COMMON-LISP", "ASDF", "UIOP"}}, "")
 	for i := range builtinPackages {
 		b := &builtinPackages[i]
 		w.add(&pkg{name: b.Name, origin: fromBuiltin, listed: true, builtin: b}, "")
