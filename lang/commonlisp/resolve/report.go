@@ -60,7 +60,8 @@ func (k *walker) checkCall(f *reader.Form, c callee) {
 	}
 	args := f.Items[1:]
 	name := written(f.Items[0])
-	if !l.Accepts(len(args)) {
+	positional := len(l.Required) + len(l.Optional)
+	if !l.Accepts(len(args)) || l.HasKey && len(args) > positional && (len(args)-positional)%2 != 0 {
 		k.rep.add(lang.WrongArity, f.Span, name, fmt.Sprintf("%s is called with %s but takes %s: (%s %s)",
 			name, plural(len(args), "argument"), arity(l, len(args)), name, trimParens(l.String())), "")
 		return
@@ -68,7 +69,7 @@ func (k *walker) checkCall(f *reader.Form, c callee) {
 	if !l.HasKey || l.AllowOtherKeys {
 		return
 	}
-	k.keywords(f, c, args[min(len(args), len(l.Required)+len(l.Optional)):])
+	k.keywords(f, c, args[min(len(args), positional):])
 }
 
 // keywords checks the keyword arguments of a call: each literal keyword must name a &key
@@ -121,7 +122,7 @@ func prefixed(p string, xs []string) []string {
 func arity(l *lambdalist.List, n int) string {
 	lo, hi := l.Min(), l.Max()
 	switch {
-	case hi < 0 && n >= lo:
+	case l.HasKey && n >= lo:
 		return "an even number of keyword arguments after " + plural(len(l.Required)+len(l.Optional), "positional argument")
 	case hi < 0:
 		return "at least " + plural(lo, "argument")

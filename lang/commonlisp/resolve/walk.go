@@ -100,7 +100,11 @@ func (k *walker) call(f *reader.Form, e *env) {
 		}
 		return
 	}
-	c := k.w.resolveOp(head, k.cur(f))
+	k.operator(f, k.w.resolveOp(head, k.cur(f)), e)
+}
+
+// operator walks a call of a global operator as what it resolved to.
+func (k *walker) operator(f *reader.Form, c callee, e *env) {
 	switch c.status {
 	case isSpecial, isMacro:
 		if h := handlers[c.name]; c.cl && h != nil {
@@ -110,7 +114,7 @@ func (k *walker) call(f *reader.Form, e *env) {
 		k.checkCall(f, c)
 		k.forms(f.Items[1:], e)
 	case undefined:
-		k.undefined(head, c, false)
+		k.undefined(f.Items[0], c, false)
 		k.forms(f.Items[1:], e)
 	}
 }

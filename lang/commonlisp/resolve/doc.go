@@ -1,0 +1,66 @@
+// Package resolve is the resolver of the Common Lisp frontend (lang.Resolver): it checks
+// that what the changed Lisp files refer to exists, without running Lisp.
+//
+// # The world
+//
+// A changed file belongs to the system of the nearest directory at or above it that
+// holds an .asd file; its world is every Lisp file below that directory (read from the
+// head of the change), the packages and definitions the index package finds in them,
+// the systems the .asd files declare in :depends-on and :defsystem-depends-on, located
+// in the ASDF source registry (asdf.DefaultRoots) and read the same way, and what SBCL
+// and ASDF provide: COMMON-LISP from cltable, and the external symbols of UIOP, ASDF,
+// SB-EXT, SB-ALIEN, SB-DEBUG, SB-GRAY, SB-PROFILE, SB-SYS, SB-THREAD, SB-MOP,
+// SB-SEQUENCE, SB-UNIX and SB-INT with the lambda lists of their functions, generated
+// by gen.lisp from SBCL (`go generate`). The other SB-*, UIOP/* and ASDF/* packages are
+// known to exist, their symbols are not checked. A file with no .asd above it is a
+// script: its world is the Lisp files of its directory. Files read in no package are in
+// COMMON-LISP-USER, which uses what SBCL's does; .asd files are in ASDF-USER. A Deps
+// loader keeps the dependencies read, per verification (in the request's Memo) or
+// across verifications (Resolver.Deps).
+//
+// # What is reported
+//
+//   - syntax-error: every error the reader recovers from;
+//   - undefined: a symbol in function position, or in #'name, that names no function or
+//     macro: not a COMMON-LISP operator, not a local function (flet, labels, macrolet),
+//     not defined by the project or a dependency in the package the symbol resolves to
+//     (through :use, :import-from, :shadow and local nicknames). The suggestion names
+//     the real option for names from other languages (string-split → uiop:split-string,
+//     string-join → format's ~{~a~^,~}, …), the package that does define the name, or
+//     the nearest COMMON-LISP, project and used-package names by edit distance;
+//   - unknown-package: pkg:sym or a defpackage :use/:import-from/:local-nicknames of a
+//     package nobody has, with the nearest package names;
+//   - unknown-symbol: pkg:sym where sym is not external in pkg, with "use pkg::sym or
+//     export it" when pkg defines it, else the nearest external symbols. Qualified
+//     symbols are checked wherever they are read, in data too, as a Lisp reader fails on
+//     them anywhere;
+//   - wrong-arity: a call whose argument count the callee's lambda list does not accept
+//     (an odd number of keyword arguments included), for COMMON-LISP's functions, the
+//     listed SBCL and UIOP functions, and the project's and dependencies' functions when
+//     all their definitions agree on one lambda list (macros are not checked);
+//   - unknown-keyword: a literal keyword argument the callee's &key does not name, when
+//     it has no &allow-other-keys and the call passes no :allow-other-keys;
+//   - undeclared-dependency: a package provided by a system in the source registry (one
+//     named like the package, with or without "cl-") that the .asd does not declare;
+//   - missing-dependency: a declared system that is not in the source registry, at its
+//     place in the .asd, and once per file at the first use of a package it
+//     presumably provides (named like it): the uses are then not reported one by one,
+//     and never passed silently.
+//
+// # No false alarms
+//
+// Only evaluated code is checked. The special operators and the COMMON-LISP macros
+// whose evaluated parts are known (let, flet, labels, macrolet, lambda, defun,
+// defmethod, do, dolist, loop, cond, case, handler-case, restart-case, setf and the
+// modify macros, with-open-file, …: special.go lists them) are walked by their
+// evaluated positions; quoted data, backquote templates (except their unquoted parts),
+// declarations, lambda-list variables and specialisers, loop keywords and variable
+// lists, and #+/#- branches not taken (the reader drops them) are not code. The
+// arguments of every other macro — a COMMON-LISP macro without a handler, a project's
+// or a dependency's — are not looked into: a macro may give them any meaning. A setf
+// place's operator may be a setf function or expander. A name that a top-level form of
+// a non-COMMON-LISP operator names as its first or second argument ((define-command
+// greet …)) may be defined by that macro: calls to it are not reported. A symbol that
+// may come from a package whose exports are not known (an unlisted SB-* package, a
+// missing dependency's) is not reported.
+package resolve

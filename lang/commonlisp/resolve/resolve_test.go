@@ -1,0 +1,104 @@
+package resolve
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/commonlisp/asdf"
+)
+
+// resolveFiles resolves a check-mode change of files (all new) with an empty source
+// registry, and returns its problems as "path:line:col kind: message [suggestion]".
+func resolveFiles(t *testing.T, files map[string]string) []string {
+	t.Helper()
+	head := fstest.MapFS{}
+	set := &change.Set{Root: "/nonexistent", HeadFS: head, NoBase: true}
+	for p, src := range files {
+		head[p] = &fstest.MapFile{Data: []byte(src)}
+		set.Files = append(set.Files, change.NewFile(p, "", nil, []byte(src)))
+	}
+	set.Sort()
+	r := Resolver{Deps: NewDeps([]asdf.Root{}, nil)}
+	ps, err := r.Resolve(&lang.Request{Context: context.Background(), Changes: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, p := range ps {
+		out = append(out, fmt.Sprintf("%s:%d:%d %s: %s [%s]", p.Location.File, p.Location.Line, p.Location.Column, p.Kind, p.Message, p.Suggestion))
+	}
+	return out
+}
+
+// Each case is one file of a package-less script unless it says otherwise; want lists
+// the "line:col kind" of every problem.
+func TestResolveCases(t *testing.T) {
+	const pkg = "(defpackage #:p (:use #:cl) (:export #:api))\n(in-package #:p)\n"
+	for _, c := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"cl call", "(string-upcase \"x\")", nil},
+		{"misspelled", "(string-upcasee \"x\")", []string{"1:2 undefined"}},
+		{"loop destructuring", "(loop for (a b) in '((1 2)) for (c . d) = (cons a b) with (e f) = (list 1 2) collect (list a b c d e f))", nil},
+		{"loop named and into", "(loop named outer for x in '(1) collect x into xs finally (return xs))", nil},
+		{"loop body checked", "(loop for x in '(1) do (no-such-fn x))", []string{"1:25 undefined"}},
+		{"flet shadows", "(flet ((no-such (x) x)) (no-such 1))", nil},
+		{"flet scope", "(flet ((a () (b))) (a))", []string{"1:15 undefined"}},
+		{"labels recursion", "(labels ((a (n) (if (zerop n) 0 (a (1- n))))) (a 2))", nil},
+		{"macrolet args unchecked", "(macrolet ((m (&rest r) `(list ,@r))) (m (anything 1)))", nil},
+		{"quoted data", "(list '(no-such 1) #(no-such) `(no-such ,(list 1)))", nil},
+		{"unquote checked", "`(a ,(no-such 1))", []string{"1:7 undefined"}},
+		{"function ref", "(mapcar #'no-such '(1))", []string{"1:11 undefined"}},
+		{"lambda head", "((lambda (x) (no-such x)) 1)", []string{"1:15 undefined"}},
+		{"defstruct", "(defstruct pt x (y 0 :read-only t))\n(pt-x (make-pt :x 1 :y 2))\n(setf (pt-x (copy-pt (make-pt))) 3)\n(pt-p 1)", nil},
+		{"defstruct keywords", "(defstruct pt x)\n(make-pt :z 1)", []string{"2:10 unknown-keyword"}},
+		{"setf function", "(defun (setf thing) (v x) (list v x))\n(setf (thing 1) 2)", nil},
+		{"setf unknown place", "(setf (thing 1) 2)", []string{"1:8 undefined"}},
+		{"defclass accessors", "(defclass c () ((a :accessor c-a) (b :reader c-b)))\n(setf (c-a (make-instance 'c)) (c-b 1))", nil},
+		{"generic arity", "(defgeneric g (x &optional y))\n(defmethod g ((x integer) &optional y) (list x y))\n(g 1 2 3)", []string{"3:1 wrong-arity"}},
+		{"methods only", "(defmethod h ((x integer)) x)\n(defmethod h ((x string)) x)\n(h 1)", nil},
+		{"redefinitions disagree", "(defun f (x) x)\n(defun f (x y) (list x y))\n(f 1 2 3)", nil},
+		{"project macro defines", "(defmacro def-thing (name) `(defun ,name () 1))\n(def-thing widget)\n(widget)", nil},
+		{"reader conditional", "#-sbcl (no-such 1)\n#+sbcl (list 1)", nil},
+		{"declare", "(defun f (x) (declare (type fixnum x) (optimize speed)) x)", nil},
+		{"handler-case", "(handler-case (list 1) (error (e) (no-such e)))", []string{"1:36 undefined"}},
+		{"case keys", "(case 1 ((no-such) 1) (otherwise (list 2)))", nil},
+		{"odd keywords", "(position 1 '(1) :test)", []string{"1:1 wrong-arity"}},
+		{"allow-other-keys", "(position 1 '(1) :nope 1 :allow-other-keys t)", nil},
+		{"variable keyword", "(let ((k :test)) (position 1 '(1) k #'eql))", nil},
+		{"sb-ext in cl-user", "(posix-getenv \"HOME\")\n(sb-ext:exit :code 1)", nil},
+		{"sb-ext arity", "(sb-ext:exit :cod 1)", []string{"1:14 unknown-keyword"}},
+		{"unlisted sb package", "(sb-posix:getpid)", nil},
+		{"unknown package", "(no-such-pkg:thing)", []string{"1:2 unknown-package"}},
+		{"cl not external", "(cl:frob 1)", []string{"1:2 unknown-symbol"}},
+		{"other language", "(string-join '(\"a\") \",\")", []string{"1:2 undefined"}},
+		{"package own", pkg + "(defun api () (helper))\n(defun helper () 1)", nil},
+		{"package missing", pkg + "(defun api () (helperr))\n(defun helper () 1)", []string{"3:16 undefined"}},
+		{"defpackage use unknown", "(defpackage #:q (:use #:cl #:no-such-lib))", []string{"1:28 unknown-package"}},
+		{"unknown use unsure", "(defpackage #:q (:use #:cl #:no-such-lib))\n(in-package #:q)\n(from-lib 1)", []string{"1:28 unknown-package"}},
+		{"defpackage without use", "(defpackage #:q)\n(in-package #:q)\n(cl:list (list 1))", []string{"3:11 undefined"}},
+		{"define-package uses cl", "(uiop:define-package #:q)\n(in-package #:q)\n(list 1)", nil},
+		{"call-next-method", "(defmethod m ((x t)) (if (next-method-p) (call-next-method) x))", nil},
+		{"assert places", "(let ((x 1)) (assert (plusp x) (x) \"~a\" x))", nil},
+		{"do", "(do ((i 0 (1+ i))) ((> i 2) (no-such i)))", []string{"1:30 undefined"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := resolveFiles(t, map[string]string{"a.lisp": c.src})
+			var short []string
+			for _, g := range got {
+				f := strings.Fields(g)
+				short = append(short, strings.TrimPrefix(f[0], "a.lisp:")+" "+strings.TrimSuffix(f[1], ":"))
+			}
+			if !slices.Equal(short, c.want) {
+				t.Errorf("got %q\nwant %q\n%s", short, c.want, strings.Join(got, "\n"))
+			}
+		})
+	}
+}
