@@ -28,6 +28,8 @@ type callee struct {
 	lambda *lambdalist.List
 	// home is the package the symbol resolved to, nil when not known.
 	home *pkg
+	// openKeys is set for generic functions: their methods may accept more keywords.
+	openKeys bool
 }
 
 // resolveOp resolves a symbol in function position read in package cur (nil when the
@@ -68,7 +70,8 @@ func (w *world) inPackage(p *pkg, name string, unsure bool) callee {
 	if fd := w.funcs[w.key(p.name, name)]; fd != nil {
 		return defCallee(fd, name, p)
 	}
-	if unsure || p.origin != fromProject || p.exports[name] || p.incomplete || w.maybe[name] || w.setf[w.key(p.name, name)] {
+	if unsure || p.origin != fromProject || p.exports[name] || p.incomplete || w.maybe[name] || w.setf[w.key(p.name, name)] ||
+		w.includedAccessor(name) {
 		return callee{status: unverifiable, name: name, home: p}
 	}
 	return callee{status: undefined, name: name, home: p}
@@ -110,7 +113,7 @@ func builtinCallee(p *pkg, name string) callee {
 }
 
 func defCallee(fd *fdef, name string, p *pkg) callee {
-	c := callee{status: isFunction, name: name, home: p, lambda: fd.checked()}
+	c := callee{status: isFunction, name: name, home: p, lambda: fd.checked(), openKeys: fd.generic || fd.methods}
 	if fd.macro {
 		c.status = isMacro
 	}

@@ -126,10 +126,7 @@ func (d *Deps) read(s *system, file string, opts reader.Options) {
 	}
 	ix := index.Build(rf)
 	s.pkgs = append(s.pkgs, ix.Packages...)
-	for _, def := range ix.Definitions {
-		def.Form = nil // keep no source trees alive
-		s.defs = append(s.defs, def)
-	}
+	s.defs = append(s.defs, ix.Definitions...)
 }
 
 // sourceFiles returns the source files of system name defined in a; a

@@ -66,7 +66,7 @@ func (k *walker) checkCall(f *reader.Form, c callee) {
 			name, plural(len(args), "argument"), arity(l, len(args)), name, trimParens(l.String())), "")
 		return
 	}
-	if !l.HasKey || l.AllowOtherKeys {
+	if !l.HasKey || l.AllowOtherKeys || c.openKeys {
 		return
 	}
 	k.keywords(f, c, args[min(len(args), positional):])

@@ -62,6 +62,10 @@ type world struct {
 	maybe map[string]bool
 	// names are the project's function and macro names, for suggestions.
 	names map[string]bool
+	// included are the accessor prefixes of structures that :include another, whose
+	// inherited slots' accessors the index does not list: names with them are not
+	// reported.
+	included map[string]bool
 	// hasASD is set when the files belong to a system of an .asd file.
 	hasASD   bool
 	declared map[string]bool
@@ -74,7 +78,7 @@ type world struct {
 
 func newWorld(deps *Deps) *world {
 	w := &world{pkgs: map[string]*pkg{}, funcs: map[string]*fdef{}, setf: map[string]bool{}, maybe: map[string]bool{},
-		names: map[string]bool{}, declared: map[string]bool{}, self: map[string]bool{}, deps: deps,
+		names: map[string]bool{}, included: map[string]bool{}, declared: map[string]bool{}, self: map[string]bool{}, deps: deps,
 		verdicts: map[string]*verdict{}}
 	w.add(&pkg{name: "COMMON-LISP", origin: fromCL, listed: true}, "CL")
 	w.add(&pkg{name: "KEYWORD", origin: fromBuiltin}, "")
@@ -139,7 +143,20 @@ func hasUse(ip index.Package) bool { return len(ip.Use) > 0 }
 
 // addDefs records the definitions of a project or dependency.
 func (w *world) addDefs(defs []index.Definition, fromDeps bool) {
+	including := map[*reader.Form]bool{}
 	for _, d := range defs {
+		if d.Kind == index.Structure {
+			if prefix := includePrefix(d); prefix != "" {
+				w.included[prefix] = true
+				including[d.Form] = true
+			}
+		}
+		if including[d.Form] && strings.HasSuffix(d.Via, ":constructor") {
+			d.Lambda = nil // it takes the included structure's slots too
+		}
+		if d.Kind == index.SetfExpander && d.Package != "" {
+			w.setf[w.key(d.Package, d.Name)] = true
+		}
 		if d.Package == "" || !d.Kind.Callable() {
 			continue
 		}
@@ -158,6 +175,42 @@ func (w *world) addDefs(defs []index.Definition, fromDeps bool) {
 			w.names[strings.ToLower(d.Name)] = true
 		}
 	}
+}
+
+// includePrefix returns the accessor prefix of a defstruct that has an :include option,
+// "" when it has none or no prefix.
+func includePrefix(d index.Definition) string {
+	if d.Form == nil || len(d.Form.Items) < 2 || d.Form.Items[1].Kind != reader.List {
+		return ""
+	}
+	prefix, include := d.Name+"-", false
+	for _, o := range d.Form.Items[1].Items[1:] {
+		switch {
+		case o.Kind != reader.List || len(o.Items) == 0:
+		case o.Items[0].IsKeyword("INCLUDE"):
+			include = true
+		case o.Items[0].IsKeyword("CONC-NAME"):
+			prefix = ""
+			if len(o.Items) > 1 && o.Items[1].Kind != reader.List && !o.Items[1].IsSymbol("NIL") {
+				prefix = o.Items[1].Name
+			}
+		}
+	}
+	if !include {
+		return ""
+	}
+	return prefix
+}
+
+// includedAccessor reports whether name may be the accessor of a slot a structure
+// inherits through :include.
+func (w *world) includedAccessor(name string) bool {
+	for p := range w.included {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // merge adds one definition of the name.
@@ -184,6 +237,9 @@ func (fd *fdef) merge(d index.Definition) {
 // checked returns the lambda list a call is checked against, nil when there is no single
 // one (several definitions disagree, methods without a defgeneric, also a macro).
 func (fd *fdef) checked() *lambdalist.List {
+	if fd.fromDeps && fd.macro {
+		return nil
+	}
 	if fd.macro || len(fd.lambdas) != 1 || fd.lambdas["?"] || fd.methods && !fd.generic {
 		return nil
 	}
