@@ -30,6 +30,8 @@ type callee struct {
 	home *pkg
 	// openKeys is set for generic functions: their methods may accept more keywords.
 	openKeys bool
+	// unknownPkg is the package whose unknown exports made the name unverifiable.
+	unknownPkg string
 }
 
 // resolveOp resolves a symbol in function position read in package cur (nil when the
@@ -51,9 +53,13 @@ func (w *world) resolveOp(sym *reader.Form, cur *pkg) callee {
 	}
 	home, unsure := w.accessible(cur, name)
 	if home == nil {
-		return callee{status: unverifiable, name: name}
+		return callee{status: unverifiable, name: name, unknownPkg: unsure}
 	}
-	return w.inPackage(home, name, unsure)
+	c := w.inPackage(home, name, unsure != "")
+	if c.status == unverifiable {
+		c.unknownPkg = unsure
+	}
+	return c
 }
 
 // inPackage resolves name as a symbol of p. unsure means the symbol may be another

@@ -68,24 +68,29 @@ func (w *world) usedExport(p *pkg, name string, depth int) *pkg {
 }
 
 // accessible resolves the unqualified symbol name read in package cur to the package
-// it lives in. unsure is set when cur uses or imports from a package whose exports are
-// not known, so that a symbol that seems to be cur's own may be one of those.
-func (w *world) accessible(cur *pkg, name string) (home *pkg, unsure bool) {
+// it lives in. unsure names a package cur uses or imports the symbol from whose exports
+// are not known ("" when there is none), so that a symbol that seems to be cur's own may
+// be one of its.
+func (w *world) accessible(cur *pkg, name string) (home *pkg, unsure string) {
 	if from, ok := cur.imports[name]; ok {
-		q := w.lookupPkg(from, cur)
-		return q, q == nil
+		if q := w.lookupPkg(from, cur); q != nil {
+			return q, ""
+		}
+		return nil, from
 	}
 	if cur.shadow[name] {
-		return cur, false
+		return cur, ""
 	}
 	for _, u := range cur.use {
 		up := w.lookupPkg(u, cur)
 		if up == nil || !up.listed {
-			unsure = true
+			if unsure == "" {
+				unsure = u
+			}
 			continue
 		}
 		if h := w.exported(up, name, 0); h != nil {
-			return h, false
+			return h, ""
 		}
 	}
 	return cur, unsure

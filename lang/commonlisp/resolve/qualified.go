@@ -74,17 +74,35 @@ func (k *walker) packageName(name string, s reader.Span, symbol string) {
 			fmt.Sprintf("package %s is provided by system %q, which the .asd :depends-on does not list", name, v.system),
 			fmt.Sprintf("add %q to :depends-on in a reviewed change, or do without it", v.system))
 	case v.missing:
-		if k.rep.missingNoted[v.system] {
-			return
-		}
-		k.rep.missingNoted[v.system] = true
-		k.rep.add(lang.MissingDependency, s, v.system,
-			fmt.Sprintf("%s could not be verified: its package %s is presumably provided by system %q, which is declared but not installed where ASDF looks", symbol, name, v.system),
-			"install the declared dependencies where the verification runs")
+		k.missingUse(v, name, s, symbol)
 	case v.system == "":
 		k.rep.add(lang.UnknownPackage, s, strings.ToLower(name),
 			fmt.Sprintf("no package %s exists: no system of the project, its dependencies, SBCL or ASDF defines it", name),
 			k.suggestPackage(name))
+	}
+}
+
+// missingUse reports, once per file and system, a use that could not be verified because
+// the system that presumably provides its package is declared but missing.
+func (k *walker) missingUse(v *verdict, pkgName string, s reader.Span, symbol string) {
+	if k.rep.missingNoted[v.system] {
+		return
+	}
+	k.rep.missingNoted[v.system] = true
+	k.rep.add(lang.MissingDependency, s, v.system,
+		fmt.Sprintf("%s could not be verified: its package %s is presumably provided by system %q, which is declared but not installed where ASDF looks", symbol, pkgName, v.system),
+		"install the declared dependencies where the verification runs")
+}
+
+// unverified reports a call that could not be verified because the package it may come
+// from belongs to a missing dependency (a package nobody has is reported where it is
+// named).
+func (k *walker) unverified(pkgName string, sym *reader.Form) {
+	if k.w.pkgs[pkgName] != nil || unlistedBuiltin(pkgName) {
+		return
+	}
+	if v := k.w.unknownPackage(pkgName); v.missing {
+		k.missingUse(v, pkgName, sym.Span, written(sym))
 	}
 }
 

@@ -91,7 +91,9 @@ func (r Resolver) resolveGroup(head fs.FS, dir string, tree bool, changed []*cha
 			a := asdf.Parse(p, pf.src, opts)
 			w.hasASD = true
 			w.declare(a)
-			out = append(out, w.loadDeps(a, p)...)
+			if problems := w.loadDeps(a, p); isChanged(changed, p) {
+				out = append(out, problems...)
+			}
 		}
 	}
 	for _, p := range paths {
@@ -110,13 +112,23 @@ func (r Resolver) resolveGroup(head fs.FS, dir string, tree bool, changed []*cha
 	return out
 }
 
+func isChanged(changed []*change.File, p string) bool {
+	for _, f := range changed {
+		if f.Path == p {
+			return true
+		}
+	}
+	return false
+}
+
 func readFile(p string, src []byte, opts reader.Options) *projectFile {
 	rf := reader.Read(src, opts)
 	return &projectFile{path: p, src: src, rf: rf, ix: index.Build(rf), asd: path.Ext(p) == ".asd"}
 }
 
-// loadDeps notes the declared dependencies of an .asd file that are missing, reported
-// at their place in it; the found ones are loaded by loadDeclared.
+// loadDeps notes the declared dependencies of an .asd file that are missing, with the
+// problems to report at their place in it when the change touches it (the uses in
+// changed files are reported too); the found ones are loaded by loadDeclared.
 func (w *world) loadDeps(a *asdf.ASD, file string) []lang.Problem {
 	var out []lang.Problem
 	for _, s := range a.Systems {

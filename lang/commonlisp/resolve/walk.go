@@ -116,6 +116,10 @@ func (k *walker) operator(f *reader.Form, c callee, e *env) {
 	case undefined:
 		k.undefined(f.Items[0], c, false)
 		k.forms(f.Items[1:], e)
+	case unverifiable:
+		if c.unknownPkg != "" {
+			k.unverified(c.unknownPkg, f.Items[0])
+		}
 	}
 }
 
