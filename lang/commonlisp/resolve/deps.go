@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,9 +28,9 @@ type system struct {
 	problem string
 }
 
-// Deps loads dependency systems from the ASDF source registry once and keeps them: a
-// long-lived process shares one across verifications (see Resolver.Deps). It is safe
-// for concurrent use.
+// Deps loads dependency systems from the ASDF source registry once and keeps them, with
+// the project files read: a long-lived process shares one across verifications (see
+// Resolver.Deps; its features must be the resolver's). It is safe for concurrent use.
 type Deps struct {
 	roots    []asdf.Root
 	features []string
@@ -37,12 +38,45 @@ type Deps struct {
 	locator  *asdf.Locator
 	mu       sync.Mutex
 	systems  map[string]*system
+	// files are the project files read, by path and content: a base-view pass, and every
+	// later verification of a long-lived process, reads only what changed.
+	files map[fileKey]*projectFile
+}
+
+type fileKey struct {
+	path string
+	sum  uint64
+	size int
+}
+
+// maxCachedFiles bounds the files a Deps keeps; past it, the cache starts over.
+const maxCachedFiles = 20000
+
+// file returns the project file at path with content src, read and indexed once.
+func (d *Deps) file(path string, src []byte, opts reader.Options) *projectFile {
+	h := fnv.New64a()
+	h.Write(src)
+	key := fileKey{path, h.Sum64(), len(src)}
+	d.mu.Lock()
+	pf, ok := d.files[key]
+	d.mu.Unlock()
+	if ok {
+		return pf
+	}
+	pf = readFile(path, src, opts)
+	d.mu.Lock()
+	if len(d.files) >= maxCachedFiles {
+		d.files = map[fileKey]*projectFile{}
+	}
+	d.files[key] = pf
+	d.mu.Unlock()
+	return pf
 }
 
 // NewDeps returns a loader searching roots (asdf.DefaultRoots when nil) and reading
 // with features (reader.DefaultFeatures when nil).
 func NewDeps(roots []asdf.Root, features []string) *Deps {
-	return &Deps{roots: roots, features: features, systems: map[string]*system{}}
+	return &Deps{roots: roots, features: features, systems: map[string]*system{}, files: map[fileKey]*projectFile{}}
 }
 
 func (d *Deps) loc() *asdf.Locator {

@@ -73,27 +73,29 @@ func (r Resolver) resolveGroup(head fs.FS, dir string, tree bool, changed []*cha
 	w := newWorld(deps)
 	files := map[string]*projectFile{}
 	for _, f := range changed {
-		files[f.Path] = readFile(f.Path, f.Head, opts)
+		files[f.Path] = w.deps.file(f.Path, f.Head, opts)
 	}
 	for _, p := range projectPaths(head, dir, tree) {
 		if files[p] != nil {
 			continue
 		}
 		if src, err := fs.ReadFile(head, p); err == nil {
-			files[p] = readFile(p, src, opts)
+			files[p] = w.deps.file(p, src, opts)
 		}
 	}
 	var out []lang.Problem
 	paths := sortedKeys(files)
+	asds := map[string]*asdf.ASD{}
 	for _, p := range paths {
-		pf := files[p]
-		if pf.asd {
-			a := asdf.Parse(p, pf.src, opts)
+		if files[p].asd {
+			asds[p] = asdf.Parse(p, files[p].src, opts)
 			w.hasASD = true
-			w.declare(a)
-			if problems := w.loadDeps(a, p); isChanged(changed, p) {
-				out = append(out, problems...)
-			}
+			w.declare(asds[p]) // all systems first: a test system depends on its main one
+		}
+	}
+	for _, p := range sortedKeys(asds) {
+		if problems := w.loadDeps(asds[p], p); isChanged(changed, p) {
+			out = append(out, problems...)
 		}
 	}
 	for _, p := range paths {
