@@ -13,9 +13,21 @@ import (
 	"github.com/agentverify/agentverify/lang/commonlisp/asdf"
 )
 
+// tb is what the helpers need of testing.T and rapid.T.
+type tb interface {
+	Helper()
+	Fatal(args ...any)
+}
+
 // resolveFiles resolves a check-mode change of files (all new) with an empty source
 // registry, and returns its problems as "path:line:col kind: message [suggestion]".
-func resolveFiles(t *testing.T, files map[string]string) []string {
+func resolveFiles(t tb, files map[string]string) []string {
+	t.Helper()
+	return resolveWith(t, NewDeps([]asdf.Root{}, nil), files)
+}
+
+// resolveWith is resolveFiles with a given Deps.
+func resolveWith(t tb, deps *Deps, files map[string]string) []string {
 	t.Helper()
 	head := fstest.MapFS{}
 	set := &change.Set{Root: "/nonexistent", HeadFS: head, NoBase: true}
@@ -24,7 +36,7 @@ func resolveFiles(t *testing.T, files map[string]string) []string {
 		set.Files = append(set.Files, change.NewFile(p, "", nil, []byte(src)))
 	}
 	set.Sort()
-	r := Resolver{Deps: NewDeps([]asdf.Root{}, nil)}
+	r := Resolver{Deps: deps}
 	ps, err := r.Resolve(&lang.Request{Context: context.Background(), Changes: set})
 	if err != nil {
 		t.Fatal(err)
