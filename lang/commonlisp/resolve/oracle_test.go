@@ -31,6 +31,7 @@ func TestSBCLAgrees(t *testing.T) {
 	cache := t.TempDir() // alexandria's fasls, compiled once
 	for _, c := range []struct{ file, system string }{
 		{"lisp_ok_idioms.txtar", "ok"},
+		{"lisp_ok_stdlib.txtar", "tool"},
 		{"lisp_undefined.txtar", "demo"},
 	} {
 		t.Run(c.system, func(t *testing.T) {

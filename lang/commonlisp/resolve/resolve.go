@@ -63,6 +63,7 @@ func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 		}
 		out = append(out, r.resolveGroup(head, d, trees[d], groups[d], deps)...)
 	}
+	out = append(out, unverifiedFiles(req)...)
 	sortProblems(out)
 	return out, nil
 }

@@ -117,3 +117,21 @@ func TestResolveCases(t *testing.T) {
 		})
 	}
 }
+
+// A changed Lisp file that is too large or binary is reported, never passed.
+func TestUnverifiedFiles(t *testing.T) {
+	big := change.NewLargeFile("big.lisp", "", change.Create, 9<<20)
+	bin := change.NewFile("bin.lisp", "", nil, []byte("(a)\x00"))
+	set := &change.Set{Root: "/nonexistent", HeadFS: fstest.MapFS{}, NoBase: true, Files: []*change.File{bin, big}}
+	ps, err := Resolver{Deps: NewDeps([]asdf.Root{}, nil)}.Resolve(&lang.Request{Context: context.Background(), Changes: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ps {
+		got = append(got, p.Location.File+" "+string(p.Kind))
+	}
+	if want := []string{"big.lisp unverified-file", "bin.lisp unverified-file"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
