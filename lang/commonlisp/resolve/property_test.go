@@ -28,7 +28,7 @@ func TestMisspelledCLSuggestsIt(t *testing.T) {
 			typo = name[:i] + string(name[i+1]) + string(name[i]) + name[i+2:]
 		}
 		if _, ok := cltable.Lookup(strings.ToUpper(typo)); ok || typo == name || otherLanguage[typo] != "" {
-			t.Skip("the typo is a name")
+			return // the typo is a name: nothing to check
 		}
 		got := resolveFiles(t, map[string]string{"a.lisp": "(" + typo + ")"})
 		if len(got) != 1 || !strings.Contains(got[0], "a.lisp:1:2 undefined") || !strings.Contains(got[0], name) {
