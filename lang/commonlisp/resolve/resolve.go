@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"sort"
+	"strings"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
@@ -57,11 +58,12 @@ func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 	}
 	sort.Strings(dirs)
 	var out []lang.Problem
+	repo := &repoSystems{features: r.Features}
 	for _, d := range dirs {
 		if err := req.Context.Err(); err != nil {
 			return nil, err
 		}
-		out = append(out, r.resolveGroup(head, d, trees[d], groups[d], deps)...)
+		out = append(out, r.resolveGroup(head, d, trees[d], groups[d], deps, repo)...)
 	}
 	out = append(out, unverifiedFiles(req)...)
 	sortProblems(out)
@@ -69,36 +71,21 @@ func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 }
 
 // resolveGroup checks the changed files of one system directory.
-func (r Resolver) resolveGroup(head fs.FS, dir string, tree bool, changed []*change.File, deps *Deps) []lang.Problem {
+func (r Resolver) resolveGroup(head fs.FS, dir string, tree bool, changed []*change.File, deps *Deps, repo *repoSystems) []lang.Problem {
 	opts := reader.Options{Features: r.Features}
 	w := newWorld(deps)
 	files := map[string]*projectFile{}
 	for _, f := range changed {
 		files[f.Path] = w.deps.file(f.Path, f.Head, opts)
 	}
-	for _, p := range projectPaths(head, dir, tree) {
-		if files[p] != nil {
-			continue
-		}
-		if src, err := fs.ReadFile(head, p); err == nil {
-			files[p] = w.deps.file(p, src, opts)
-		}
-	}
+	asds := w.gather(head, dir, tree, files, repo, opts)
 	var out []lang.Problem
-	paths := sortedKeys(files)
-	asds := map[string]*asdf.ASD{}
-	for _, p := range paths {
-		if files[p].asd {
-			asds[p] = asdf.Parse(p, files[p].src, opts)
-			w.hasASD = true
-			w.declare(asds[p]) // all systems first: a test system depends on its main one
-		}
-	}
 	for _, p := range sortedKeys(asds) {
 		if problems := w.loadDeps(asds[p], p); isChanged(changed, p) {
 			out = append(out, problems...)
 		}
 	}
+	paths := sortedKeys(files)
 	for _, p := range paths {
 		pf := files[p]
 		w.addPackages(pf.ix.Packages, fromProject, "", len(pf.rf.Errors) > 0)
@@ -113,6 +100,49 @@ func (r Resolver) resolveGroup(head fs.FS, dir string, tree bool, changed []*cha
 		out = append(out, w.check(files[f.Path])...)
 	}
 	return out
+}
+
+// gather reads the project files of the world rooted at dir into files, and those of
+// the systems of the repository that its .asd files depend on (a test system's main
+// system, a sibling system of a monorepo: the repository's version, not an installed
+// one), and declares the systems of every .asd file read. It returns the .asd files.
+func (w *world) gather(head fs.FS, dir string, tree bool, files map[string]*projectFile, repo *repoSystems, opts reader.Options) map[string]*asdf.ASD {
+	asds := map[string]*asdf.ASD{}
+	dirs, seen := []string{dir}, map[string]bool{dir: true}
+	for len(dirs) > 0 {
+		d := dirs[0]
+		dirs = dirs[1:]
+		for _, p := range projectPaths(head, d, tree || d != dir) {
+			if files[p] == nil {
+				src, err := fs.ReadFile(head, p)
+				if err != nil {
+					continue
+				}
+				files[p] = w.deps.file(p, src, opts)
+			}
+			if !files[p].asd || asds[p] != nil {
+				continue
+			}
+			asds[p] = asdf.Parse(p, files[p].src, opts)
+			w.hasASD = true
+			w.declare(asds[p])
+		}
+		for _, name := range sortedKeys(w.declared) {
+			if sd, ok := repo.dir(head, name); ok && !seen[sd] && !underDir(sd, dir, tree) {
+				seen[sd] = true
+				dirs = append(dirs, sd)
+			}
+			if _, ok := repo.dir(head, name); ok {
+				w.self[name] = true
+			}
+		}
+	}
+	return asds
+}
+
+// underDir reports whether d is dir or, for a tree, below it.
+func underDir(d, dir string, tree bool) bool {
+	return d == dir || tree && (dir == "." || strings.HasPrefix(d, dir+"/"))
 }
 
 func isChanged(changed []*change.File, p string) bool {
