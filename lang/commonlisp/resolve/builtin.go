@@ -79,8 +79,10 @@ func (s *builtinSymbol) params() *lambdalist.List {
 }
 
 // unlistedBuiltin reports whether name is a package SBCL or ASDF provides whose symbols
-// are not listed (SB-POSIX, UIOP/OS, …): it exists, but what it exports is not known.
+// are not listed (SB-POSIX, UIOP/OS, …), or one of Quicklisp's, which scripts load from
+// the user's setup rather than through a system: it exists, but what it exports is not
+// known.
 func unlistedBuiltin(name string) bool {
 	return strings.HasPrefix(name, "SB-") || strings.HasPrefix(name, "ASDF/") || strings.HasPrefix(name, "UIOP/") ||
-		name == "ASDF-USER"
+		name == "ASDF-USER" || name == "QL" || name == "QUICKLISP" || strings.HasPrefix(name, "QL-")
 }

@@ -6,13 +6,15 @@
 // A changed file belongs to the system of the nearest directory at or above it that
 // holds an .asd file; its world is every Lisp file below that directory (read from the
 // head of the change), the packages and definitions the index package finds in them,
-// the systems the .asd files declare in :depends-on and :defsystem-depends-on, located
-// in the ASDF source registry (asdf.DefaultRoots) and read the same way, and what SBCL
+// the systems the .asd files declare in :depends-on and :defsystem-depends-on — read
+// from the change when the repository defines them (a test system's main system, a
+// sibling in a monorepo), else located in the ASDF source registry (asdf.DefaultRoots)
+// and read the same way — and what SBCL
 // and ASDF provide: COMMON-LISP from cltable, and the external symbols of UIOP, ASDF,
 // SB-EXT, SB-ALIEN, SB-DEBUG, SB-GRAY, SB-PROFILE, SB-SYS, SB-THREAD, SB-MOP,
 // SB-SEQUENCE, SB-UNIX and SB-INT with the lambda lists of their functions, generated
-// by gen.lisp from SBCL (`go generate`). The other SB-*, UIOP/* and ASDF/* packages are
-// known to exist, their symbols are not checked. A file with no .asd above it is a
+// by gen.lisp from SBCL (`go generate`). The other SB-*, UIOP/* and ASDF/* packages, and
+// Quicklisp's QL, are known to exist; their symbols are not checked. A file with no .asd above it is a
 // script: its world is the Lisp files of its directory. Files read in no package are in
 // COMMON-LISP-USER, which uses what SBCL's does; .asd files are in ASDF-USER. A Deps
 // loader keeps the dependencies read, per verification (in the request's Memo) or

@@ -91,6 +91,7 @@ func TestResolveCases(t *testing.T) {
 		{"sb-ext in cl-user", "(posix-getenv \"HOME\")\n(sb-ext:exit :code 1)", nil},
 		{"sb-ext arity", "(sb-ext:exit :cod 1)", []string{"1:14 unknown-keyword"}},
 		{"unlisted sb package", "(sb-posix:getpid)", nil},
+		{"quicklisp", "(ql:quickload :alexandria)", nil},
 		{"unknown package", "(no-such-pkg:thing)", []string{"1:2 unknown-package"}},
 		{"cl not external", "(cl:frob 1)", []string{"1:2 unknown-symbol"}},
 		{"other language", "(string-join '(\"a\") \",\")", []string{"1:2 undefined"}},

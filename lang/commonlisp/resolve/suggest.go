@@ -74,7 +74,8 @@ func (k *walker) suggestFunction(sym *reader.Form, c callee) string {
 
 // elsewhere tells where a name the project defines in another package than home is.
 func (w *world) elsewhere(name string, home *pkg) string {
-	for key, fd := range w.funcs {
+	for _, key := range sortedKeys(w.funcs) { // sorted: the same answer every run
+		fd := w.funcs[key]
 		pkgName, n, _ := strings.Cut(key, "::")
 		if n != name || fd.fromDeps || home != nil && pkgName == home.name {
 			continue
