@@ -144,3 +144,11 @@ func (w *world) lenient(name string) callee {
 	}
 	return callee{status: undefined, name: name}
 }
+
+// qualified returns "PACKAGE:NAME" of the callee's home package, "" when not known.
+func (c callee) qualified() string {
+	if c.home == nil {
+		return ""
+	}
+	return c.home.name + ":" + c.name
+}

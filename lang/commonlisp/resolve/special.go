@@ -53,6 +53,32 @@ func init() { // a table of methods: built here, as it refers to functions that 
 		}
 	}, "FUNCTION")
 	set(func(*walker, *reader.Form, *env) {}, "QUOTE", "GO", "DECLARE")
+	depHandlers = map[string]handler{
+		"ALEXANDRIA:WHEN-LET":          (*walker).letBindings,
+		"ALEXANDRIA:WHEN-LET*":         (*walker).letBindings,
+		"ALEXANDRIA:IF-LET":            (*walker).letBindings,
+		"ALEXANDRIA:WITH-GENSYMS":      evalFrom(2),
+		"ALEXANDRIA:WITH-UNIQUE-NAMES": evalFrom(2),
+		"ALEXANDRIA:XOR":               evalFrom(1),
+	}
+}
+
+// depHandlers are the macros of dependencies whose evaluated parts are known, by
+// "PACKAGE:NAME" of their home package.
+var depHandlers map[string]handler
+
+// letBindings walks (op binding-or-bindings body…) where the first argument is one
+// (var form) binding or a list of them, as alexandria's when-let.
+func (k *walker) letBindings(f *reader.Form, e *env) {
+	if len(f.Items) < 2 {
+		return
+	}
+	if b := f.Items[1]; b.Kind == reader.List && len(b.Items) == 2 && b.Items[0].Kind == reader.Symbol {
+		k.form(b.Items[1], e)
+		k.forms(f.Items[2:], e)
+		return
+	}
+	k.bindings(f, e)
 }
 
 // evalFrom walks the forms from the nth on.

@@ -109,6 +109,8 @@ func (k *walker) operator(f *reader.Form, c callee, e *env) {
 	case isSpecial, isMacro:
 		if h := handlers[c.name]; c.cl && h != nil {
 			h(k, f, e)
+		} else if h := depHandlers[c.qualified()]; h != nil {
+			h(k, f, e)
 		}
 	case isFunction:
 		k.checkCall(f, c)
