@@ -24,6 +24,9 @@ var sbclWarning = regexp.MustCompile(`^AVWARN: (undefined function: .*|The funct
 // counts and unknown keywords as SBCL warns about, and the same undefined names: nothing
 // on the idiomatic corpus, every planted mistake on the other.
 func TestSBCLAgrees(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starting SBCL and compiling the corpus takes seconds; skipped in -short")
+	}
 	if _, err := exec.LookPath("sbcl"); err != nil {
 		t.Skip("sbcl is not installed: apt-get install sbcl")
 	}
