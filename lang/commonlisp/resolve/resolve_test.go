@@ -136,3 +136,51 @@ func TestUnverifiedFiles(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A package is attributed to a missing system by name: the same up to "cl-", or one name
+// the start or end of the other at a separator.
+func TestSamePackageName(t *testing.T) {
+	for _, c := range []struct {
+		system, pkg string
+		want        bool
+	}{
+		{"cl-ppcre", "CL-PPCRE", true}, {"cl-ppcre", "PPCRE", true}, {"cl-json", "JSON", true},
+		{"str", "STR", true}, {"foo", "FOO/BAR", true}, {"foo.bar", "FOO", true}, {"dexador", "DEX", false},
+		{"cl-nonexistent-json", "JSON", true}, {"jsonx", "JSON", false}, {"alexandria", "ALEX", false},
+	} {
+		if got := samePackageName(c.system, c.pkg); got != c.want {
+			t.Errorf("samePackageName(%q, %q) = %v, want %v", c.system, c.pkg, got, c.want)
+		}
+	}
+}
+
+// The systems that conventionally provide a package are tried with and without "cl-".
+func TestSystemCandidates(t *testing.T) {
+	for pkg, want := range map[string][]string{
+		"CL-PPCRE":   {"cl-ppcre", "ppcre"},
+		"ALEXANDRIA": {"alexandria", "cl-alexandria"},
+	} {
+		if got := systemCandidates(pkg); !slices.Equal(got, want) {
+			t.Errorf("systemCandidates(%q) = %q, want %q", pkg, got, want)
+		}
+	}
+}
+
+// Suggestions are the nearest names at the least distance, and names from other
+// languages get the Common Lisp way.
+func TestSuggestions(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"(string-upcasee 1)", "[did you mean string-upcase?]"},
+		{"(mapcarr #'car nil)", "[did you mean mapcar?]"},
+		{"(string-split \"a b\")", "[there is no string-split in Common Lisp: use uiop:split-string"},
+		{"(str-replace \"a\" \"b\" \"c\")", "cl-ppcre:regex-replace-all"},
+		{"(position 1 nil :kye #'car)", "[did you mean :key?]"},
+		{"(defun f (&key alpha beta) (list alpha beta))\n(f :gamma 1)", "[its keywords are :alpha, :beta]"},
+		{"(defpackage #:p (:use #:cl))\n(in-package #:p)\n(defun helper () 1)\n(in-package #:cl-user)\n(helper)", "[it is defined in package P and not exported: write p::helper, or export it]"},
+	} {
+		got := resolveFiles(t, map[string]string{"a.lisp": c.src})
+		if len(got) != 1 || !strings.Contains(got[0], c.want) {
+			t.Errorf("%s: got %q, want one problem with %q", c.src, got, c.want)
+		}
+	}
+}
