@@ -46,7 +46,7 @@ func (w *world) resolveOp(sym *reader.Form, cur *pkg) callee {
 		if ext, known := w.externalIn(p, name); !sym.Internal && known && !ext {
 			return callee{status: unverifiable, name: name} // pkg:sym itself is reported
 		}
-		return w.inPackage(p, name, false)
+		return w.inPackage(p, name, false, !sym.Internal)
 	}
 	if cur == nil {
 		return w.lenient(name)
@@ -55,7 +55,7 @@ func (w *world) resolveOp(sym *reader.Form, cur *pkg) callee {
 	if home == nil {
 		return callee{status: unverifiable, name: name, unknownPkg: unsure}
 	}
-	c := w.inPackage(home, name, unsure != "")
+	c := w.inPackage(home, name, unsure != "", home != cur)
 	if c.status == unverifiable {
 		c.unknownPkg = unsure
 	}
@@ -64,19 +64,23 @@ func (w *world) resolveOp(sym *reader.Form, cur *pkg) callee {
 
 // inPackage resolves name as a symbol of p. unsure means the symbol may be another
 // package's whose exports are not known.
-func (w *world) inPackage(p *pkg, name string, unsure bool) callee {
+func (w *world) inPackage(p *pkg, name string, unsure, external bool) callee {
 	switch {
 	case p.origin == fromCL:
 		return clCallee(name, p)
 	case p.builtin != nil:
-		return builtinCallee(p, name)
+		c := builtinCallee(p, name)
+		if c.status == undefined && !external {
+			c.status = unverifiable // an internal symbol of SBCL or ASDF: not listed
+		}
+		return c
 	case p.origin == fromBuiltin:
 		return callee{status: unverifiable, name: name, home: p}
 	}
 	if fd := w.funcs[w.key(p.name, name)]; fd != nil {
 		return defCallee(fd, name, p)
 	}
-	if unsure || p.origin != fromProject || p.exports[name] || p.incomplete || w.maybe[name] || w.setf[w.key(p.name, name)] ||
+	if unsure || p.origin != fromProject || p.exports[name] || p.incomplete || w.mayBeDefined(name) || w.setf[w.key(p.name, name)] ||
 		w.includedAccessor(name) {
 		return callee{status: unverifiable, name: name, home: p}
 	}
@@ -139,7 +143,7 @@ func (w *world) lenient(name string) callee {
 			return c
 		}
 	}
-	if w.maybe[name] || len(w.missing) > 0 {
+	if w.mayBeDefined(name) || len(w.missing) > 0 {
 		return callee{status: unverifiable, name: name}
 	}
 	return callee{status: undefined, name: name}

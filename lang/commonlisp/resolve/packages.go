@@ -3,6 +3,7 @@ package resolve
 import (
 	"strings"
 
+	"github.com/agentverify/agentverify/lang/commonlisp/asdf"
 	"github.com/agentverify/agentverify/lang/commonlisp/cltable"
 )
 
@@ -143,6 +144,10 @@ func (w *world) unknownPackage(name string) *verdict {
 	}
 	v := &verdict{}
 	w.verdicts[name] = v
+	if w.made[name] {
+		v.system = "(the project)" // made by a macro of the project: exists, exports unknown
+		return v
+	}
 	for _, cand := range systemCandidates(name) {
 		if w.selfSystem(cand) || !w.deps.Has(cand) {
 			continue
@@ -159,6 +164,14 @@ func (w *world) unknownPackage(name string) *verdict {
 	for _, m := range w.missing {
 		if samePackageName(m, name) {
 			v.system, v.missing = m, true
+			return v
+		}
+	}
+	for _, d := range sortedKeys(w.declared) {
+		// A declared system that was found but whose packages could not all be read
+		// (one built by a macro, as trivial-gray-streams does): not reported.
+		if !w.selfSystem(d) && samePackageName(d, name) && w.deps.System(d).status == asdf.Found {
+			v.system = d
 			return v
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -91,15 +92,57 @@ func (r Resolver) resolveGroup(head fs.FS, dir string, tree bool, changed []*cha
 		w.addPackages(pf.ix.Packages, fromProject, "", len(pf.rf.Errors) > 0)
 	}
 	for _, p := range paths {
-		pf := files[p]
-		w.addDefs(pf.ix.Definitions, false)
-		w.noteMacroDefined(pf.rf.Forms)
+		w.noteUnread(files[p])
+	}
+	for _, p := range paths {
+		w.addDefs(files[p].ix.Definitions, false)
+	}
+	for _, p := range paths {
+		w.noteMacroDefined(files[p].rf.Forms)
 	}
 	w.loadDeclared()
+	loaded := loadedFiles(asds)
 	for _, f := range changed {
+		if otherLisp(f.Path, asds, files, loaded) {
+			continue
+		}
 		out = append(out, w.check(files[f.Path])...)
 	}
 	return out
+}
+
+// loadedFiles returns the repository paths of the source files the systems of asds load
+// under SBCL's features.
+func loadedFiles(asds map[string]*asdf.ASD) map[string]bool {
+	out := map[string]bool{}
+	for p, a := range asds {
+		for _, s := range a.Systems {
+			for _, f := range s.SourceFiles() {
+				out[path.Join(path.Dir(p), f)] = true
+			}
+		}
+	}
+	return out
+}
+
+// otherLisp reports whether file is a component an .asd file names but loads only on
+// other implementations (#+abcl (:file "impl-abcl"), :if-feature): its code is read by
+// another Lisp, with other packages, and is not checked against SBCL's.
+func otherLisp(file string, asds map[string]*asdf.ASD, files map[string]*projectFile, loaded map[string]bool) bool {
+	if loaded[file] || path.Ext(file) == ".asd" {
+		return false
+	}
+	stem := strings.ToLower(strings.TrimSuffix(path.Base(file), path.Ext(file)))
+	for p := range asds {
+		if !underDir(path.Dir(file), path.Dir(p), true) {
+			continue
+		}
+		src := strings.ToLower(string(files[p].src))
+		if strings.Contains(src, `"`+stem+`"`) || strings.Contains(src, ":"+stem+")") || strings.Contains(src, ":"+stem+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // gather reads the project files of the world rooted at dir into files, and those of
@@ -143,6 +186,87 @@ func (w *world) gather(head fs.FS, dir string, tree bool, files map[string]*proj
 // underDir reports whether d is dir or, for a tree, below it.
 func underDir(d, dir string, tree bool) bool {
 	return d == dir || tree && (dir == "." || strings.HasPrefix(d, dir+"/"))
+}
+
+// noteUnread marks the packages a file with syntax errors has code in as incomplete: a
+// definition may be in what could not be read. It records the dispatch macro
+// characters the file defines.
+func (w *world) noteUnread(pf *projectFile) {
+	for _, f := range pf.rf.Forms {
+		w.noteDeep(f, 0)
+		w.noteUsePackage(pf, f)
+	}
+	if len(pf.rf.Errors) == 0 {
+		return
+	}
+	names := []string{index.DefaultPackage}
+	for _, ip := range pf.ix.InPackages {
+		names = append(names, ip.Name)
+	}
+	for _, n := range names {
+		if p := w.pkgs[n]; p != nil && p.origin == fromProject {
+			p.incomplete = true
+		}
+	}
+}
+
+// noteDeep records, anywhere in f (macro templates included), the sub-characters of
+// (set-dispatch-macro-character #\# #\x …) forms and named-readtables'
+// (:dispatch-macro-char #\# #\x …) options, and the names of packages made by
+// defpackage or make-package forms the index does not see (in a macro's expansion).
+func (w *world) noteDeep(f *reader.Form, depth int) {
+	if depth > 64 {
+		return
+	}
+	for _, x := range f.Items {
+		w.noteDeep(x, depth+1)
+	}
+	h := f.Head()
+	if f.Kind != reader.List || h == nil || len(f.Items) < 2 {
+		return
+	}
+	if len(f.Items) > 2 && f.Items[2].Kind == reader.Char &&
+		(h.IsSymbol("SET-DISPATCH-MACRO-CHARACTER") || h.IsKeyword("DISPATCH-MACRO-CHAR")) {
+		w.dispatch[strings.ToUpper(f.Items[2].Name)] = true
+	}
+	if h.Kind == reader.Symbol && (h.Name == "DEFPACKAGE" || h.Name == "DEFINE-PACKAGE" || h.Name == "MAKE-PACKAGE") {
+		n := f.Items[1]
+		if n.Kind == reader.Quote {
+			n = n.Items[0]
+		}
+		if n.Kind == reader.Symbol || n.Kind == reader.String {
+			w.made[n.Name] = true
+		}
+	}
+}
+
+// noteUsePackage adds the packages of a top-level (use-package …) to the package in
+// effect there.
+func (w *world) noteUsePackage(pf *projectFile, f *reader.Form) {
+	h := f.Head()
+	if h == nil || !h.IsSymbol("USE-PACKAGE") || len(f.Items) != 2 {
+		return
+	}
+	p := w.pkgs[pf.ix.PackageAt(f.Span.Start.Offset)]
+	if p == nil || p.origin != fromProject {
+		return
+	}
+	arg := f.Items[1]
+	if arg.Kind == reader.Quote {
+		arg = arg.Items[0]
+	}
+	for _, x := range append([]*reader.Form{arg}, listItems(arg)...) {
+		if x.Kind == reader.Symbol || x.Kind == reader.String {
+			p.use = append(slices.Clip(p.use), x.Name)
+		}
+	}
+}
+
+// customDispatch reports whether a syntax error is an unknown dispatch macro character
+// the project defines (its forms are unread, and their packages incomplete).
+func (w *world) customDispatch(msg string) bool {
+	i := strings.LastIndex(msg, "#")
+	return strings.HasPrefix(msg, "unknown dispatch macro character") && i >= 0 && w.dispatch[strings.ToUpper(msg[i+1:])]
 }
 
 func isChanged(changed []*change.File, p string) bool {
@@ -204,20 +328,44 @@ func (w *world) loadDeclared() {
 // check reports the problems of one changed file.
 func (w *world) check(pf *projectFile) []lang.Problem {
 	rep := &reporter{path: pf.path, missingNoted: map[string]bool{}}
+	forms := pf.rf.Forms
 	for _, e := range pf.rf.Errors {
+		if computedFeature(e.Msg) {
+			// The reader cannot evaluate #+#.(…), and may have lost the #+/#- of the forms
+			// it resumed at: only the forms before it are checked.
+			forms = formsBefore(forms, e.Pos.Offset)
+			continue
+		}
+		if w.customDispatch(e.Msg) {
+			continue // a reader macro the project defines: not a syntax error once loaded
+		}
 		rep.problems = append(rep.problems, lang.Problem{Kind: lang.SyntaxErrorKind,
 			Location: lang.Location{File: pf.path, Line: max(e.Pos.Line, 1), Column: e.Pos.Column},
 			Message:  e.Msg, Symbol: pf.path})
 	}
 	k := &walker{w: w, file: pf, rep: rep}
-	k.defpackages(pf.rf.Forms)
-	for _, f := range pf.rf.Forms {
+	k.defpackages(forms)
+	for _, f := range forms {
 		k.qualified(f)
 	}
-	for _, f := range pf.rf.Forms {
+	for _, f := range forms {
 		k.form(f, nil)
 	}
 	return rep.problems
+}
+
+// computedFeature reports whether a syntax error is a #+/#- feature expression computed
+// by #., which is valid Lisp the reader cannot evaluate.
+func computedFeature(msg string) bool { return strings.Contains(msg, "feature expression: #.") }
+
+// formsBefore returns the forms that end before offset.
+func formsBefore(forms []*reader.Form, offset int) []*reader.Form {
+	for i, f := range forms {
+		if f.Span.End.Offset > offset {
+			return forms[:i]
+		}
+	}
+	return forms
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -103,6 +103,16 @@ func TestResolveCases(t *testing.T) {
 		{"define-package uses cl", "(uiop:define-package #:q)\n(in-package #:q)\n(list 1)", nil},
 		{"call-next-method", "(defmethod m ((x t)) (if (next-method-p) (call-next-method) x))", nil},
 		{"assert places", "(let ((x 1)) (assert (plusp x) (x) \"~a\" x))", nil},
+		{"use-package", "(defpackage #:lib (:use #:cl) (:export #:deftest))\n(in-package #:lib)\n(defmacro deftest (n) n)\n(in-package #:cl-user)\n(use-package :lib)\n(deftest 1)", nil},
+		{"def macro derived names", "(defmacro def-env (name) name)\n(def-env run-state)\n(with-run-state 1)\n(bind-run-state 2)", nil},
+		{"project macro derived names", "(defmacro generate-part (name) name)\n(generate-part date)\n(time-date 1)", nil},
+		{"macro slot readers", "(defmacro define-type (name &rest slots) (list name slots))\n(define-type foo (x :reader foo-x))\n(foo-x 1)", nil},
+		{"derived names stay words", "(defmacro def-env (name) name)\n(def-env state)\n(statement 1)", []string{"3:2 undefined"}},
+		{"package made by a macro", "(macrolet ((m () `(defpackage #:made (:use #:cl)))) (m))\n(made:thing)", nil},
+		{"custom dispatch macro", "(set-dispatch-macro-character #\\# #\\L (lambda (s c n) (list s c n)))\n(defun f () #L(list 1))", nil},
+		{"computed feature", "(defun f () 1)\n(cl:frob)\n(progn #+#.(cl:if t '(:and) '(:or)) (a))\n#+allegro\n(excl:foo)", []string{"2:2 unknown-symbol"}},
+		{"undefined args unchecked", "(no-such (other-no-such))", []string{"1:2 undefined"}},
+		{"in builtin package", "(in-package :asdf)\n(defmethod version-satisfies ((c t) v) (or (null v) (call-next-method)))", nil},
 		{"do", "(do ((i 0 (1+ i))) ((> i 2) (no-such i)))", []string{"1:30 undefined"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -115,9 +115,8 @@ func (k *walker) operator(f *reader.Form, c callee, e *env) {
 	case isFunction:
 		k.checkCall(f, c)
 		k.forms(f.Items[1:], e)
-	case undefined:
+	case undefined: // its arguments are not looked into: it may be a macro nobody defined
 		k.undefined(f.Items[0], c, false)
-		k.forms(f.Items[1:], e)
 	case unverifiable:
 		if c.unknownPkg != "" {
 			k.unverified(c.unknownPkg, f.Items[0])

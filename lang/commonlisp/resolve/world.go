@@ -58,8 +58,9 @@ type world struct {
 	funcs map[string]*fdef
 	setf  map[string]bool
 	// maybe holds the names that a top-level form of a project macro may define, e.g.
-	// BAR of (define-foo bar …): calls to them are not reported.
-	maybe map[string]bool
+	// BAR of (define-foo bar …): calls to them are not reported; derived holds those of
+	// def… macros, whose expansions often define names made from them (WITH-BAR).
+	maybe, derived map[string]bool
 	// names are the project's function and macro names, for suggestions.
 	names map[string]bool
 	// included are the accessor prefixes of structures that :include another, whose
@@ -72,14 +73,19 @@ type world struct {
 	self     map[string]bool
 	missing  []string
 	deps     *Deps
+	// dispatch holds the dispatch macro sub-characters the project defines (upper case);
+	// made the names of packages made where the index does not look (macro templates).
+	dispatch, made map[string]bool
+	// macros are the names of the project's macros.
+	macros map[string]bool
 	// verdicts caches what an unknown package name turned out to be.
 	verdicts map[string]*verdict
 }
 
 func newWorld(deps *Deps) *world {
-	w := &world{pkgs: map[string]*pkg{}, funcs: map[string]*fdef{}, setf: map[string]bool{}, maybe: map[string]bool{},
+	w := &world{pkgs: map[string]*pkg{}, funcs: map[string]*fdef{}, setf: map[string]bool{}, maybe: map[string]bool{}, derived: map[string]bool{},
 		names: map[string]bool{}, included: map[string]bool{}, declared: map[string]bool{}, self: map[string]bool{}, deps: deps,
-		verdicts: map[string]*verdict{}}
+		verdicts: map[string]*verdict{}, dispatch: map[string]bool{}, made: map[string]bool{}, macros: map[string]bool{}}
 	w.add(&pkg{name: "COMMON-LISP", origin: fromCL, listed: true}, "CL")
 	w.add(&pkg{name: "KEYWORD", origin: fromBuiltin}, "")
 	// The packages scripts and .asd files are read in hold the project's definitions.
@@ -87,7 +93,11 @@ func newWorld(deps *Deps) *world {
 	w.add(&pkg{name: "ASDF-USER", origin: fromProject, use: []string{"COMMON-LISP", "ASDF", "UIOP"}}, "")
 	for i := range builtinPackages {
 		b := &builtinPackages[i]
-		w.add(&pkg{name: b.Name, origin: fromBuiltin, listed: true, builtin: b}, "")
+		use := []string{"COMMON-LISP"}
+		if b.Name == "ASDF/INTERFACE" {
+			use = append(use, "UIOP")
+		}
+		w.add(&pkg{name: b.Name, origin: fromBuiltin, listed: true, builtin: b, use: use}, "")
 		for _, n := range b.Nicknames {
 			w.pkgs[n] = w.pkgs[b.Name]
 		}
@@ -173,6 +183,7 @@ func (w *world) addDefs(defs []index.Definition, fromDeps bool) {
 		fd.merge(d)
 		if !fromDeps {
 			w.names[strings.ToLower(d.Name)] = true
+			w.macros[d.Name] = w.macros[d.Name] || d.Kind == index.Macro
 		}
 	}
 }
@@ -254,7 +265,9 @@ func (w *world) key(pkgName, name string) string {
 	return pkgName + "::" + name
 }
 
-// noteMacroDefined records the names top-level forms of non-CL operators may define.
+// noteMacroDefined records the names top-level forms of non-CL operators may define:
+// their first two arguments when symbols or strings (a C name "strlen" as STRLEN), or the
+// elements of a list there ((define-foo (bar …)), ("strlen" c-strlen)).
 func (w *world) noteMacroDefined(forms []*reader.Form) {
 	for _, f := range forms {
 		head := f.Head()
@@ -268,15 +281,70 @@ func (w *world) noteMacroDefined(forms []*reader.Form) {
 		if _, cl := cltable.Lookup(head.Name); cl && (head.Package == "" || head.Package == "CL" || head.Package == "COMMON-LISP") {
 			continue
 		}
+		def := strings.HasPrefix(head.Name, "DEF") || w.macros[head.Name]
+		w.noteSlotFunctions(f.Items[1:], 0)
 		for _, x := range f.Items[1:min(len(f.Items), 3)] {
-			if x.Kind == reader.List && len(x.Items) > 0 {
-				x = x.Items[0]
+			xs := []*reader.Form{x}
+			if x.Kind == reader.List {
+				xs = x.Items
 			}
-			if x.Kind == reader.Symbol && x.Package != reader.Keyword {
-				w.maybe[x.Name] = true
+			for _, y := range xs {
+				w.noteName(y, def)
 			}
 		}
 	}
+}
+
+// slotOptions are the options that name a function in a class-like form.
+var slotOptions = map[string]bool{"READER": true, "WRITER": true, "ACCESSOR": true}
+
+// noteSlotFunctions records the functions :reader, :writer and :accessor options name
+// anywhere in a macro form (a define-foreign-type's slots).
+func (w *world) noteSlotFunctions(xs []*reader.Form, depth int) {
+	if depth > 16 {
+		return
+	}
+	for i, x := range xs {
+		if x.Kind == reader.List {
+			w.noteSlotFunctions(x.Items, depth+1)
+		}
+		if x.Kind == reader.Symbol && x.Package == reader.Keyword && slotOptions[x.Name] && i+1 < len(xs) && xs[i+1].Kind == reader.Symbol {
+			w.maybe[xs[i+1].Name] = true
+		}
+	}
+}
+
+// noteName records one name a macro form may define.
+func (w *world) noteName(x *reader.Form, def bool) {
+	var name string
+	switch {
+	case x.Kind == reader.Symbol && x.Package != reader.Keyword:
+		name = x.Name
+	case x.Kind == reader.String:
+		name = strings.ToUpper(strings.ReplaceAll(x.Name, "_", "-"))
+	default:
+		return
+	}
+	w.maybe[name] = true
+	if def && len(name) >= 4 {
+		w.derived[name] = true
+	}
+}
+
+// mayBeDefined reports whether a project macro may define name: a name a top-level form
+// names, or one made of a def… form's name and other words (WITH-RUN-STATE from
+// (def-special-environment run-state …)).
+func (w *world) mayBeDefined(name string) bool {
+	if w.maybe[name] {
+		return true
+	}
+	for d := range w.derived {
+		if i := strings.Index(name, d); i >= 0 && (i == 0 || name[i-1] == '-') &&
+			(i+len(d) == len(name) || name[i+len(d)] == '-') {
+			return true
+		}
+	}
+	return false
 }
 
 // projectFile is one Lisp file of the project as read for the world.
