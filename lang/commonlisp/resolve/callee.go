@@ -80,8 +80,8 @@ func (w *world) inPackage(p *pkg, name string, unsure, external bool) callee {
 	if fd := w.funcs[w.key(p.name, name)]; fd != nil {
 		return defCallee(fd, name, p)
 	}
-	if unsure || p.origin != fromProject || p.exports[name] || p.incomplete || w.mayBeDefined(name) || w.setf[w.key(p.name, name)] ||
-		w.includedAccessor(name) {
+	if unsure || p.origin != fromProject || p.exports[name] || p.incomplete && w.unreadDefines(name) || w.mayBeDefined(name) ||
+		w.setf[w.key(p.name, name)] || w.includedAccessor(name) {
 		return callee{status: unverifiable, name: name, home: p}
 	}
 	return callee{status: undefined, name: name, home: p}

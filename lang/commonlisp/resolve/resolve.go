@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -199,6 +200,7 @@ func (w *world) noteUnread(pf *projectFile) {
 	if len(pf.rf.Errors) == 0 {
 		return
 	}
+	w.unread = append(w.unread, pf.src)
 	names := []string{index.DefaultPackage}
 	for _, ip := range pf.ix.InPackages {
 		names = append(names, ip.Name)
@@ -352,6 +354,21 @@ func (w *world) check(pf *projectFile) []lang.Problem {
 		k.form(f, nil)
 	}
 	return rep.problems
+}
+
+// unreadDefines reports whether the text of a project file that did not read cleanly
+// has a defining form for name, which the index may have missed.
+func (w *world) unreadDefines(name string) bool {
+	re, err := regexp.Compile(`(?i)\(def[a-z-]*\s+(\(setf\s+)?\|?` + regexp.QuoteMeta(name) + `[\s)|]`)
+	if err != nil {
+		return true
+	}
+	for _, src := range w.unread {
+		if re.Match(src) {
+			return true
+		}
+	}
+	return false
 }
 
 // computedFeature reports whether a syntax error is a #+/#- feature expression computed

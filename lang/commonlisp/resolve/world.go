@@ -78,6 +78,8 @@ type world struct {
 	dispatch, made map[string]bool
 	// macros are the names of the project's macros.
 	macros map[string]bool
+	// unread holds the text of the project files that did not read cleanly.
+	unread [][]byte
 	// verdicts caches what an unknown package name turned out to be.
 	verdicts map[string]*verdict
 }
