@@ -61,9 +61,21 @@
 // lists, and #+/#- branches not taken (the reader drops them) are not code. The
 // arguments of every other macro — a COMMON-LISP macro without a handler, a project's
 // or a dependency's — are not looked into: a macro may give them any meaning. A setf
-// place's operator may be a setf function or expander. A name that a top-level form of
-// a non-COMMON-LISP operator names as its first or second argument ((define-command
-// greet …)) may be defined by that macro: calls to it are not reported. A symbol that
-// may come from a package whose exports are not known (an unlisted SB-* package, a
-// missing dependency's) is not reported.
+// place's operator may be a setf function or expander. The arguments of an undefined
+// operator are not looked into either (it may be a macro nobody defined).
+//
+// Names a macro may define are not reported: the first two arguments of a top-level
+// form of a non-COMMON-LISP operator ((define-command greet …), a C name "strlen" as
+// STRLEN), names made of those of def… and project macros and other words
+// (WITH-RUN-STATE from (def-special-environment run-state …)), the :reader, :writer
+// and :accessor options in such forms, the accessors of :include'd structure slots.
+// Nor are names from a package whose exports are not known (a missing dependency's, an
+// unlisted SB-* one, one made inside a macro), nor names of a package with code that
+// did not read when no defining form for them is in the unread text, nor keyword
+// arguments of generic functions (methods may add keys). Top-level use-package forms
+// add to the package's use list. A file the .asd names but loads only on other Lisps
+// (#+abcl (:file "impl-abcl"), :if-feature) is not checked. The reader's errors on
+// valid code are not reported: dispatch macro characters the project defines
+// (set-dispatch-macro-character, named-readtables), and #+#.(…) feature expressions,
+// after which only the forms before are checked.
 package resolve
