@@ -165,10 +165,9 @@ func TestPythonProject(t *testing.T) {
 }
 
 // TestPythonDiffSemantics checks that the declarations the Python frontend extracts give
-// the semantics dimension what it needs in a diff: a removed pytest test is reported at the
-// head (the top of the file) with its base position as related place. A removed public
-// function needs a Python API comparer (lang.APIComparer), which is issue 14's work: until
-// then it is not reported, and this test says so.
+// the semantics dimension what it needs in a diff: a removed pytest test and a removed
+// public function (the Python frontend's lang.APIComparer) are reported at the head (the
+// top of the file) with their base positions as related places.
 func TestPythonDiffSemantics(t *testing.T) {
 	r := testrepo.New(t, map[string]string{
 		".agentverify.yaml": "version: 1\nname: py\nstyle:\n  naming: detect\n" +
@@ -191,7 +190,8 @@ func TestPythonDiffSemantics(t *testing.T) {
 			got = append(got, fmt.Sprintf("  related %s:%d base=%v", r.Location.File, r.Location.Line, r.Base))
 		}
 	}
-	want := []string{"pkg/test_api.py:1:0 semantics/removed-test", "  related pkg/test_api.py:5 base=true"}
+	want := []string{"pkg/api.py:1:0 semantics/removed-export", "  related pkg/api.py:9 base=true",
+		"pkg/test_api.py:1:0 semantics/removed-test", "  related pkg/test_api.py:5 base=true"}
 	if !slices.Equal(got, want) {
 		t.Errorf("violations:\n got %q\nwant %q", got, want)
 	}

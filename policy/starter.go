@@ -21,7 +21,7 @@ scope:                       # which files the change may touch, and how
 hallucination: {}            # imports, symbols, members and signatures must exist
 
 style:
-  naming: go                 # go | lisp-case | snake_case | camelCase | detect
+  naming: detect             # detect (each language's own) | go | lisp-case | snake_case | pep8 | camelCase
   require_docs: exported     # none | exported: exported declarations need a doc comment
   max_line_length: 0         # 0 = off
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/commonlisp/index"
 	"github.com/agentverify/agentverify/lang/commonlisp/lambdalist"
@@ -62,18 +63,53 @@ func (fe *Frontend) Parse(path string, src []byte) (*lang.File, error) {
 	}
 	exported := exports(ix)
 	for _, d := range ix.Definitions {
-		f.Idents = append(f.Idents, identsOf(d, src)...)
-		if !d.TopLevel {
-			continue
+		if d.TopLevel {
+			f.Decls = append(f.Decls, declOf(d, src, rf, exported))
 		}
-		f.Decls = append(f.Decls, declOf(d, src, rf, exported))
+	}
+	f.Idents = fileIdents(ix, src)
+	addTests(f, rf, src)
+	return f, nil
+}
+
+// fileIdents returns the names a file's definitions and local functions declare.
+func fileIdents(ix *index.File, src []byte) []lang.Ident {
+	var out []lang.Ident
+	for _, d := range ix.Definitions {
+		out = append(out, identsOf(d, src)...)
 	}
 	for _, s := range ix.Scopes {
 		for _, d := range s.Functions {
-			f.Idents = append(f.Idents, identsOf(d, src)...)
+			out = append(out, identsOf(d, src)...)
 		}
 	}
-	return f, nil
+	return out
+}
+
+// Conventions are lisp-case, snake_case and camelCase, in which Lisp is written
+// (lang.NamingDetector).
+func (*Frontend) Conventions() []string { return []string{"lisp-case", "snake_case", "camelCase"} }
+
+// ProjectIdents returns the identifiers declared by the Lisp files of the repository that
+// the change does not touch, or in check mode by all of them (lang.NamingDetector).
+func (fe *Frontend) ProjectIdents(req *lang.Request) ([]lang.Ident, error) {
+	p, err := fe.projectFor(req, change.Head)
+	if err != nil {
+		return nil, err
+	}
+	var kept, all []lang.Ident
+	for _, path := range p.paths() {
+		pf := p.files[path]
+		ids := fileIdents(pf.ix, pf.src)
+		all = append(all, ids...)
+		if req.Changes.File(path) == nil {
+			kept = append(kept, ids...)
+		}
+	}
+	if req.Changes.NoBase {
+		return all, nil // check mode: the files as they are are the project
+	}
+	return kept, nil
 }
 
 // exports returns the package-qualified names ("PKG:NAME") the file's own packages

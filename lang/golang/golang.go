@@ -81,7 +81,7 @@ func (frontend) Match(path string) bool { return strings.HasSuffix(path, ".go") 
 func (frontend) Parse(path string, src []byte) (*lang.File, error) {
 	fset := token.NewFileSet()
 	af, err := parser.ParseFile(fset, path, src, parser.ParseComments|parser.AllErrors)
-	lf := &lang.File{Path: path, Language: "go", Lines: splitLines(src)}
+	lf := &lang.File{Path: path, Language: "go", Lines: splitLines(src), Test: strings.HasSuffix(path, "_test.go")}
 	lf.SyntaxErrors = syntaxErrors(err)
 	if af == nil {
 		return lf, nil

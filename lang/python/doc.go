@@ -81,11 +81,11 @@
 // with/except/case "as" targets, comprehensions and the walrus operator. A bound name is
 // an IdentConst when it is UPPER_CASE, an IdentType when it is CapWords (type aliases,
 // TypeVars, class factories' results), an IdentField in a class body, else an IdentVar:
-// so style's "snake_case" convention checks PEP 8. Names declared global or nonlocal
+// so style's "pep8" convention checks PEP 8. Names declared global or nonlocal
 // are bound elsewhere; imports are the imported module's names. Left out: "_", special
 // names (__init__, __all__), names an API dictates — unittest's hooks (setUp, ...),
 // visit_Name/leave_Name/depart_Name visitor methods, http.server's do_GET — and methods
-// decorated with @override. Naming reports "snake_case".
+// decorated with @override. Naming reports "pep8".
 //
 // # Comments
 //

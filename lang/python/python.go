@@ -17,9 +17,9 @@ func New() lang.Frontend { return frontend{g: newGrammar()} }
 
 func (frontend) Name() string { return "python" }
 
-// Naming is PEP 8's convention, which style calls "snake_case" (classes CapWords,
-// constants UPPER_CASE).
-func (frontend) Naming() string { return "snake_case" }
+// Naming is PEP 8's convention, which style calls "pep8": functions, methods, arguments
+// and variables snake_case, classes CapWords, constants UPPER_CASE.
+func (frontend) Naming() string { return "pep8" }
 
 // Match handles Python sources and stubs.
 func (frontend) Match(p string) bool {
@@ -33,11 +33,13 @@ func (fe frontend) Parse(p string, src []byte) (*lang.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", p, err)
 	}
-	lf := &lang.File{Path: p, Language: "python", Package: moduleName(p), Lines: splitLines(src)}
+	lf := &lang.File{Path: p, Language: "python", Package: moduleName(p), Lines: splitLines(src),
+		Test: roleOf(p) != source, DocTerm: "docstring"}
 	x := newExtractor(p, src, lf)
 	x.scan(root)
 	x.module(root)
 	x.idents(root)
+	x.skips(root)
 	return lf, nil
 }
 
