@@ -3,7 +3,6 @@ package agentverify_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,31 +13,6 @@ import (
 	"github.com/agentverify/agentverify"
 	"github.com/agentverify/agentverify/report"
 )
-
-// alexandriaSource is where Debian's cl-alexandria package installs alexandria.
-const alexandriaSource = "/usr/share/common-lisp/source/alexandria"
-
-// copyTree copies the regular files below src into dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Join(dst, filepath.Dir(rel)), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 // hallucinations returns the hallucination findings of a report as "file:line:col rule".
 func hallucinations(rep *report.Report) []string {
@@ -56,14 +30,11 @@ func hallucinations(rep *report.Report) []string {
 // repository: the whole unchanged tree draws no hallucination finding in check mode, and
 // a change that plants the mistakes agents make is reported at each one's position.
 func TestLispResolveAlexandria(t *testing.T) {
-	if _, err := os.Stat(filepath.Join(alexandriaSource, "alexandria.asd")); err != nil {
-		t.Skip("alexandria's source is not installed: apt-get install cl-alexandria")
-	}
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
 	repo := t.TempDir()
-	copyTree(t, alexandriaSource, repo)
+	writeFiles(t, repo, alexandriaFiles(t))
 	git(t, repo, "init", "-q", "-b", "main")
 	git(t, repo, "add", "-A")
 	git(t, repo, "commit", "-q", "-m", "alexandria")
