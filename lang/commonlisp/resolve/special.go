@@ -28,7 +28,7 @@ func init() { // a table of methods: built here, as it refers to functions that 
 		"WITH-OPEN-FILE", "WITH-OPEN-STREAM", "WITH-INPUT-FROM-STRING", "WITH-OUTPUT-TO-STRING",
 		"PRINT-UNREADABLE-OBJECT", "WITH-HASH-TABLE-ITERATOR", "WITH-PACKAGE-ITERATOR", "WITH-SIMPLE-RESTART",
 		"WITH-COMPILATION-UNIT", "PPRINT-LOGICAL-BLOCK")
-	set((*walker).bindings2, "HANDLER-BIND", "RESTART-BIND")
+	set((*walker).bindings, "HANDLER-BIND", "RESTART-BIND") // ((type handler) …) body…
 	set(clauses(1, 0), "COND")
 	set(clauses(2, 1), "CASE", "ECASE", "CCASE", "TYPECASE", "ETYPECASE", "CTYPECASE")
 	set(clauses(2, 2), "HANDLER-CASE", "RESTART-CASE")
@@ -90,7 +90,7 @@ func evalFrom(n int) handler {
 	}
 }
 
-// bindings walks (op ((var init) …) body…).
+// bindings walks (op ((var init…) …) body…): let, prog, handler-bind, restart-bind.
 func (k *walker) bindings(f *reader.Form, e *env) {
 	if len(f.Items) < 2 {
 		return
@@ -102,9 +102,6 @@ func (k *walker) bindings(f *reader.Form, e *env) {
 	}
 	k.forms(f.Items[2:], e)
 }
-
-// bindings2 walks (op ((name form …) …) body…) of handler-bind and restart-bind.
-func (k *walker) bindings2(f *reader.Form, e *env) { k.bindings(f, e) }
 
 // firstList walks (op (var form…) body…): every element of the first list but a
 // variable is a form (a symbol is never checked, so it is walked too).
