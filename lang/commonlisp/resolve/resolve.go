@@ -232,13 +232,17 @@ func (w *world) noteDeep(f *reader.Form, depth int) {
 		w.dispatch[strings.ToUpper(f.Items[2].Name)] = true
 	}
 	if h.Kind == reader.Symbol && (h.Name == "DEFPACKAGE" || h.Name == "DEFINE-PACKAGE" || h.Name == "MAKE-PACKAGE") {
-		n := f.Items[1]
-		if n.Kind == reader.Quote {
-			n = n.Items[0]
-		}
-		if n.Kind == reader.Symbol || n.Kind == reader.String {
-			w.made[n.Name] = true
-		}
+		w.noteMade(f.Items[1])
+	}
+}
+
+// noteMade records the package name n (a symbol, a string, or either quoted) designates.
+func (w *world) noteMade(n *reader.Form) {
+	if n.Kind == reader.Quote {
+		n = n.Items[0]
+	}
+	if n.Kind == reader.Symbol || n.Kind == reader.String {
+		w.made[n.Name] = true
 	}
 }
 
