@@ -39,25 +39,33 @@ func (k *walker) qualifiedSymbol(sym *reader.Form) {
 	if ext, known := k.w.externalIn(p, sym.Name); !known || ext {
 		return
 	}
+	suggestion, single := k.notExternal(sym, p)
 	k.rep.add(lang.UnknownSymbol, sym.Span, written(sym),
-		fmt.Sprintf("%s is not an external symbol of package %s", strings.ToLower(sym.Name), sym.Package), k.notExternal(sym, p))
+		fmt.Sprintf("%s is not an external symbol of package %s", strings.ToLower(sym.Name), sym.Package), suggestion)
+	if single != "" {
+		k.rep.replace(sym.Span, strings.ToLower(sym.Package)+":"+single)
+	}
 }
 
-// notExternal says what to write instead of pkg:sym when sym is not external.
-func (k *walker) notExternal(sym *reader.Form, p *pkg) string {
+// notExternal says what to write instead of pkg:sym when sym is not external, and the
+// one external symbol to write instead when there is exactly one near it.
+func (k *walker) notExternal(sym *reader.Form, p *pkg) (suggestion, single string) {
 	lname := strings.ToLower(sym.Name)
 	lpkg := strings.ToLower(sym.Package)
 	_, defined := k.w.funcs[k.w.key(p.name, sym.Name)]
 	if defined && (p.origin == fromProject || p.origin == fromDep) {
-		return fmt.Sprintf("it is internal: use %s::%s, or export it from %s", lpkg, lname, p.name)
+		return fmt.Sprintf("it is internal: use %s::%s, or export it from %s", lpkg, lname, p.name), ""
 	}
-	if near := closest(sym.Name, k.w.externals(p), 3); len(near) > 0 {
-		return "did you mean " + orList(prefixed(lpkg+":", near)) + "?"
+	if near := lowered(closest(sym.Name, k.w.externals(p), 3)); len(near) > 0 {
+		if len(near) == 1 {
+			single = near[0]
+		}
+		return "did you mean " + orList(prefixed(lpkg+":", near)) + "?", single
 	}
 	if p.origin == fromProject {
-		return fmt.Sprintf("use `::` (%s::%s) if it is internal, or export it from %s", lpkg, lname, p.name)
+		return fmt.Sprintf("use `::` (%s::%s) if it is internal, or export it from %s", lpkg, lname, p.name), ""
 	}
-	return ""
+	return "", ""
 }
 
 // packageName reports a package name the world does not have at span: unknown, provided

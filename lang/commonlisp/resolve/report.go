@@ -20,11 +20,23 @@ type reporter struct {
 
 func (r *reporter) add(kind lang.Kind, s reader.Span, symbol, msg, suggestion string) {
 	r.problems = append(r.problems, lang.Problem{
-		Kind: kind,
-		Location: lang.Location{File: r.path, Line: s.Start.Line, Column: s.Start.Column,
-			EndLine: s.End.Line, EndColumn: s.End.Column},
-		Message: msg, Suggestion: suggestion, Symbol: symbol,
+		Kind:     kind,
+		Location: location(r.path, s),
+		Message:  msg, Suggestion: suggestion, Symbol: symbol,
 	})
+}
+
+// replace gives the last problem added its one safe fix: newText in place of span s.
+func (r *reporter) replace(s reader.Span, newText string) {
+	if newText == "" || len(r.problems) == 0 {
+		return
+	}
+	p := &r.problems[len(r.problems)-1]
+	p.Fix = &lang.Fix{Description: "replace with " + newText, Edits: []lang.Edit{{Range: location(r.path, s), NewText: newText}}}
+}
+
+func location(path string, s reader.Span) lang.Location {
+	return lang.Location{File: path, Line: s.Start.Line, Column: s.Start.Column, EndLine: s.End.Line, EndColumn: s.End.Column}
 }
 
 // written returns a symbol as the source would write it, in lower case.
@@ -48,7 +60,9 @@ func (k *walker) undefined(sym *reader.Form, c callee, place bool) {
 	} else if c.cl {
 		what = written(sym) + " is not a function or macro of COMMON-LISP"
 	}
-	k.rep.add(lang.Undefined, sym.Span, written(sym), what, k.suggestFunction(sym, c))
+	suggestion, single := k.suggestFunction(sym, c)
+	k.rep.add(lang.Undefined, sym.Span, written(sym), what, suggestion)
+	k.rep.replace(sym.Span, single)
 }
 
 // checkCall checks a call's argument count and keyword arguments against the callee's
@@ -96,6 +110,9 @@ func (k *walker) keywords(f *reader.Form, c callee, kargs []*reader.Form) {
 		msg := fmt.Sprintf(":%s is not a keyword argument of %s: (%s %s)", strings.ToLower(kw.Name), name, name,
 			trimParens(c.lambda.String()))
 		k.rep.add(lang.UnknownKeyword, kw.Span, name+" :"+strings.ToLower(kw.Name), msg, keywordSuggestion(kw.Name, keys))
+		if near := closest(kw.Name, keys, 3); len(near) == 1 {
+			k.rep.replace(kw.Span, ":"+strings.ToLower(near[0]))
+		}
 	}
 }
 

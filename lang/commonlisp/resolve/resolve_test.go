@@ -194,3 +194,39 @@ func TestSuggestions(t *testing.T) {
 		}
 	}
 }
+
+// A problem with a single candidate carries the edit that makes it, and applying every
+// such edit leaves nothing to report.
+func TestFixesResolve(t *testing.T) {
+	src := "(string-upcasee \"x\")\n(position 1 '(1) :tset #'eql)\n(cl:string-downcas \"Y\")\n"
+	set := func(src string) []lang.Problem {
+		head := fstest.MapFS{"a.lisp": {Data: []byte(src)}}
+		s := &change.Set{Root: "/nonexistent", HeadFS: head, NoBase: true, Files: []*change.File{change.NewFile("a.lisp", "", nil, []byte(src))}}
+		ps, err := Resolver{Deps: NewDeps([]asdf.Root{}, nil)}.Resolve(&lang.Request{Context: context.Background(), Changes: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ps
+	}
+	ps := set(src)
+	if len(ps) != 3 {
+		t.Fatalf("want 3 problems, got %+v", ps)
+	}
+	lines := strings.Split(src, "\n")
+	for i := len(ps) - 1; i >= 0; i-- { // later lines first; one edit per line
+		p := ps[i]
+		if p.Fix == nil || len(p.Fix.Edits) != 1 {
+			t.Fatalf("%s: no single-edit fix", p.Message)
+		}
+		e := p.Fix.Edits[0]
+		l := lines[e.Range.Line-1]
+		lines[e.Range.Line-1] = l[:e.Range.Column-1] + e.NewText + l[e.Range.EndColumn-1:]
+	}
+	fixed := strings.Join(lines, "\n")
+	if left := set(fixed); len(left) != 0 {
+		t.Errorf("after the fixes:\n%s\nstill %+v", fixed, left)
+	}
+	if want := "(string-upcase \"x\")\n(position 1 '(1) :test #'eql)\n(cl:string-downcase \"Y\")\n"; fixed != want {
+		t.Errorf("fixed:\n%s\nwant:\n%s", fixed, want)
+	}
+}

@@ -57,19 +57,24 @@ func init() { // one table, read-only once built
 	add("use (loop for i from start below end collect i), or alexandria:iota", "range")
 }
 
-// suggestFunction says what an undefined name in function position could be instead.
-func (k *walker) suggestFunction(sym *reader.Form, c callee) string {
+// suggestFunction says what an undefined name in function position could be instead,
+// and the one name to write instead when there is exactly one near it.
+func (k *walker) suggestFunction(sym *reader.Form, c callee) (suggestion, single string) {
 	lower := strings.ToLower(sym.Name)
 	if advice, ok := otherLanguage[lower]; ok {
-		return "there is no " + lower + " in Common Lisp: " + advice
+		return "there is no " + lower + " in Common Lisp: " + advice, ""
 	}
 	if where := k.w.elsewhere(sym.Name, c.home); where != "" {
-		return where
+		return where, ""
 	}
-	if near := closest(sym.Name, k.w.candidates(c.home), 3); len(near) > 0 {
-		return "did you mean " + orList(lowered(near)) + "?"
+	near := lowered(closest(sym.Name, k.w.candidates(c.home), 3))
+	if len(near) == 0 {
+		return "", ""
 	}
-	return ""
+	if len(near) == 1 && sym.Package == "" {
+		single = near[0]
+	}
+	return "did you mean " + orList(near) + "?", single
 }
 
 // elsewhere tells where a name the project defines in another package than home is.
