@@ -56,7 +56,7 @@
 // defmethod, do, dolist, loop, cond, case, handler-case, restart-case, setf and the
 // modify macros, with-open-file, …: special.go lists them) are walked by their
 // evaluated positions, as are a few dependency macros (alexandria's when-let, if-let,
-// with-gensyms); quoted data, backquote templates (except their unquoted parts),
+// with-gensyms; FiveAM's test, is, signals, finishes); quoted data, backquote templates (except their unquoted parts),
 // declarations, lambda-list variables and specialisers, loop keywords and variable
 // lists, and #+/#- branches not taken (the reader drops them) are not code. The
 // arguments of every other macro — a COMMON-LISP macro without a handler, a project's

@@ -60,6 +60,14 @@ func init() { // a table of methods: built here, as it refers to functions that 
 		"ALEXANDRIA:WITH-GENSYMS":      evalFrom(2),
 		"ALEXANDRIA:WITH-UNIQUE-NAMES": evalFrom(2),
 		"ALEXANDRIA:XOR":               evalFrom(1),
+		// FiveAM's test bodies and checks, where agents write much of their code.
+		"IT.BESE.FIVEAM:TEST":     evalFrom(2),
+		"IT.BESE.FIVEAM:DEF-TEST": evalFrom(3),
+		"IT.BESE.FIVEAM:IS":       evalFrom(1),
+		"IT.BESE.FIVEAM:IS-TRUE":  evalFrom(1),
+		"IT.BESE.FIVEAM:IS-FALSE": evalFrom(1),
+		"IT.BESE.FIVEAM:FINISHES": evalFrom(1),
+		"IT.BESE.FIVEAM:SIGNALS":  evalFrom(2),
 	}
 }
 
