@@ -9,6 +9,7 @@ import (
 	"github.com/agentverify/agentverify/dimensions/style"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/commonlisp"
+	"github.com/agentverify/agentverify/lang/commonlisp/resolve"
 	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/lang/python"
@@ -38,9 +39,10 @@ func Languages() lang.Registry { return languages(nil) }
 // languages builds the frontends around a Go package loader (nil: a fresh one per
 // verification).
 func languages(l *load.Loader) lang.Registry {
-	goFrontend := golang.New()
+	goFrontend, lispFrontend := golang.New(), commonlisp.New()
 	if l != nil {
 		goFrontend = golang.NewWarm(l)
+		lispFrontend.Deps = resolve.NewDeps(nil, nil) // Lisp dependencies and files read once
 	}
-	return lang.Registry{goFrontend, python.New(), commonlisp.New()}
+	return lang.Registry{goFrontend, python.New(), lispFrontend}
 }

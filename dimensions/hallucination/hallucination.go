@@ -89,7 +89,8 @@ var ruleUnverifiedFile = &check.Rule{
 		"a Go module that leads out of the repository); or a build constraint " +
 		"excludes it from every build configuration the installed toolchain supports (//go:build ignore, an " +
 		"unsatisfiable expression, an unsupported port), or a configuration including it could not be loaded. Files " +
-		"the host build excludes are otherwise type-checked under a GOOS, GOARCH and tags that include them. The " +
+		"the host build excludes are otherwise type-checked under a GOOS, GOARCH and tags that include them. For " +
+		"Common Lisp: the file is over the size limit or holds a NUL byte. The " +
 		"finding is an error unless the trusted policy lowers this rule.",
 }
 

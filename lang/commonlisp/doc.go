@@ -11,7 +11,9 @@
 //     generic functions, structures, classes, conditions, types, variables and local
 //     flet/labels/macrolet scopes;
 //   - asdf: .asd system definitions and a locator for systems following the ASDF
-//     source-registry conventions, with the packages and exports of found systems.
+//     source-registry conventions, with the packages and exports of found systems;
+//   - resolve: the resolver (lang.Resolver): undefined functions, unknown packages and
+//     symbols, argument counts and keywords, undeclared and missing dependencies.
 //
 // The package itself is the frontend of the lang contract (Frontend): declarations,
 // identifiers as written, complexity on forms (metrics.go documents the counting),

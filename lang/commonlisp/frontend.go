@@ -10,6 +10,7 @@ import (
 	"github.com/agentverify/agentverify/lang/commonlisp/index"
 	"github.com/agentverify/agentverify/lang/commonlisp/lambdalist"
 	"github.com/agentverify/agentverify/lang/commonlisp/reader"
+	"github.com/agentverify/agentverify/lang/commonlisp/resolve"
 )
 
 // Frontend is the Common Lisp frontend of the lang contract: it reads a file with the
@@ -19,6 +20,15 @@ import (
 type Frontend struct {
 	// Features are the #+/#- features; nil means reader.DefaultFeatures().
 	Features []string
+	// Deps, when set, keeps the dependencies read from the ASDF source registry across
+	// verifications (a long-lived process); nil means one loader per verification.
+	Deps *resolve.Deps
+}
+
+// Resolve checks the changed Lisp files against the project's world (lang.Resolver; see
+// the resolve package).
+func (fe *Frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
+	return resolve.Resolver{Features: fe.Features, Deps: fe.Deps}.Resolve(req)
 }
 
 // New returns the Common Lisp frontend with SBCL-on-x86-64-Linux features.
