@@ -314,6 +314,10 @@ func keyChanges(base, head *lambdalist.List) []string {
 	if base.AllowOtherKeys && !head.AllowOtherKeys {
 		out = append(out, "&allow-other-keys removed")
 	}
+	if base.HasKey && len(base.Key) == 0 && !head.HasKey && head.Rest == nil {
+		// Even an empty &key accepts :allow-other-keys t.
+		out = append(out, "&key removed")
+	}
 	for _, k := range base.Key {
 		if !head.HasKeyword(k.Keyword) {
 			out = append(out, "&key "+lower(k.Keyword)+" removed")

@@ -38,6 +38,7 @@ func TestIncompatible(t *testing.T) {
 		{"(a &optional b)", "(a)", "&optional b removed"},
 		{"(a &rest r)", "(a)", "&rest r removed"},
 		{"(a &key k j)", "(a &key k)", "&key j removed"},
+		{"(a &optional o &key)", "(a &optional o)", "&key removed"},
 		{"(a &key k &allow-other-keys)", "(a &key k)", "&allow-other-keys removed"},
 		{"(a &key k)", "(a &optional o &key k)", "&optional o added before &key (a keyword argument would bind to it)"},
 		{"(a b)", "(b a)", ""}, // renamed parameters: the same calls work
