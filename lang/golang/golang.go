@@ -199,9 +199,7 @@ func (x *extractor) run(src []byte) {
 			x.genDecl(d)
 		}
 	}
-	if x.test {
-		x.skips(src)
-	}
+	x.skips(src)
 	x.idents()
 	sort.SliceStable(x.lf.Idents, func(i, j int) bool {
 		a, b := x.lf.Idents[i].Pos, x.lf.Idents[j].Pos
@@ -478,6 +476,9 @@ func codeLines(tf *token.File, src []byte) []bool {
 // skips records every call of a method named Skip, Skipf or SkipNow in a test file (on
 // a *testing.T, a *testing.B or anything wrapping them).
 func (x *extractor) skips(src []byte) {
+	if !x.test {
+		return
+	}
 	ast.Inspect(x.file, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
