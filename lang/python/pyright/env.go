@@ -1,0 +1,143 @@
+package pyright
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Project is what the project's own files say about how to check it.
+type Project struct {
+	// Floor is the lowest Python version requires-python admits ("3.8"), "" when the
+	// project does not say.
+	Floor string
+	// ConfigVersion and ConfigEnv are set when pyright's configuration
+	// (pyrightconfig.json, else [tool.pyright]) sets pythonVersion, or chooses the
+	// environment (venv, venvPath or pythonPath): agentverify then leaves those to it.
+	ConfigVersion, ConfigEnv bool
+}
+
+// ReadProject reads pyproject.toml and pyrightconfig.json at the root of fsys. A file
+// that exists but does not parse is an error naming it: the project could not be
+// checked the way it is configured.
+func ReadProject(fsys fs.FS) (Project, error) {
+	var p Project
+	if data, err := fs.ReadFile(fsys, "pyproject.toml"); err == nil {
+		var doc struct {
+			Project struct {
+				RequiresPython string `toml:"requires-python"`
+			} `toml:"project"`
+			Tool struct {
+				Pyright map[string]any `toml:"pyright"`
+			} `toml:"tool"`
+		}
+		if _, err := toml.Decode(string(data), &doc); err != nil {
+			return p, fmt.Errorf("pyproject.toml: %w", err)
+		}
+		p.Floor = Floor(doc.Project.RequiresPython)
+		p.setConfig(doc.Tool.Pyright)
+	}
+	if data, err := fs.ReadFile(fsys, "pyrightconfig.json"); err == nil {
+		var cfg map[string]any
+		if err := json.Unmarshal(stripJSONComments(data), &cfg); err != nil {
+			return p, fmt.Errorf("pyrightconfig.json: %w", err)
+		}
+		p.ConfigVersion, p.ConfigEnv = false, false // it wins over [tool.pyright]
+		p.setConfig(cfg)
+	}
+	return p, nil
+}
+
+func (p *Project) setConfig(cfg map[string]any) {
+	_, p.ConfigVersion = cfg["pythonVersion"]
+	for _, k := range []string{"venv", "venvPath", "pythonPath"} {
+		if _, ok := cfg[k]; ok {
+			p.ConfigEnv = true
+		}
+	}
+}
+
+// lineComment matches a // comment outside strings well enough for pyrightconfig.json,
+// which pyright reads as JSON with comments.
+var lineComment = regexp.MustCompile(`(?m)^\s*//.*$`)
+
+func stripJSONComments(data []byte) []byte { return lineComment.ReplaceAll(data, nil) }
+
+// specifier is one clause of a PEP 440 version specifier.
+var specifier = regexp.MustCompile(`^\s*(>=|~=|==|>)\s*(\d+)\.(\d+)`)
+
+// Floor returns the lowest "major.minor" a requires-python specifier admits, from its
+// >=, ~=, == and > clauses; "" when it sets none.
+func Floor(spec string) string {
+	best := ""
+	for _, clause := range strings.Split(spec, ",") {
+		m := specifier.FindStringSubmatch(clause)
+		if m == nil {
+			continue
+		}
+		v := m[2] + "." + m[3]
+		if best == "" || Less(best, v) {
+			best = v // the clauses all hold: the floor is the highest lower bound
+		}
+	}
+	return best
+}
+
+// Less reports whether version a ("3.9") is older than b ("3.10").
+func Less(a, b string) bool {
+	am, an := split(a)
+	bm, bn := split(b)
+	return am < bm || am == bm && an < bn
+}
+
+func split(v string) (int, int) {
+	maj, min, _ := strings.Cut(v, ".")
+	if i := strings.IndexByte(min, '.'); i >= 0 {
+		min = min[:i]
+	}
+	a, _ := strconv.Atoi(maj)
+	b, _ := strconv.Atoi(min)
+	return a, b
+}
+
+// Interpreter returns the Python interpreter of the project at root the way Python users
+// expect it to be found: the active virtual environment ($VIRTUAL_ENV), the project's
+// .venv/ or venv/, then python3 on PATH; "" when there is none.
+func Interpreter(root string) string {
+	var cands []string
+	if v := os.Getenv("VIRTUAL_ENV"); v != "" {
+		cands = append(cands, filepath.Join(v, "bin", "python"))
+	}
+	for _, d := range []string{".venv", "venv"} {
+		cands = append(cands, filepath.Join(root, d, "bin", "python"))
+	}
+	for _, c := range cands {
+		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+			return c
+		}
+	}
+	if p, err := exec.LookPath("python3"); err == nil {
+		return p
+	}
+	return ""
+}
+
+// Options returns the options to check the project at root with.
+func (p Project) Options(root string) Options {
+	var o Options
+	if !p.ConfigEnv {
+		o.Python = Interpreter(root)
+	}
+	if !p.ConfigVersion {
+		o.PythonVersion = p.Floor
+	}
+	return o
+}

@@ -1,0 +1,284 @@
+package pyright
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// Servers keeps one pyright language server per project (root and options) running for
+// a long-lived process, so that a check after the first one finds typeshed, the
+// project's imports and the installed packages already analysed. It is safe for
+// concurrent use; checks of one project run one at a time.
+type Servers struct {
+	mu      sync.Mutex
+	servers map[string]*server
+}
+
+// NewServers returns an empty set of servers; Close stops them.
+func NewServers() *Servers { return &Servers{servers: map[string]*server{}} }
+
+// Check checks files (repository-relative path → content) as they are given, the rest of
+// the project as it is on disk under root, and returns the files' diagnostics with File
+// set to their repository-relative paths.
+func (s *Servers) Check(ctx context.Context, t *Tool, root string, o Options, files map[string][]byte) ([]Diagnostic, error) {
+	key := fmt.Sprintf("%s\x00%s\x00%s\x00%s", t.LangServer, root, o.Python, o.PythonVersion)
+	s.mu.Lock()
+	srv := s.servers[key]
+	if srv == nil || srv.closed() {
+		var err error
+		if srv, err = start(ctx, t, root, o); err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		s.servers[key] = srv
+	}
+	s.mu.Unlock()
+	return srv.check(ctx, files)
+}
+
+// Close stops every server.
+func (s *Servers) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var errs []error
+	for k, srv := range s.servers {
+		errs = append(errs, srv.close())
+		delete(s.servers, k)
+	}
+	return errors.Join(errs...)
+}
+
+// server is one running pyright-langserver.
+type server struct {
+	check1  sync.Mutex // one check at a time
+	root    string
+	opts    Options
+	cmd     *exec.Cmd
+	conn    *jsonrpc2.Conn
+	version int
+
+	mu        sync.Mutex
+	published map[string]publish // by URI: the latest diagnostics
+	notify    chan struct{}      // closed and replaced on every publication
+}
+
+type publish struct {
+	Version     *int            `json:"version"`
+	URI         string          `json:"uri"`
+	Diagnostics []lspDiagnostic `json:"diagnostics"`
+}
+
+type lspDiagnostic struct {
+	Range    Range  `json:"range"`
+	Severity int    `json:"severity"`
+	Code     any    `json:"code"`
+	Message  string `json:"message"`
+}
+
+// stdio joins a child's standard output and input into one stream.
+type stdio struct {
+	io.ReadCloser
+	in io.WriteCloser
+}
+
+func (s stdio) Write(p []byte) (int, error) { return s.in.Write(p) }
+func (s stdio) Close() error                { return errors.Join(s.in.Close(), s.ReadCloser.Close()) }
+
+// start runs pyright-langserver for the project at root and initialises it.
+func start(ctx context.Context, t *Tool, root string, o Options) (*server, error) {
+	cmd := exec.Command(t.LangServer, "--stdio")
+	cmd.Dir = root
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting pyright-langserver: %w", err)
+	}
+	s := &server{root: root, opts: o, cmd: cmd, published: map[string]publish{}, notify: make(chan struct{})}
+	stream := jsonrpc2.NewBufferedStream(stdio{out, in}, jsonrpc2.VSCodeObjectCodec{})
+	s.conn = jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.HandlerWithError(s.handle))
+	if err := s.initialize(ctx); err != nil {
+		s.close()
+		return nil, fmt.Errorf("initialising pyright-langserver: %w", err)
+	}
+	return s, nil
+}
+
+func (s *server) initialize(ctx context.Context) error {
+	rootURI := fileURI(s.root)
+	params := map[string]any{
+		"processId": os.Getpid(),
+		"rootUri":   rootURI,
+		"workspaceFolders": []map[string]string{
+			{"uri": rootURI, "name": filepath.Base(s.root)},
+		},
+		"capabilities": map[string]any{
+			"textDocument": map[string]any{"publishDiagnostics": map[string]any{"versionSupport": true}},
+			"workspace":    map[string]any{"configuration": true, "workspaceFolders": true},
+		},
+	}
+	var result json.RawMessage
+	if err := s.conn.Call(ctx, "initialize", params, &result); err != nil {
+		return err
+	}
+	return s.conn.Notify(ctx, "initialized", map[string]any{})
+}
+
+// handle answers the server's requests and records its diagnostics.
+func (s *server) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	switch req.Method {
+	case "textDocument/publishDiagnostics":
+		var p publish
+		if req.Params != nil && json.Unmarshal(*req.Params, &p) == nil {
+			s.mu.Lock()
+			s.published[p.URI] = p
+			close(s.notify)
+			s.notify = make(chan struct{})
+			s.mu.Unlock()
+		}
+		return nil, nil
+	case "workspace/configuration":
+		return s.configuration(req), nil
+	}
+	return nil, nil // registerCapability, workDoneProgress/create, log messages
+}
+
+// configuration answers pyright's questions about its settings: the interpreter, and
+// basic checking of the open files only (the project's own configuration wins).
+func (s *server) configuration(req *jsonrpc2.Request) []any {
+	var p struct {
+		Items []struct {
+			Section string `json:"section"`
+		} `json:"items"`
+	}
+	if req.Params != nil {
+		_ = json.Unmarshal(*req.Params, &p)
+	}
+	out := make([]any, len(p.Items))
+	for i, it := range p.Items {
+		switch it.Section {
+		case "python":
+			cfg := map[string]any{}
+			if s.opts.Python != "" {
+				cfg["pythonPath"] = s.opts.Python
+			}
+			out[i] = cfg
+		case "python.analysis":
+			out[i] = map[string]any{"typeCheckingMode": "basic", "diagnosticMode": "openFilesOnly", "autoSearchPaths": true}
+		default:
+			out[i] = map[string]any{}
+		}
+	}
+	return out
+}
+
+// check opens the files with the given content, waits for their diagnostics and closes
+// them again (the next check sees the disk, not a rejected edit).
+func (s *server) check(ctx context.Context, files map[string][]byte) ([]Diagnostic, error) {
+	s.check1.Lock()
+	defer s.check1.Unlock()
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
+		defer cancel()
+	}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	s.version++
+	want := map[string]string{} // URI → path
+	for _, p := range paths {
+		uri := fileURI(filepath.Join(s.root, filepath.FromSlash(p)))
+		want[uri] = p
+		doc := map[string]any{"uri": uri, "languageId": "python", "version": s.version, "text": string(files[p])}
+		if err := s.conn.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": doc}); err != nil {
+			return nil, fmt.Errorf("pyright-langserver: %w", err)
+		}
+	}
+	defer func() {
+		for uri := range want {
+			_ = s.conn.Notify(context.Background(), "textDocument/didClose", map[string]any{"textDocument": map[string]string{"uri": uri}})
+		}
+	}()
+	return s.wait(ctx, want)
+}
+
+// wait returns the diagnostics of every URI in want once the server has published them
+// for the current version.
+func (s *server) wait(ctx context.Context, want map[string]string) ([]Diagnostic, error) {
+	for {
+		s.mu.Lock()
+		var out []Diagnostic
+		done := true
+		for uri, p := range want {
+			pub, ok := s.published[uri]
+			if !ok || pub.Version == nil || *pub.Version != s.version {
+				done = false
+				break
+			}
+			for _, d := range pub.Diagnostics {
+				out = append(out, d.diagnostic(p))
+			}
+		}
+		ch := s.notify
+		s.mu.Unlock()
+		if done {
+			return out, nil
+		}
+		select {
+		case <-ch:
+		case <-s.conn.DisconnectNotify():
+			return nil, errors.New("pyright-langserver exited during a check")
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for pyright-langserver's diagnostics: %w", ctx.Err())
+		}
+	}
+}
+
+func (d lspDiagnostic) diagnostic(path string) Diagnostic {
+	sev := map[int]string{1: "error", 2: "warning", 3: "information", 4: "hint"}[d.Severity]
+	rule, _ := d.Code.(string)
+	return Diagnostic{File: path, Severity: sev, Message: d.Message, Range: d.Range, Rule: rule}
+}
+
+func (s *server) closed() bool {
+	select {
+	case <-s.conn.DisconnectNotify():
+		return true
+	default:
+		return false
+	}
+}
+
+func (s *server) close() error {
+	err := s.conn.Close()
+	if s.cmd.Process != nil {
+		_ = s.cmd.Process.Kill()
+	}
+	_ = s.cmd.Wait()
+	return err
+}
+
+// fileURI is the file: URI of an absolute path.
+func fileURI(p string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+}
