@@ -208,4 +208,3 @@ func badKeywords(t *target, call *node, fn string, kws []string) []lang.Problem 
 	}
 	return out
 }
-
