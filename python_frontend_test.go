@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/internal/testkit/pyrighttest"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 
@@ -128,6 +129,7 @@ def classify(n):
 // on .py files through the Python frontend, findings land at the declarations'
 // positions, and idiomatic code draws none.
 func TestPythonProject(t *testing.T) {
+	pyrighttest.Require(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		".agentverify.yaml": "version: 1\nname: py\nstyle:\n  naming: detect\n  require_docs: exported\n" +
@@ -170,6 +172,7 @@ func TestPythonProject(t *testing.T) {
 // function needs a Python API comparer (lang.APIComparer), which is issue 14's work: until
 // then it is not reported, and this test says so.
 func TestPythonDiffSemantics(t *testing.T) {
+	pyrighttest.Require(t)
 	r := testrepo.New(t, map[string]string{
 		".agentverify.yaml": "version: 1\nname: py\nstyle:\n  naming: detect\n" +
 			"semantics:\n  preserve_exports: true\n  preserve_tests: true\n",

@@ -33,6 +33,9 @@ func NewServers() *Servers { return &Servers{servers: map[string]*server{}} }
 // the project as it is on disk under root, and returns the files' diagnostics with File
 // set to their repository-relative paths.
 func (s *Servers) Check(ctx context.Context, t *Tool, root string, o Options, files map[string][]byte) ([]Diagnostic, error) {
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real // the server names files by their real paths
+	}
 	key := fmt.Sprintf("%s\x00%s\x00%s\x00%s", t.LangServer, root, o.Python, o.PythonVersion)
 	s.mu.Lock()
 	srv := s.servers[key]

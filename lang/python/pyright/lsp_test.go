@@ -1,0 +1,62 @@
+package pyright_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentverify/agentverify/internal/testkit/pyrighttest"
+	"github.com/agentverify/agentverify/lang/python/pyright"
+)
+
+// TestServersOverlay checks files through a warm language server: the content given is
+// what is checked (not the disk's), and a second check of other content sees only it.
+func TestServersOverlay(t *testing.T) {
+	tool := pyrighttest.Require(t)
+	root := t.TempDir()
+	write(t, root, "pkg/util.py", "def helper(x):\n    return x\n")
+	write(t, root, "pkg/app.py", "from pkg.util import helper\n")
+	s := pyright.NewServers()
+	defer s.Close()
+	ctx := context.Background()
+	cases := []struct {
+		src  string
+		want []string // messages, in order
+	}{
+		{"from pkg.util import helper\nhelper(1, 2)\nimport json\njson.dumpz(1)\n",
+			[]string{"Expected 1 positional argument", `"dumpz" is not a known attribute of module "json"`}},
+		{"from pkg.util import helper\nhelper(1)\n", nil},
+		{"from pkg.util import helpr\n", []string{`"helpr" is unknown import symbol`}},
+	}
+	for i, c := range cases {
+		diags, err := s.Check(ctx, tool, root, pyright.Options{}, map[string][]byte{"pkg/app.py": []byte(c.src)})
+		if err != nil {
+			t.Fatalf("check %d: %v", i, err)
+		}
+		var got []string
+		for _, d := range diags {
+			if d.Severity == "error" {
+				got = append(got, d.Message)
+			}
+			if d.File != "pkg/app.py" {
+				t.Errorf("check %d: diagnostic of %q, want pkg/app.py", i, d.File)
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("check %d: got %q, want %q", i, got, c.want)
+		}
+	}
+}
+
+func write(t *testing.T, root, p, content string) {
+	t.Helper()
+	full := filepath.Join(root, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
