@@ -106,8 +106,8 @@ func (j *job) workTree(files []*target) (string, func(), error) {
 		return "", nil, err
 	}
 	cleanup := func() { os.RemoveAll(tmp) }
-	if tmp, err = filepath.EvalSymlinks(tmp); err == nil {
-		err = mirror(set.HeadFS, tmp)
+	if tmp, err = filepath.EvalSymlinks(tmp); err == nil && j.headFS() != nil {
+		err = mirror(j.headFS(), tmp)
 	}
 	for _, t := range files {
 		if err != nil {

@@ -2,6 +2,8 @@ package python
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
 	"sort"
 	"strings"
 
@@ -140,13 +142,24 @@ func (j *job) stdlibIndex() (*pyright.Stdlib, error) {
 // projectConfig returns what the project's pyproject.toml and pyrightconfig.json say.
 func (j *job) projectConfig() (pyright.Project, error) {
 	if j.project == nil {
-		p, err := pyright.ReadProject(j.req.Changes.HeadFS)
+		p, err := pyright.ReadProject(j.headFS())
 		if err != nil {
 			return p, err
 		}
 		j.project = &p
 	}
 	return *j.project, nil
+}
+
+// headFS is the head tree (the disk at the root when the change does not give one).
+func (j *job) headFS() fs.FS {
+	if h := j.req.Changes.HeadFS; h != nil {
+		return h
+	}
+	if j.req.Changes.Root == "" {
+		return nil
+	}
+	return os.DirFS(j.req.Changes.Root)
 }
 
 // syntaxStep reports the syntax errors of the files (the resolver reports them itself,

@@ -27,9 +27,12 @@ type Project struct {
 
 // ReadProject reads pyproject.toml and pyrightconfig.json at the root of fsys. A file
 // that exists but does not parse is an error naming it: the project could not be
-// checked the way it is configured.
+// checked the way it is configured. A nil fsys has no files.
 func ReadProject(fsys fs.FS) (Project, error) {
 	var p Project
+	if fsys == nil {
+		return p, nil
+	}
 	if data, err := fs.ReadFile(fsys, "pyproject.toml"); err == nil {
 		var doc struct {
 			Project struct {
