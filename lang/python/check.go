@@ -150,25 +150,12 @@ func (j *job) diskHasHead() bool {
 // installed packages through the interpreter, not the tree) and never following links.
 func mirror(fsys fs.FS, dir string) error {
 	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
+		switch {
+		case err != nil:
 			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if p != "." && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "__pycache__" || name == "site-packages") {
-				return fs.SkipDir
-			}
-			if _, err := fs.Stat(fsys, path.Join(p, "pyvenv.cfg")); err == nil {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		keep := strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".pyi") || name == "py.typed" ||
-			p == "pyproject.toml" || p == "pyrightconfig.json"
-		if !keep {
+		case d.IsDir() && p != "." && skipDir(fsys, p):
+			return fs.SkipDir
+		case d.IsDir() || !d.Type().IsRegular() || !mirrored(p):
 			return nil
 		}
 		data, err := fs.ReadFile(fsys, p)
@@ -181,6 +168,24 @@ func mirror(fsys fs.FS, dir string) error {
 		}
 		return os.WriteFile(dst, data, 0o644)
 	})
+}
+
+// skipDir reports whether the directory at p holds nothing of the project's own code.
+func skipDir(fsys fs.FS, p string) bool {
+	name := path.Base(p)
+	if strings.HasPrefix(name, ".") || name == "node_modules" || name == "__pycache__" || name == "site-packages" {
+		return true
+	}
+	_, err := fs.Stat(fsys, path.Join(p, "pyvenv.cfg")) // a virtual environment
+	return err == nil
+}
+
+// mirrored reports whether pyright needs the file at p: Python sources and stubs,
+// py.typed markers, and the configuration at the root.
+func mirrored(p string) bool {
+	name := path.Base(p)
+	return strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".pyi") || name == "py.typed" ||
+		p == "pyproject.toml" || p == "pyrightconfig.json"
 }
 
 // Messages of pyright this resolver understands (pyright's en.json localisation).

@@ -12,10 +12,6 @@ const maxSuggestions = 3
 // match, then by edit distance (at most about a third of the name's length), then names
 // that contain it or that it contains; an unrelated name is never offered.
 func closest(name string, cands []string) []string {
-	type scored struct {
-		name        string
-		class, dist int
-	}
 	lname := strings.ToLower(name)
 	limit := (len(name) + 1) / 3
 	if len(name) < 3 {
@@ -28,15 +24,8 @@ func closest(name string, cands []string) []string {
 			continue
 		}
 		seen[c] = true
-		lc := strings.ToLower(c)
-		d := distance(lname, lc)
-		switch {
-		case lc == lname:
-			ok = append(ok, scored{c, 0, 0})
-		case d <= limit:
-			ok = append(ok, scored{c, 1, d})
-		case len(lname) >= 4 && len(lc) >= 4 && (strings.Contains(lc, lname) || strings.Contains(lname, lc)):
-			ok = append(ok, scored{c, 2, d})
+		if s, near := score(lname, c, limit); near {
+			ok = append(ok, s)
 		}
 	}
 	sort.Slice(ok, func(i, j int) bool {
@@ -54,6 +43,28 @@ func closest(name string, cands []string) []string {
 		out = append(out, ok[i].name)
 	}
 	return out
+}
+
+// scored is a candidate's closeness: its class (0 equal but for case, 1 within the edit
+// limit, 2 containing or contained), then its edit distance.
+type scored struct {
+	name        string
+	class, dist int
+}
+
+// score rates candidate c for the lower-cased name; near is false when c is unrelated.
+func score(lname, c string, limit int) (scored, bool) {
+	lc := strings.ToLower(c)
+	d := distance(lname, lc)
+	switch {
+	case lc == lname:
+		return scored{c, 0, 0}, true
+	case d <= limit:
+		return scored{c, 1, d}, true
+	case len(lname) >= 4 && len(lc) >= 4 && (strings.Contains(lc, lname) || strings.Contains(lname, lc)):
+		return scored{c, 2, d}, true
+	}
+	return scored{}, false
 }
 
 // didYouMean phrases a suggestion of names, "" when there is none.
