@@ -71,16 +71,44 @@ type server struct {
 	cmd     *exec.Cmd
 	conn    *jsonrpc2.Conn
 	version int
-
-	mu        sync.Mutex
-	published map[string]publish // by URI: the latest diagnostics
-	notify    chan struct{}      // closed and replaced on every publication
+	// open holds the URIs of the documents the server has open.
+	open map[string]bool
 }
 
-type publish struct {
-	Version     *int            `json:"version"`
-	URI         string          `json:"uri"`
-	Diagnostics []lspDiagnostic `json:"diagnostics"`
+// sync makes the server's open documents exactly paths, with the given content.
+func (s *server) sync(ctx context.Context, paths []string, files map[string][]byte) error {
+	uris := map[string]string{}
+	for _, p := range paths {
+		uris[fileURI(filepath.Join(s.root, filepath.FromSlash(p)))] = p
+	}
+	for uri := range s.open {
+		if _, ok := uris[uri]; !ok {
+			delete(s.open, uri)
+			if err := s.conn.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": map[string]string{"uri": uri}}); err != nil {
+				return err
+			}
+		}
+	}
+	s.version++
+	for _, p := range paths {
+		uri := fileURI(filepath.Join(s.root, filepath.FromSlash(p)))
+		text := string(files[p])
+		var err error
+		if s.open[uri] {
+			err = s.conn.Notify(ctx, "textDocument/didChange", map[string]any{
+				"textDocument":   map[string]any{"uri": uri, "version": s.version},
+				"contentChanges": []map[string]string{{"text": text}},
+			})
+		} else {
+			doc := map[string]any{"uri": uri, "languageId": "python", "version": s.version, "text": text}
+			err = s.conn.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": doc})
+		}
+		if err != nil {
+			return err
+		}
+		s.open[uri] = true
+	}
+	return nil
 }
 
 type lspDiagnostic struct {
@@ -114,7 +142,7 @@ func start(ctx context.Context, t *Tool, root string, o Options) (*server, error
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting pyright-langserver: %w", err)
 	}
-	s := &server{root: root, opts: o, cmd: cmd, published: map[string]publish{}, notify: make(chan struct{})}
+	s := &server{root: root, opts: o, cmd: cmd, open: map[string]bool{}}
 	stream := jsonrpc2.NewBufferedStream(stdio{out, in}, jsonrpc2.VSCodeObjectCodec{})
 	s.conn = jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.HandlerWithError(s.handle))
 	if err := s.initialize(ctx); err != nil {
@@ -133,7 +161,10 @@ func (s *server) initialize(ctx context.Context) error {
 			{"uri": rootURI, "name": filepath.Base(s.root)},
 		},
 		"capabilities": map[string]any{
-			"textDocument": map[string]any{"publishDiagnostics": map[string]any{"versionSupport": true}},
+			// Pulled diagnostics are computed on request, without the delay pyright
+			// gives typing users before it analyses an edit, and without background
+			// analysis between checks.
+			"textDocument": map[string]any{"diagnostic": map[string]any{"dynamicRegistration": true}},
 			"workspace":    map[string]any{"configuration": true, "workspaceFolders": true},
 		},
 	}
@@ -144,19 +175,9 @@ func (s *server) initialize(ctx context.Context) error {
 	return s.conn.Notify(ctx, "initialized", map[string]any{})
 }
 
-// handle answers the server's requests and records its diagnostics.
+// handle answers the server's requests (diagnostics are pulled, see check).
 func (s *server) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 	switch req.Method {
-	case "textDocument/publishDiagnostics":
-		var p publish
-		if req.Params != nil && json.Unmarshal(*req.Params, &p) == nil {
-			s.mu.Lock()
-			s.published[p.URI] = p
-			close(s.notify)
-			s.notify = make(chan struct{})
-			s.mu.Unlock()
-		}
-		return nil, nil
 	case "workspace/configuration":
 		return s.configuration(req), nil
 	}
@@ -192,8 +213,11 @@ func (s *server) configuration(req *jsonrpc2.Request) []any {
 	return out
 }
 
-// check opens the files with the given content, waits for their diagnostics and closes
-// them again (the next check sees the disk, not a rejected edit).
+// check gives the server the files' content, pulls their diagnostics, and leaves them
+// open: the next check of the same files sends only their new content, which spares
+// pyright re-reading them. Files open from an earlier check that this one does not
+// concern are closed first, so the server sees them as the disk has them, never as a
+// rejected edit had them.
 func (s *server) check(ctx context.Context, files map[string][]byte) ([]Diagnostic, error) {
 	s.check1.Lock()
 	defer s.check1.Unlock()
@@ -207,54 +231,28 @@ func (s *server) check(ctx context.Context, files map[string][]byte) ([]Diagnost
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	s.version++
-	want := map[string]string{} // URI → path
+	if err := s.sync(ctx, paths, files); err != nil {
+		return nil, fmt.Errorf("pyright-langserver: %w", err)
+	}
+	var out []Diagnostic
 	for _, p := range paths {
 		uri := fileURI(filepath.Join(s.root, filepath.FromSlash(p)))
-		want[uri] = p
-		doc := map[string]any{"uri": uri, "languageId": "python", "version": s.version, "text": string(files[p])}
-		if err := s.conn.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": doc}); err != nil {
-			return nil, fmt.Errorf("pyright-langserver: %w", err)
+		var report struct {
+			Kind  string          `json:"kind"`
+			Items []lspDiagnostic `json:"items"`
+		}
+		params := map[string]any{"textDocument": map[string]string{"uri": uri}}
+		if err := s.conn.Call(ctx, "textDocument/diagnostic", params, &report); err != nil {
+			return nil, fmt.Errorf("pyright-langserver: diagnostics of %s: %w", p, err)
+		}
+		if report.Kind != "full" {
+			return nil, fmt.Errorf("pyright-langserver: diagnostics of %s: a %q report, want a full one", p, report.Kind)
+		}
+		for _, d := range report.Items {
+			out = append(out, d.diagnostic(p))
 		}
 	}
-	defer func() {
-		for uri := range want {
-			_ = s.conn.Notify(context.Background(), "textDocument/didClose", map[string]any{"textDocument": map[string]string{"uri": uri}})
-		}
-	}()
-	return s.wait(ctx, want)
-}
-
-// wait returns the diagnostics of every URI in want once the server has published them
-// for the current version.
-func (s *server) wait(ctx context.Context, want map[string]string) ([]Diagnostic, error) {
-	for {
-		s.mu.Lock()
-		var out []Diagnostic
-		done := true
-		for uri, p := range want {
-			pub, ok := s.published[uri]
-			if !ok || pub.Version == nil || *pub.Version != s.version {
-				done = false
-				break
-			}
-			for _, d := range pub.Diagnostics {
-				out = append(out, d.diagnostic(p))
-			}
-		}
-		ch := s.notify
-		s.mu.Unlock()
-		if done {
-			return out, nil
-		}
-		select {
-		case <-ch:
-		case <-s.conn.DisconnectNotify():
-			return nil, errors.New("pyright-langserver exited during a check")
-		case <-ctx.Done():
-			return nil, fmt.Errorf("waiting for pyright-langserver's diagnostics: %w", ctx.Err())
-		}
-	}
+	return out, nil
 }
 
 func (d lspDiagnostic) diagnostic(path string) Diagnostic {
