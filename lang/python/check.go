@@ -216,6 +216,9 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 		if m := importFailed.FindStringSubmatch(msg); m != nil {
 			p.Symbol = m[1]
 			p.Message = fmt.Sprintf("import %q resolves to no module: no installed package, standard-library module or module of the project has that name", m[1])
+			if !strings.ContainsAny(m[1], ".") {
+				p.Suggestion = didYouMean(closest(m[1], j.topLevelModules()))
+			}
 		}
 	case "reportUndefinedVariable":
 		p.Kind = lang.Undefined

@@ -1,19 +1,27 @@
 package python
 
 import (
+	"context"
+	"encoding/json"
+	"io/fs"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"time"
 )
 
-// moduleMembers returns the public names of a standard-library module, read from its
-// typeshed stub (never by importing it: the verified code's modules are not run).
+// moduleMembers returns the public names of a module, read from its source: typeshed's
+// stub for the standard library, else the module's file in the head tree or on the
+// interpreter's sys.path. A module is never imported to list its members: that would run
+// the verified code.
 func (j *job) moduleMembers(module string) []string {
 	key := module
 	if names, ok := j.members[key]; ok {
 		return names
 	}
 	var names []string
-	for _, d := range j.stub(module) {
+	for _, d := range j.declared(module) {
 		if !strings.Contains(d, ".") && !strings.HasPrefix(d, "_") {
 			names = append(names, d)
 		}
@@ -29,7 +37,7 @@ func (j *job) classMembers(module, class string) []string {
 		return names
 	}
 	var names []string
-	for _, d := range j.stub(module) {
+	for _, d := range j.declared(module) {
 		if m, ok := strings.CutPrefix(d, class+"."); ok && !strings.HasPrefix(m, "_") && !strings.Contains(m, ".") {
 			names = append(names, m)
 		}
@@ -38,20 +46,10 @@ func (j *job) classMembers(module, class string) []string {
 	return names
 }
 
-// stub returns the names a standard-library module's stub declares: module-level
-// functions, classes, variables and re-exports (in version and platform branches too)
-// and, as "Class.name", the members of its classes, overloads included.
-func (j *job) stub(module string) []string {
-	std, err := j.stdlibIndex()
-	if err != nil {
-		return nil
-	}
-	p := std.Stub(module)
-	if p == "" {
-		return nil
-	}
-	src, err := os.ReadFile(p)
-	if err != nil {
+// declared returns the names a module's source declares (see stubNames).
+func (j *job) declared(module string) []string {
+	src := j.source(module)
+	if src == nil {
 		return nil
 	}
 	tree, err := j.fe.g.parse(src)
@@ -60,6 +58,107 @@ func (j *job) stub(module string) []string {
 	}
 	var out []string
 	stubNames(tree, src, "", &out)
+	return out
+}
+
+// source returns the source of a module: its typeshed stub, else its stub or source
+// file in the head tree, else on the interpreter's sys.path; nil when none is found.
+func (j *job) source(module string) []byte {
+	if std, err := j.stdlibIndex(); err == nil {
+		if p := std.Stub(module); p != "" {
+			src, _ := os.ReadFile(p)
+			return src
+		}
+	}
+	rel := strings.ReplaceAll(module, ".", "/")
+	cands := []string{rel + ".pyi", rel + ".py", rel + "/__init__.pyi", rel + "/__init__.py"}
+	if head := j.headFS(); head != nil {
+		for _, c := range cands {
+			if src, err := fs.ReadFile(head, c); err == nil {
+				return src
+			}
+		}
+	}
+	for _, dir := range j.sysPath() {
+		for _, c := range cands {
+			if src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(c))); err == nil {
+				return src
+			}
+		}
+	}
+	return nil
+}
+
+// sysPath returns the directories the project's interpreter imports from (it runs the
+// interpreter once, to print sys.path, and imports nothing of the project).
+func (j *job) sysPath() []string {
+	if j.path != nil {
+		return *j.path
+	}
+	j.path = new([]string)
+	proj, err := j.projectConfig()
+	if err != nil {
+		return nil
+	}
+	py := proj.Options(j.req.Changes.Root).Python
+	if py == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(j.req.Context, 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, "-I", "-c", "import sys, json; print(json.dumps(sys.path))")
+	cmd.Dir = os.TempDir()
+	out, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	var dirs []string
+	if json.Unmarshal(out, &dirs) == nil {
+		for _, d := range dirs {
+			if filepath.IsAbs(d) {
+				*j.path = append(*j.path, d)
+			}
+		}
+	}
+	return *j.path
+}
+
+// topLevelModules are the modules an import may have meant: the standard library's, the
+// head tree's top-level packages and modules, and those on the interpreter's sys.path.
+func (j *job) topLevelModules() []string {
+	var out []string
+	if std, err := j.stdlibIndex(); err == nil {
+		out = append(out, std.Modules(j.floorOr("3.14"))...)
+	}
+	if head := j.headFS(); head != nil {
+		out = append(out, moduleEntries(head, ".")...)
+	}
+	for _, dir := range j.sysPath() {
+		out = append(out, moduleEntries(os.DirFS(dir), ".")...)
+	}
+	return out
+}
+
+// moduleEntries lists the importable names in dir of fsys: Python files and packages.
+func moduleEntries(fsys fs.FS, dir string) []string {
+	ents, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		name := e.Name()
+		switch {
+		case strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_"):
+		case e.IsDir() && !strings.Contains(name, "."):
+			out = append(out, name)
+		case strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".pyi"):
+			out = append(out, strings.TrimSuffix(strings.TrimSuffix(name, ".pyi"), ".py"))
+		case strings.HasSuffix(name, ".so"):
+			base, _, _ := strings.Cut(name, ".")
+			out = append(out, base)
+		}
+	}
 	return out
 }
 

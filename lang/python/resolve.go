@@ -32,8 +32,10 @@ type job struct {
 	tool    *pyright.Tool
 	stdlib  *pyright.Stdlib
 	project *pyright.Project
-	// members caches the public names of stub modules for suggestions.
+	// members caches the public names of modules for suggestions; path the
+	// interpreter's sys.path, once asked.
 	members map[string][]string
+	path    *[]string
 }
 
 // target is one changed Python file, as the head of the change has it.

@@ -84,3 +84,16 @@ func (s *Stdlib) Stub(module string) string {
 	}
 	return ""
 }
+
+// Modules returns the top-level standard-library modules that exist in Python version
+// v ("3.12"): added by then and not yet removed.
+func (s *Stdlib) Modules(v string) []string {
+	var out []string
+	for m, sp := range s.modules {
+		if strings.Contains(m, ".") || Less(v, sp.from) || sp.to != "" && Less(sp.to, v) {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
