@@ -2,6 +2,7 @@ package pyright_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,5 +59,36 @@ func write(t *testing.T, root, p, content string) {
 	}
 	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestServersConcurrent: checks of one project from several goroutines each get the
+// diagnostics of their own content.
+func TestServersConcurrent(t *testing.T) {
+	tool := pyrighttest.Require(t)
+	root := t.TempDir()
+	write(t, root, "a.py", "x = 1\n")
+	s := pyright.NewServers()
+	defer s.Close()
+	errs := make(chan error, 4)
+	for i := range 4 {
+		go func() {
+			name := fmt.Sprintf("missing%d", i)
+			src := fmt.Sprintf("import json\njson.%s\n", name)
+			diags, err := s.Check(context.Background(), tool, root, pyright.Options{}, map[string][]byte{"a.py": []byte(src)})
+			switch {
+			case err != nil:
+				errs <- err
+			case len(diags) != 1 || !strings.Contains(diags[0].Message, name):
+				errs <- fmt.Errorf("check of %s: %+v", name, diags)
+			default:
+				errs <- nil
+			}
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
