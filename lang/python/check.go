@@ -229,6 +229,9 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 		}
 	case "reportCallIssue":
 		call(&p, msg)
+		if p.Kind == lang.UnknownKeyword {
+			p.Suggestion = j.keywordSuggestion(t, p.Location, p.Symbol)
+		}
 	case "reportArgumentType":
 		p.Kind = lang.WrongSignature
 	case "":
