@@ -66,37 +66,47 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 
-	var mistakes, caughtOurs, caughtAlone, falseOurs, falseAlone int
+	c := tally(t, ar, ours, alone)
+	t.Logf("%d mistakes: agentverify catches %d, pyright alone %d; false alarms on idiomatic files: agentverify %d, pyright alone %d",
+		c.mistakes, c.ours, c.alone, c.falseOurs, c.falseAlone)
+	if c.ours <= c.alone {
+		t.Errorf("agentverify catches %d, pyright alone %d: want strictly more", c.ours, c.alone)
+	}
+}
+
+// counts are a corpus run's results.
+type counts struct{ mistakes, ours, alone, falseOurs, falseAlone int }
+
+// tally counts the marked lines each verifier flags, reporting each mistake agentverify
+// misses and each idiomatic file it flags.
+func tally(t *testing.T, ar *txtar.Archive, ours, alone map[string]map[int]bool) counts {
+	var c counts
 	for _, f := range ar.Files {
 		if !strings.HasSuffix(f.Name, ".py") {
 			continue
 		}
 		line, idiomatic := markedLine(string(f.Data))
-		if idiomatic {
+		switch {
+		case idiomatic:
 			if len(ours[f.Name]) > 0 {
-				falseOurs++
+				c.falseOurs++
 				t.Errorf("%s: idiomatic code flagged by agentverify", f.Name)
 			}
 			if len(alone[f.Name]) > 0 {
-				falseAlone++
+				c.falseAlone++
 			}
 			continue
-		}
-		mistakes++
-		if ours[f.Name][line] {
-			caughtOurs++
-		} else {
+		case ours[f.Name][line]:
+			c.ours++
+		default:
 			t.Errorf("%s:%d: agentverify misses the mistake", f.Name, line)
 		}
+		c.mistakes++
 		if alone[f.Name][line] {
-			caughtAlone++
+			c.alone++
 		}
 	}
-	t.Logf("%d mistakes: agentverify catches %d, pyright alone %d; false alarms on idiomatic files: agentverify %d, pyright alone %d",
-		mistakes, caughtOurs, caughtAlone, falseOurs, falseAlone)
-	if caughtOurs <= caughtAlone {
-		t.Errorf("agentverify catches %d, pyright alone %d: want strictly more", caughtOurs, caughtAlone)
-	}
+	return c
 }
 
 func mark(m map[string]map[int]bool, file string, line int) {

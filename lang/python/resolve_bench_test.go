@@ -72,40 +72,38 @@ func benchRequest(root, file string, head []byte) *lang.Request {
 // language server (the first check, which starts it, is not timed).
 func BenchmarkResolve(b *testing.B) {
 	for _, f := range benchFiles {
-		b.Run("cold/"+f.name, func(b *testing.B) {
-			root, head := copyProject(b, f.path)
-			fe := python.New().(lang.Resolver)
-			for b.Loop() {
-				if _, err := fe.Resolve(benchRequest(root, f.path, head)); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("cold-on-disk/"+f.name, func(b *testing.B) {
-			root, head := copyProject(b, f.path)
-			if err := os.WriteFile(filepath.Join(root, f.path), head, 0o644); err != nil {
-				b.Fatal(err)
-			}
-			fe := python.New().(lang.Resolver)
-			for b.Loop() {
-				if _, err := fe.Resolve(benchRequest(root, f.path, head)); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("warm/"+f.name, func(b *testing.B) {
-			root, head := copyProject(b, f.path)
-			servers := pyright.NewServers()
-			defer servers.Close()
-			fe := python.NewWarm(servers).(lang.Resolver)
-			if _, err := fe.Resolve(benchRequest(root, f.path, head)); err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				if _, err := fe.Resolve(benchRequest(root, f.path, head)); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		b.Run("cold/"+f.name, func(b *testing.B) { benchCold(b, f.path, false) })
+		b.Run("cold-on-disk/"+f.name, func(b *testing.B) { benchCold(b, f.path, true) })
+		b.Run("warm/"+f.name, func(b *testing.B) { benchWarm(b, f.path) })
+	}
+}
+
+func benchCold(b *testing.B, file string, onDisk bool) {
+	root, head := copyProject(b, file)
+	if onDisk {
+		if err := os.WriteFile(filepath.Join(root, file), head, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	fe := python.New().(lang.Resolver)
+	for b.Loop() {
+		if _, err := fe.Resolve(benchRequest(root, file, head)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchWarm(b *testing.B, file string) {
+	root, head := copyProject(b, file)
+	servers := pyright.NewServers()
+	defer servers.Close()
+	fe := python.NewWarm(servers).(lang.Resolver)
+	if _, err := fe.Resolve(benchRequest(root, file, head)); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := fe.Resolve(benchRequest(root, file, head)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

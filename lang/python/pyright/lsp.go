@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net/url"
 	"os"
 	"os/exec"
@@ -144,7 +145,10 @@ func start(ctx context.Context, t *Tool, root string, o Options) (*server, error
 	}
 	s := &server{root: root, opts: o, cmd: cmd, open: map[string]bool{}}
 	stream := jsonrpc2.NewBufferedStream(stdio{out, in}, jsonrpc2.VSCodeObjectCodec{})
-	s.conn = jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.HandlerWithError(s.handle))
+	// The library's log would go to the process's stderr (the MCP server's, a hook's):
+	// every failure that matters comes back as an error instead.
+	quiet := jsonrpc2.SetLogger(log.New(io.Discard, "", 0))
+	s.conn = jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.HandlerWithError(s.handle).SuppressErrClosed(), quiet)
 	if err := s.initialize(ctx); err != nil {
 		s.close()
 		return nil, fmt.Errorf("initialising pyright-langserver: %w", err)
