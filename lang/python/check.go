@@ -283,7 +283,7 @@ func (j *job) attribute(t *target, p *lang.Problem, msg string) {
 		class := builtinClass(m[2])
 		p.Kind, p.Symbol = lang.UnknownMember, class+"."+m[1]
 		p.Message = fmt.Sprintf("%s is not an attribute of %s", m[1], m[2])
-		p.Suggestion = didYouMean(closest(m[1], j.classMembers("builtins", class)))
+		p.Suggestion = didYouMean(closest(m[1], j.membersOfClass(t, class)))
 	default:
 		p.Kind = lang.UnknownMember
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 )
@@ -44,6 +45,28 @@ func (j *job) classMembers(module, class string) []string {
 	}
 	j.members[key] = names
 	return names
+}
+
+// membersOfClass returns the members of the class pyright names: a builtin, a class the
+// file imports by name, or a class of a module the file imports.
+func (j *job) membersOfClass(t *target, class string) []string {
+	if names := j.classMembers("builtins", class); len(names) > 0 || t.idx == nil {
+		return names
+	}
+	if q := t.idx.objects[class]; q != "" {
+		return j.classMembers(strings.TrimSuffix(q, "."+class), class)
+	}
+	mods := make([]string, 0, len(t.idx.modules))
+	for _, m := range t.idx.modules {
+		mods = append(mods, m)
+	}
+	sort.Strings(mods)
+	for _, m := range mods {
+		if names := j.classMembers(m, class); len(names) > 0 {
+			return names
+		}
+	}
+	return nil
 }
 
 // declared returns the names a module's source declares (see stubNames).
