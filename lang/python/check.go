@@ -63,14 +63,14 @@ func (j *job) check(files []*target) ([]pyright.Diagnostic, error) {
 	}
 	set := j.req.Changes
 	opts := proj.Options(set.Root)
-	if j.fe.servers != nil && set.OnDisk && set.Root != "" {
+	if j.fe.servers != nil && set.OnDisk && set.Root != "" && !proj.Weakened() {
 		overlay := map[string][]byte{}
 		for _, t := range files {
 			overlay[t.f.Path] = t.src
 		}
 		return j.fe.servers.Check(j.req.Context, tool, set.Root, opts, overlay)
 	}
-	dir, cleanup, err := j.workTree(files)
+	dir, cleanup, err := j.workTree(files, proj)
 	if err != nil {
 		return nil, err
 	}
@@ -95,9 +95,9 @@ func (j *job) check(files []*target) ([]pyright.Diagnostic, error) {
 // itself when the disk already has the head content of every changed Python file, else
 // a temporary mirror of the head's Python files and configuration, so that a proposed
 // edit is checked before it is written.
-func (j *job) workTree(files []*target) (string, func(), error) {
+func (j *job) workTree(files []*target, proj pyright.Project) (string, func(), error) {
 	set := j.req.Changes
-	if set.OnDisk && set.Root != "" && j.diskHasHead() {
+	if set.OnDisk && set.Root != "" && j.diskHasHead() && !proj.Weakened() {
 		dir, err := filepath.EvalSymlinks(set.Root)
 		return dir, func() {}, err
 	}
@@ -118,11 +118,24 @@ func (j *job) workTree(files []*target) (string, func(), error) {
 			err = os.WriteFile(p, t.src, 0o644)
 		}
 	}
+	if err == nil && proj.Weakened() {
+		err = enforce(tmp, set.Root, proj)
+	}
 	if err != nil {
 		cleanup()
 		return "", nil, fmt.Errorf("copying the head's Python files for pyright: %w", err)
 	}
 	return tmp, cleanup, nil
+}
+
+// enforce writes the project's pyright configuration with agentverify's rules enforced
+// to the mirror at dir (pyrightconfig.json wins over pyproject.toml's [tool.pyright]).
+func enforce(dir, root string, proj pyright.Project) error {
+	data, err := proj.Enforced(root)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "pyrightconfig.json"), data, 0o644)
 }
 
 // diskHasHead reports whether every changed Python file is on disk as the head has it.

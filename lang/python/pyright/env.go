@@ -23,6 +23,56 @@ type Project struct {
 	// (pyrightconfig.json, else [tool.pyright]) sets pythonVersion, or chooses the
 	// environment (venv, venvPath or pythonPath): agentverify then leaves those to it.
 	ConfigVersion, ConfigEnv bool
+	// Config is pyright's configuration as the project gives it (nil when it gives none).
+	Config map[string]any
+}
+
+// Rules are the pyright rules whose errors the resolver relies on: a project's
+// configuration may not turn them off or down for agentverify's check (see Weakened).
+var rules = []string{"reportAttributeAccessIssue", "reportMissingImports", "reportUndefinedVariable", "reportCallIssue", "reportArgumentType"}
+
+// Weakened reports whether the project's pyright configuration hides errors agentverify
+// relies on: checking off, one of its rules turned off or down, or paths whose
+// diagnostics are ignored. A change could otherwise silence the gate by editing
+// pyproject.toml; such a project is checked under Enforced instead.
+func (p Project) Weakened() bool {
+	if p.Config == nil {
+		return false
+	}
+	if p.Config["typeCheckingMode"] == "off" {
+		return true
+	}
+	if ig, ok := p.Config["ignore"].([]any); ok && len(ig) > 0 {
+		return true
+	}
+	for _, r := range rules {
+		if v, ok := p.Config[r]; ok && v != "error" && v != true {
+			return true
+		}
+	}
+	return false
+}
+
+// Enforced returns a pyrightconfig.json for a copy of the project at another directory:
+// the project's configuration with the rules agentverify relies on at "error", checking
+// at least basic, no ignored paths, and a relative venvPath resolved against root (the
+// project's real directory).
+func (p Project) Enforced(root string) ([]byte, error) {
+	cfg := map[string]any{}
+	for k, v := range p.Config {
+		cfg[k] = v
+	}
+	if cfg["typeCheckingMode"] == "off" {
+		cfg["typeCheckingMode"] = "basic"
+	}
+	delete(cfg, "ignore")
+	for _, r := range rules {
+		cfg[r] = "error"
+	}
+	if v, ok := cfg["venvPath"].(string); ok && !filepath.IsAbs(v) {
+		cfg["venvPath"] = filepath.Join(root, v)
+	}
+	return json.MarshalIndent(cfg, "", "  ")
 }
 
 // ReadProject reads pyproject.toml and pyrightconfig.json at the root of fsys. A file
@@ -60,6 +110,7 @@ func ReadProject(fsys fs.FS) (Project, error) {
 }
 
 func (p *Project) setConfig(cfg map[string]any) {
+	p.Config = cfg
 	_, p.ConfigVersion = cfg["pythonVersion"]
 	for _, k := range []string{"venv", "venvPath", "pythonPath"} {
 		if _, ok := cfg[k]; ok {

@@ -1,6 +1,7 @@
 package pyright
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,7 +69,7 @@ func TestReadProject(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || got != tt.want {
+			if err != nil || got.Floor != tt.want.Floor || got.ConfigVersion != tt.want.ConfigVersion || got.ConfigEnv != tt.want.ConfigEnv {
 				t.Errorf("ReadProject = %+v, %v; want %+v", got, err, tt.want)
 			}
 		})
@@ -166,5 +167,40 @@ func TestInterpreter(t *testing.T) {
 	t.Setenv("VIRTUAL_ENV", active)
 	if got := Interpreter(root); got != filepath.Join(active, "bin", "python") {
 		t.Errorf("Interpreter with VIRTUAL_ENV = %q", got)
+	}
+}
+
+func TestWeakenedEnforced(t *testing.T) {
+	for _, tt := range []struct {
+		cfg  map[string]any
+		want bool
+	}{
+		{nil, false},
+		{map[string]any{"typeCheckingMode": "strict", "reportCallIssue": "error"}, false},
+		{map[string]any{"typeCheckingMode": "off"}, true},
+		{map[string]any{"reportAttributeAccessIssue": false}, true},
+		{map[string]any{"reportMissingImports": "warning"}, true},
+		{map[string]any{"reportUnusedImport": false}, false},
+		{map[string]any{"ignore": []any{"app"}}, true},
+	} {
+		p := Project{Config: tt.cfg}
+		if got := p.Weakened(); got != tt.want {
+			t.Errorf("Weakened(%v) = %v, want %v", tt.cfg, got, tt.want)
+		}
+		data, err := p.Enforced("/repo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back map[string]any
+		if err := json.Unmarshal(data, &back); err != nil {
+			t.Fatal(err)
+		}
+		if (Project{Config: back}).Weakened() {
+			t.Errorf("Enforced(%v) = %s, still weakened", tt.cfg, data)
+		}
+	}
+	data, _ := Project{Config: map[string]any{"venvPath": ".", "venv": ".venv"}}.Enforced("/repo")
+	if !strings.Contains(string(data), `"venvPath": "/repo"`) {
+		t.Errorf("Enforced keeps a relative venvPath: %s", data)
 	}
 }
