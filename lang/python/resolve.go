@@ -181,23 +181,29 @@ func syntaxStep(j *job) ([]lang.Problem, error) {
 }
 
 // dedupe keeps one problem per place and symbol: an api-too-new wins over pyright's
-// unknown name at the same place (the name exists, in a newer Python).
+// unknown name at the same place (the name exists, in a newer Python), and a dependency
+// problem (unknown-package, undeclared- or missing-dependency) over pyright's unknown
+// import on its line (it says more: what is wrong with the distribution).
 func dedupe(ps []lang.Problem) []lang.Problem {
 	type at struct {
 		file string
 		line int
 		name string
 	}
-	tooNew := map[at]bool{}
+	tooNew, deps := map[at]bool{}, map[at]bool{}
 	for _, p := range ps {
-		if p.Kind == lang.APITooNew {
+		switch p.Kind {
+		case lang.APITooNew:
 			tooNew[at{p.Location.File, p.Location.Line, lastName(p.Symbol)}] = true
+		case lang.UnknownPackage, lang.UndeclaredDependency, lang.MissingDependency:
+			deps[at{p.Location.File, p.Location.Line, ""}] = true
 		}
 	}
 	seen := map[string]bool{}
 	var out []lang.Problem
 	for _, p := range ps {
-		if p.Kind != lang.APITooNew && tooNew[at{p.Location.File, p.Location.Line, lastName(p.Symbol)}] {
+		if p.Kind != lang.APITooNew && tooNew[at{p.Location.File, p.Location.Line, lastName(p.Symbol)}] ||
+			p.Kind == lang.UnknownImport && deps[at{p.Location.File, p.Location.Line, ""}] {
 			continue
 		}
 		key := fmt.Sprintf("%s:%d:%d:%s:%s", p.Location.File, p.Location.Line, p.Location.Column, p.Kind, p.Message)
