@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -166,9 +165,9 @@ func mirror(fsys fs.FS, dir string) error {
 		switch {
 		case err != nil:
 			return err
-		case d.IsDir() && p != "." && skipDir(fsys, p):
+		case d.IsDir() && p != "." && pyright.SkipDir(fsys, p):
 			return fs.SkipDir
-		case d.IsDir() || !d.Type().IsRegular() || !mirrored(p):
+		case d.IsDir() || !d.Type().IsRegular() || !pyright.Mirrored(p):
 			return nil
 		}
 		data, err := fs.ReadFile(fsys, p)
@@ -181,24 +180,6 @@ func mirror(fsys fs.FS, dir string) error {
 		}
 		return os.WriteFile(dst, data, 0o644)
 	})
-}
-
-// skipDir reports whether the directory at p holds nothing of the project's own code.
-func skipDir(fsys fs.FS, p string) bool {
-	name := path.Base(p)
-	if strings.HasPrefix(name, ".") || name == "node_modules" || name == "__pycache__" || name == "site-packages" {
-		return true
-	}
-	_, err := fs.Stat(fsys, path.Join(p, "pyvenv.cfg")) // a virtual environment
-	return err == nil
-}
-
-// mirrored reports whether pyright needs the file at p: Python sources and stubs,
-// py.typed markers, and the configuration at the root.
-func mirrored(p string) bool {
-	name := path.Base(p)
-	return strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".pyi") || name == "py.typed" ||
-		p == "pyproject.toml" || p == "pyrightconfig.json"
 }
 
 // Messages of pyright this resolver understands (pyright's en.json localisation).

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
 	"net/url"
 	"os"
@@ -74,6 +75,67 @@ type server struct {
 	version int
 	// open holds the URIs of the documents the server has open.
 	open map[string]bool
+	// stamps are the Python files of the tree as last seen, by slash path: the server
+	// is told of every file created, changed or deleted on disk since (see watch).
+	stamps map[string]stamp
+}
+
+type stamp struct {
+	mod  time.Time
+	size int64
+}
+
+// scan returns the stamps of the Python files under root.
+func scan(root string) map[string]stamp {
+	out := map[string]stamp{}
+	fsys := os.DirFS(root)
+	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil // a directory that vanished or cannot be read: nothing to report
+		case d.IsDir() && p != "." && SkipDir(fsys, p):
+			return fs.SkipDir
+		case d.IsDir() || !d.Type().IsRegular() || !Mirrored(p):
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			out[p] = stamp{info.ModTime(), info.Size()}
+		}
+		return nil
+	})
+	return out
+}
+
+// watch tells the server which files changed on disk since the last check: it has no
+// file watcher of its own, and a file changed by a commit, a checkout or an accepted
+// edit must not be seen as it was.
+func (s *server) watch(ctx context.Context) error {
+	now := scan(s.root)
+	var changes []map[string]any
+	for p, st := range now {
+		old, ok := s.stamps[p]
+		switch {
+		case !ok:
+			changes = append(changes, fileEvent(s.root, p, 1))
+		case old != st:
+			changes = append(changes, fileEvent(s.root, p, 2))
+		}
+	}
+	for p := range s.stamps {
+		if _, ok := now[p]; !ok {
+			changes = append(changes, fileEvent(s.root, p, 3))
+		}
+	}
+	s.stamps = now
+	if len(changes) == 0 {
+		return nil
+	}
+	return s.conn.Notify(ctx, "workspace/didChangeWatchedFiles", map[string]any{"changes": changes})
+}
+
+// fileEvent is an LSP FileEvent: typ 1 created, 2 changed, 3 deleted.
+func fileEvent(root, p string, typ int) map[string]any {
+	return map[string]any{"uri": fileURI(filepath.Join(root, filepath.FromSlash(p))), "type": typ}
 }
 
 // sync makes the server's open documents exactly paths, with the given content.
@@ -143,7 +205,7 @@ func start(ctx context.Context, t *Tool, root string, o Options) (*server, error
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting pyright-langserver: %w", err)
 	}
-	s := &server{root: root, opts: o, cmd: cmd, open: map[string]bool{}}
+	s := &server{root: root, opts: o, cmd: cmd, open: map[string]bool{}, stamps: scan(root)}
 	stream := jsonrpc2.NewBufferedStream(stdio{out, in}, jsonrpc2.VSCodeObjectCodec{})
 	// The library's log would go to the process's stderr (the MCP server's, a hook's):
 	// every failure that matters comes back as an error instead.
@@ -235,6 +297,9 @@ func (s *server) check(ctx context.Context, files map[string][]byte) ([]Diagnost
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	if err := s.watch(ctx); err != nil {
+		return nil, fmt.Errorf("pyright-langserver: %w", err)
+	}
 	if err := s.sync(ctx, paths, files); err != nil {
 		return nil, fmt.Errorf("pyright-langserver: %w", err)
 	}

@@ -92,3 +92,24 @@ func TestServersConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestServersSeeDisk: a file changed on disk between two checks (an accepted edit, a
+// checkout) is seen as it now is.
+func TestServersSeeDisk(t *testing.T) {
+	tool := pyrighttest.Require(t)
+	root := t.TempDir()
+	write(t, root, "util.py", "def helper(x):\n    return x\n")
+	s := pyright.NewServers()
+	defer s.Close()
+	app := map[string][]byte{"app.py": []byte("from util import helper\nhelper(1, 2)\n")}
+	for i, want := range []int{1, 0} {
+		diags, err := s.Check(context.Background(), tool, root, pyright.Options{}, app)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(diags) != want {
+			t.Errorf("check %d: %d diagnostics %+v, want %d", i, len(diags), diags, want)
+		}
+		write(t, root, "util.py", "def helper(x, y):\n    return x + y\n")
+	}
+}
