@@ -28,7 +28,7 @@ func TestProblemMapping(t *testing.T) {
 		sugg      string
 	}{
 		{"reportAttributeAccessIssue", `"laods" is not a known attribute of module "json"`, lang.UnknownSymbol, "did you mean loads, load?"},
-		{"reportAttributeAccessIssue", `"dumpz" is unknown import symbol`, lang.UnknownSymbol, "did you mean dump, dumps?"},
+		{"reportAttributeAccessIssue", `"dumpz" is unknown import symbol`, lang.UnknownSymbol, "did you mean dumps, dump?"},
 		{"reportAttributeAccessIssue", "Cannot access attribute \"uper\" for class \"Literal['x']\"\n  Attribute \"uper\" is unknown", lang.UnknownMember, "did you mean upper?"},
 		{"reportAttributeAccessIssue", `Cannot assign to attribute "x" for class "C*"`, lang.UnknownMember, ""},
 		{"reportMissingImports", `Import "nosuch" could not be resolved`, lang.UnknownImport, ""},
@@ -81,7 +81,7 @@ func TestClosest(t *testing.T) {
 		name string
 		want string
 	}{
-		{"dumpz", "dump dumps"}, {"laods", "loads load"}, {"jsondecoder", "JSONDecoder JSONEncoder JSONDecodeError"},
+		{"dumpz", "dumps dump"}, {"laods", "loads load"}, {"jsondecoder", "JSONDecoder JSONEncoder JSONDecodeError"},
 		{"xyz", ""}, {"JSONDecodeErr", "JSONDecodeError JSONDecoder JSONEncoder"}, {"sort", ""},
 	} {
 		got := closest(tt.name, cands)

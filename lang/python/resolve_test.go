@@ -67,7 +67,7 @@ func TestResolveProposedEdit(t *testing.T) {
 		"pkg/app.py":      "from pkg.util import helper\n\nhelper(1)\n",
 	})
 	edits := map[string]string{"pkg/app.py": "from pkg.util import helper\nimport json\n\nhelper(1, 2)\njson.dumpz({})\n"}
-	want := "pkg/app.py:4:11 wrong-arity |pkg/app.py:5:6 unknown-symbol did you mean dump, dumps?"
+	want := "pkg/app.py:4:11 wrong-arity |pkg/app.py:5:6 unknown-symbol did you mean dumps, dump?"
 	cold := resolve(t, python.New(), proposal(root, edits))
 	if got := strings.Join(cold, "|"); got != want {
 		t.Errorf("cold:\n got %s\nwant %s", got, want)

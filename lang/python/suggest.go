@@ -36,6 +36,9 @@ func closest(name string, cands []string) []string {
 		if a.dist != b.dist {
 			return a.dist < b.dist
 		}
+		if da, db := abs(len(a.name)-len(name)), abs(len(b.name)-len(name)); da != db {
+			return da < db // at equal distance, a transposition beats a deletion
+		}
 		return a.name < b.name
 	})
 	var out []string
@@ -66,6 +69,8 @@ func score(lname, c string, limit int) (scored, bool) {
 	}
 	return scored{}, false
 }
+
+func abs(n int) int { return max(n, -n) }
 
 // didYouMean phrases a suggestion of names, "" when there is none.
 func didYouMean(names []string) string {
