@@ -176,7 +176,9 @@ func lineLength(path string, limit int, lf *lang.File) []check.Finding {
 // comment that merely mentions "#nosec" in prose silences nothing.
 var suppressionRE = regexp.MustCompile(`^(?://|/\*|#)\s*(?:nolint\b|lint:(?:file-)?ignore\b|agentverify:ignore\b|#\s*nosec\b|nosec\b|` +
 	`revive:disable|(?:gocognit|gocyclo):ignore\b|NOSONAR|eslint-disable|@ts-(?:ignore|nocheck)\b|` +
-	`noqa\b|type:\s*ignore\b|pylint:\s*disable|pyright:\s*ignore\b)`)
+	`noqa\b|type:\s*ignore\b|pylint:\s*disable|pyright:\s*ignore\b|` +
+	// pyright's file-level rule comment: "# pyright: reportAttributeAccessIssue=false"
+	`pyright:\s*(?:[\w=]+\s*,\s*)*report\w+\s*=\s*(?:false|none|information|warning)\b)`)
 
 func suppressions(path string, lf *lang.File) []check.Finding {
 	var out []check.Finding

@@ -87,6 +87,20 @@
 // visit_Name/leave_Name/depart_Name visitor methods, http.server's do_GET — and methods
 // decorated with @override. Naming reports "pep8".
 //
+// # Resolution
+//
+// The frontend is a lang.Resolver: Resolve runs its steps over the change's Python
+// files — the syntax errors above; pyright (lang/python/pyright), in batch mode over the
+// head tree (mirrored to a temporary directory when the disk does not hold it) or through
+// a warm language server (NewWarm); APIs newer than requires-python (typeshed's
+// stdlib/VERSIONS and a table of CPython facts); keywords json.dump(s)/load(s) forward to
+// their encoder and decoder — and drops the unknown imports the code guards itself (try
+// with an ImportError handler, version and platform branches). Only pyright's errors that
+// mean a reference to something that does not exist are reported; suggestions come from
+// the modules' source (typeshed stubs, the head tree, the interpreter's sys.path), which
+// is read, never imported. Without pyright, resolving Python code is an error saying how
+// to install it. See design.md §4 and §9.
+//
 // # Comments
 //
 // Comments are the grammar's comment tokens, so a noqa marker inside a string is none;

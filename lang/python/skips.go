@@ -93,7 +93,6 @@ func calleeText(e *node, src []byte) string {
 	return e.text(src)
 }
 
-func lastName(s string) string { return s[strings.LastIndex(s, ".")+1:] }
 
 // skipMark reports whether the expression e of a decorator or mark skips always.
 func skipMark(e *node, src []byte) bool {
