@@ -93,7 +93,6 @@ func calleeText(e *node, src []byte) string {
 	return e.text(src)
 }
 
-
 // skipMark reports whether the expression e of a decorator or mark skips always.
 func skipMark(e *node, src []byte) bool {
 	name := calleeText(e, src)
