@@ -48,8 +48,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.stop = stop
 	s.started = time.Now()
 	s.touch()
-	sock, err := os.Stat(s.Socket)
-	if err != nil {
+	var sock os.FileInfo
+	if l, ok := ln.(interface{ socketInfo() os.FileInfo }); ok {
+		sock = l.socketInfo() // from Listen, before anyone could remove it
+	} else if fi, err := os.Stat(s.Socket); err == nil {
+		sock = fi
+	} else {
 		ln.Close()
 		return fmt.Errorf("server socket: %w", err)
 	}
@@ -82,7 +86,7 @@ func (s *Server) touch() { s.last.Store(time.Now().UnixNano()) }
 // watch stops the server when it has been idle for s.Idle, or when its socket file is no
 // longer the one it listens on.
 func (s *Server) watch(ctx context.Context, sock os.FileInfo) {
-	tick := time.NewTicker(min(max(s.Idle/10, 10*time.Millisecond), 5*time.Second))
+	tick := time.NewTicker(min(max(s.Idle/10, 10*time.Millisecond), time.Second))
 	defer tick.Stop()
 	for {
 		select {

@@ -46,21 +46,31 @@ func Listen(ep Endpoint) (net.Listener, error) {
 	}
 	os.Remove(ep.Socket) // a socket left by a server that died; the lock says none runs
 	ln, err := net.Listen("unix", ep.Socket)
+	var sock os.FileInfo
 	if err == nil {
 		err = os.Chmod(ep.Socket, 0o600)
 	}
+	if err == nil {
+		sock, err = os.Stat(ep.Socket)
+	}
 	if err != nil {
+		if ln != nil {
+			ln.Close()
+		}
 		lock.Close()
 		return nil, err
 	}
-	return &lockedListener{Listener: ln, lock: lock}, nil
+	return &lockedListener{Listener: ln, lock: lock, sock: sock}, nil
 }
 
 // lockedListener releases the lock after closing (and so removing) the socket.
 type lockedListener struct {
 	net.Listener
 	lock *os.File
+	sock os.FileInfo // the socket file as created
 }
+
+func (l *lockedListener) socketInfo() os.FileInfo { return l.sock }
 
 func (l *lockedListener) Close() error {
 	err := l.Listener.Close()
