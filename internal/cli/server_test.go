@@ -1,0 +1,297 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentverify/agentverify/internal/server"
+	"github.com/agentverify/agentverify/internal/testkit/testrepo"
+)
+
+// testMainEnv makes this test binary stand in for the agentverify command, so the served
+// tests start real servers (this binary, detached, as 'server run') without a build.
+const testMainEnv = "AGENTVERIFY_CLI_TEST_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(testMainEnv) == "1" {
+		os.Exit(Main(context.Background(), os.Args[1:], &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Server: true}))
+	}
+	// The agentverify binaries other tests build and run (through git hooks) verify in
+	// their own process: no test leaves a server behind in the user's cache.
+	os.Setenv(NoServerEnv, "1")
+	os.Exit(m.Run())
+}
+
+// withServers gives the test a private cache directory (so its servers, and only them,
+// are found there) and stops every server started in it at the end.
+func withServers(t *testing.T) string {
+	t.Helper()
+	if !server.Supported {
+		t.Skip("the shared server needs a Unix system")
+	}
+	cache, err := os.MkdirTemp("", "avc") // short: a socket path must fit in ~100 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv(testMainEnv, "1")
+	t.Cleanup(func() {
+		if code, out, errs := run(t, cache, "", "server", "stop"); code != 0 {
+			t.Errorf("server stop: exit %d\n%s%s", code, out, errs)
+		}
+		os.RemoveAll(cache)
+	})
+	return cache
+}
+
+// served runs the command line as the agentverify command does, through the repository's
+// shared server.
+func served(t *testing.T, dir, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	getenv := func(k string) string {
+		if k == ServerIdleEnv {
+			return "1m"
+		}
+		return ""
+	}
+	code := Main(context.Background(), args, &Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Dir: dir, Getenv: getenv, Server: true})
+	return code, out.String(), errb.String()
+}
+
+// requests returns how many requests the server of the repository at root has run, -1
+// when none is running.
+func requests(t *testing.T, root string) int64 {
+	t.Helper()
+	cache, _ := os.UserCacheDir()
+	exe, _ := os.Executable()
+	ep, err := server.Locate(cache, root, exe, os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := server.Call(context.Background(), ep.Socket, &server.Request{Op: server.OpStatus})
+	if err != nil {
+		return -1
+	}
+	return resp.Status.Requests
+}
+
+// sameAsCold runs args through the server and in this process, and fails the test unless
+// both give the same exit code and byte-identical output, and the server did answer.
+func sameAsCold(t *testing.T, root, dir, stdin string, args ...string) (int, string) {
+	t.Helper()
+	before := requests(t, root)
+	code, out, errs := served(t, dir, stdin, args...)
+	if after := requests(t, root); after != max(before, 0)+1 {
+		t.Fatalf("%q: the server did not answer (requests %d, then %d)\n%s", args, before, after, errs)
+	}
+	ccode, cout, cerrs := run(t, dir, stdin, args...)
+	if code != ccode || out != cout || errs != cerrs {
+		t.Fatalf("%q: served and cold runs differ\nserved: exit %d\n%s%s\ncold: exit %d\n%s%s", args, code, out, errs, ccode, cout, cerrs)
+	}
+	return code, out
+}
+
+// hookPayload is a Claude Code PreToolUse payload writing content to path.
+func hookPayload(dir, path, content string) string {
+	b, _ := json.Marshal(map[string]any{
+		"hook_event_name": "PreToolUse", "tool_name": "Write", "cwd": dir,
+		"tool_input": map[string]string{"file_path": filepath.Join(dir, path), "content": content},
+	})
+	return string(b)
+}
+
+const servedLib = `// Package lib is what app uses.
+package lib
+
+// Answer returns the answer.
+func Answer() int { return 42 }
+`
+
+const servedApp = `// Package app uses lib.
+package app
+
+import "example.com/m/lib"
+
+// Twice returns twice the answer.
+func Twice() int { return 2 * lib.Answer() }
+`
+
+func TestServedOutputIsCold(t *testing.T) {
+	withServers(t)
+	r := testrepo.New(t, map[string]string{"go.mod": goMod, "lib/lib.go": servedLib, "app/app.go": servedApp})
+	r.Write(map[string]string{
+		"app/app.go": servedApp + "\nfunc Thrice() int { return 3 * lib.Answr() }\n",
+		"app/more.go": "package app\n\nimport \"strings\"\n\n// Up shouts.\nfunc Up(s string) string { return strings.Uppr(s) }\n",
+	})
+	patch := r.Git("diff")
+	r.Write(map[string]string{"lib/lib.go": servedLib + "\n// Half returns half the answer.\nfunc Half() int { return Answer() / 2 }\n"})
+	fail := hookPayload(r.Dir, "app/app.go", servedApp+"\n// Four is wrong.\nfunc Four() int { return lib.Four() }\n")
+	pass := hookPayload(r.Dir, "app/app.go", servedApp+"\n// Thrice is fixed.\nfunc Thrice() int { return 3 * lib.Answer() }\n")
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+		want  int
+	}{
+		{"", []string{"diff", "--no-timings"}, 1},
+		{"", []string{"diff", "--no-timings", "--format", "json"}, 1},
+		{"", []string{"diff", "--no-timings", "--format", "sarif"}, 1},
+		{"", []string{"diff", "--no-timings", "--all", "--quiet"}, 1},
+		{"", []string{"diff", "--no-timings", "--staged", "--format", "json"}, 0},
+		{patch, []string{"diff", "--no-timings", "--patch", "-", "--format", "json"}, 1},
+		{"", []string{"check", "--no-timings", "lib", "--format", "sarif"}, 0},
+		{"", []string{"check", "--no-timings", "--format", "json"}, 1},
+		{fail, []string{"hook", "claude"}, 2},
+		{pass, []string{"hook", "claude"}, 0},
+		{"{", []string{"hook", "claude"}, 2},
+		{"", []string{"diff", "--format", "yaml"}, 2},
+		{"", []string{"diff", "--policy", "missing.yaml"}, 2},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			if code, out := sameAsCold(t, r.Dir, r.Dir, tc.stdin, tc.args...); code != tc.want {
+				t.Errorf("exit %d, want %d\n%s", code, tc.want, out)
+			}
+		})
+	}
+	t.Run("subdirectory", func(t *testing.T) {
+		sameAsCold(t, r.Dir, filepath.Join(r.Dir, "app"), "", "check", "--no-timings", ".", "--format", "json")
+	})
+}
+
+// TestServerNeverStale changes the repository behind the server's back — edits (one
+// that keeps the size and the modification time), reverts, added and deleted files, in
+// the package verified and in the one it imports — and compares every answer with a cold
+// run's.
+func TestServerNeverStale(t *testing.T) {
+	withServers(t)
+	r := testrepo.New(t, map[string]string{"go.mod": goMod, "lib/lib.go": servedLib, "app/app.go": servedApp})
+	app := servedApp + "\n// Extra uses lib.Extra.\nfunc Extra() int { return lib.Extra() }\n"
+	libPath := filepath.Join(r.Dir, "lib", "lib.go")
+	stat, err := os.Stat(libPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name   string
+		change func()
+		want   int // diff's exit code
+	}{
+		{"an app change using what lib lacks", func() { r.Write(map[string]string{"app/app.go": app}) }, 1},
+		{"lib gains Extra in a new file", func() {
+			r.Write(map[string]string{"lib/extra.go": "package lib\n\n// Extra is more.\nfunc Extra() int { return 1 }\n"})
+		}, 0},
+		{"the new file is deleted", func() { os.Remove(filepath.Join(r.Dir, "lib", "extra.go")) }, 1},
+		{"lib's Answer renamed Extra: same size, same modification time", func() {
+			b, _ := os.ReadFile(libPath)
+			os.WriteFile(libPath, bytes.Replace(b, []byte("Answer() int"), []byte("Extra()  int"), 1), 0o644)
+			os.Chtimes(libPath, stat.ModTime(), stat.ModTime())
+		}, 1}, // app's Twice now calls an Answer that is gone
+		{"lib reverted", func() { r.Git("checkout", "lib/lib.go") }, 1},
+		{"app's own new file declares Extra's helper", func() {
+			r.Write(map[string]string{"app/app.go": servedApp + "\n// Extra uses help.\nfunc Extra() int { return help() }\n",
+				"app/help.go": "package app\n\nfunc help() int { return 1 }\n"})
+		}, 0},
+		{"the helper file is deleted", func() { os.Remove(filepath.Join(r.Dir, "app", "help.go")) }, 1},
+		{"everything reverted", func() { r.Git("checkout", "."); r.Git("clean", "-fdq") }, 0},
+	}
+	for i, s := range steps {
+		s.change()
+		name := fmt.Sprintf("%d %s", i, s.name)
+		t.Run(name, func(t *testing.T) {
+			if code, out := sameAsCold(t, r.Dir, r.Dir, "", "diff", "--no-timings", "--format", "json"); code != s.want {
+				t.Errorf("diff: exit %d, want %d\n%s", code, s.want, out)
+			}
+			// The hook verifies app as an agent would write it, over the tree as it is now.
+			edit := hookPayload(r.Dir, "app/app.go", app)
+			sameAsCold(t, r.Dir, r.Dir, edit, "hook", "claude")
+		})
+	}
+}
+
+func TestServerFallsBackToCold(t *testing.T) {
+	withServers(t)
+	r := testrepo.New(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
+	r.Write(map[string]string{"m.go": cleanGo + "\n// Sub is broken.\nfunc Sub(a, b int) int { return a - b + nope }\n"})
+	args := []string{"diff", "--no-timings", "--format", "json"}
+	ccode, cout, _ := run(t, r.Dir, "", args...)
+	if ccode != 1 {
+		t.Fatalf("cold: exit %d, want 1\n%s", ccode, cout)
+	}
+	cache, _ := os.UserCacheDir()
+	exe, _ := os.Executable()
+	ep, err := server.Locate(cache, r.Dir, exe, os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string, wantStderr string, args ...string) {
+		t.Helper()
+		code, out, errs := served(t, r.Dir, "", args...)
+		if code != ccode || out != cout || !strings.Contains(errs, wantStderr) {
+			t.Errorf("%s: exit %d, stderr %q; want the cold answer (exit %d) and %q\n%s", name, code, errs, ccode, wantStderr, out)
+		}
+		if n := requests(t, r.Dir); n >= 0 {
+			t.Errorf("%s: a server answered %d requests, want none", name, n)
+		}
+	}
+	check("--no-server", "", append(args, "--no-server")...)
+	if err := server.PrivateDir(ep.Dir); err != nil {
+		t.Fatal(err)
+	}
+	// Something that is not a socket where the socket should be: refused, verified cold.
+	os.WriteFile(ep.Socket, nil, 0o600)
+	check("a file for a socket", "not a socket", args...)
+	os.Remove(ep.Socket)
+
+	// A server that answers with an error, or hangs up: verified cold.
+	for _, h := range []server.Handler{
+		func(context.Context, *server.Request) (int, []byte, []byte, error) { return 0, nil, nil, fmt.Errorf("broken") },
+		func(context.Context, *server.Request) (int, []byte, []byte, error) { panic("crash") },
+	} {
+		ln, err := server.Listen(ep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := &server.Server{Root: r.Dir, Socket: ep.Socket, Idle: time.Minute, Handler: h}
+		done := make(chan error)
+		go func() { done <- srv.Serve(context.Background(), ln) }()
+		code, out, _ := served(t, r.Dir, "", args...)
+		if code != ccode || out != cout {
+			t.Errorf("failing server: exit %d, want the cold answer (exit %d)\n%s", code, ccode, out)
+		}
+		server.Call(context.Background(), ep.Socket, &server.Request{Op: server.OpStop})
+		<-done
+	}
+}
+
+func TestServerStatusAndStop(t *testing.T) {
+	withServers(t)
+	r := testrepo.New(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
+	if code, out, errs := served(t, r.Dir, "", "check", "--no-timings"); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ := run(t, r.Dir, "", "server", "status")
+	if code != 0 || !strings.Contains(out, "PID") || !strings.Contains(out, r.Dir) || !strings.Contains(out, " MiB") {
+		t.Errorf("status: exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, r.Dir, "", "server", "stop")
+	if code != 0 || !strings.Contains(out, "stopped pid") {
+		t.Errorf("stop: exit %d\n%s", code, out)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for requests(t, r.Dir) >= 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if code, out, _ := run(t, r.Dir, "", "server", "status"); code != 0 || !strings.Contains(out, "no agentverify server is running") {
+		t.Errorf("status after stop: exit %d\n%s", code, out)
+	}
+	if code, _, errs := run(t, r.Dir, "", "server", "restart"); code != 2 || !strings.Contains(errs, "want 'status' or 'stop'") {
+		t.Errorf("server restart: exit %d, %s", code, errs)
+	}
+}
