@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -195,13 +196,15 @@ type Loader struct {
 
 	mu   sync.Mutex
 	mods map[string]*snapshot
+	// stamps keeps the content hashes of dependency files between snapshots.
+	stamps *stampCache
 	// colds and warms count the checks by path taken, for tests and diagnostics.
 	colds, warms int
 }
 
 // New returns a Loader.
 func New(opts Options) *Loader {
-	return &Loader{env: opts.Env, mods: map[string]*snapshot{}}
+	return &Loader{env: opts.Env, mods: map[string]*snapshot{}, stamps: newStampCache()}
 }
 
 // Stats returns how many checks were cold (ran `go list`) and warm (reused the cache).
@@ -295,6 +298,7 @@ func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, err
 		Overlay:    req.Overlay,
 		Fset:       token.NewFileSet(),
 	}
+	start := time.Now() // files changed from here on may be in the load either way
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -314,15 +318,15 @@ func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, err
 		}
 		return res, nil, nil
 	}
-	snap := moduleResult(res, pkgs, req, cfg.Env)
+	snap := moduleResult(res, pkgs, req, cfg.Env, l.stamps, start)
 	return res, snap, nil
 }
 
 // moduleResult adds the packages of a module load to res and returns the snapshot for
 // the warm path, or nil when a package cannot be re-checked alone.
-func moduleResult(res *Result, pkgs []*packages.Package, req Request, env []string) *snapshot {
+func moduleResult(res *Result, pkgs []*packages.Package, req Request, env []string, stamps *stampCache, start time.Time) *snapshot {
 	snap := &snapshot{dir: req.Dir, fset: res.Fset, modHash: modHash(req.Dir, req.Overlay), byDir: map[string][]*pkgState{},
-		build: buildContext(env)}
+		build: buildContext(env), env: env, stamps: stamps, loaded: start}
 	for _, p := range pkgs {
 		if isTestMain(p) {
 			continue
@@ -516,14 +520,19 @@ func readFile(path string, overlay map[string][]byte) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// modHash fingerprints go.mod and go.sum as the check sees them, and the go.work of the
-// workspace the module is in (which may be in a parent directory).
+// modHash fingerprints go.mod and go.sum as the check sees them, the go.work of the
+// workspace the module is in (which may be in a parent directory), the go.mod files of
+// the workspace's other modules and of directory replacements, and vendor/modules.txt.
 func modHash(dir string, overlay map[string][]byte) [32]byte {
 	h := sha256.New()
 	files := []string{filepath.Join(dir, "go.mod"), filepath.Join(dir, "go.sum")}
 	if work := workFile(dir, os.Getenv("GOWORK")); work != "" {
 		files = append(files, work, work+".sum")
 	}
+	for _, m := range localModules(dir, overlay) { // what they require changes their types
+		files = append(files, m.gomod)
+	}
+	files = append(files, filepath.Join(dir, "vendor", "modules.txt"))
 	for _, name := range files {
 		b, err := readFile(name, overlay)
 		fmt.Fprintf(h, "%s %t %d\n", name, err == nil, len(b))
