@@ -40,36 +40,12 @@ func viaServer(ctx context.Context, env *Env, args []string) (code int, ok bool)
 	if !env.Server || !server.Supported || !servable(env.Getenv, args) {
 		return 0, false
 	}
-	dir, err := filepath.Abs(env.Dir)
-	if err != nil {
+	ep, exe, req, ok := serverRequest(env, args)
+	if !ok {
 		return 0, false
-	}
-	root, found := repoRoot(dir)
-	cache, err := os.UserCacheDir()
-	exe, exeErr := os.Executable()
-	if !found || err != nil || exeErr != nil {
-		return 0, false
-	}
-	ep, err := server.Locate(cache, root, exe, os.Environ())
-	if err != nil {
-		return 0, false
-	}
-	req := &server.Request{Op: server.OpRun, Args: args, Dir: dir, Terminal: env.Terminal}
-	for _, k := range forwardedEnv {
-		if v := env.Getenv(k); v != "" {
-			req.Env = append(req.Env, k+"="+v)
-		}
-	}
-	if readsStdin(args) {
-		b, err := io.ReadAll(io.LimitReader(env.Stdin, server.MaxMessage/2))
-		env.Stdin = bytes.NewReader(b) // the fallback reads it again
-		if err != nil {
-			return 0, false
-		}
-		req.Stdin = b
 	}
 	start := func() error {
-		return server.Spawn(ep, exe, []string{"server", "run", "--socket", ep.Socket, "--root", root, "--idle", env.Getenv(ServerIdleEnv)})
+		return server.Spawn(ep, exe, []string{"server", "run", "--socket", ep.Socket, "--root", ep.Root, "--idle", env.Getenv(ServerIdleEnv)})
 	}
 	resp, err := server.CallOrStart(ctx, ep, req, start, serverStartWait)
 	if err != nil {
@@ -81,6 +57,40 @@ func viaServer(ctx context.Context, env *Env, args []string) (code int, ok bool)
 	env.Stdout.Write(resp.Stdout)
 	env.Stderr.Write(resp.Stderr)
 	return resp.Exit, true
+}
+
+// serverRequest returns the endpoint of the server for env's repository, this
+// executable, and the request that runs args there; ok is false when there is no server
+// to ask (no repository, a 'go run' binary, standard input that could not be read).
+func serverRequest(env *Env, args []string) (ep server.Endpoint, exe string, req *server.Request, ok bool) {
+	dir, err := filepath.Abs(env.Dir)
+	if err != nil {
+		return ep, "", nil, false
+	}
+	root, found := repoRoot(dir)
+	cache, err := os.UserCacheDir()
+	exe, exeErr := os.Executable()
+	if !found || err != nil || exeErr != nil || ephemeral(exe) {
+		return ep, "", nil, false
+	}
+	if ep, err = server.Locate(cache, root, exe, os.Environ()); err != nil {
+		return ep, "", nil, false
+	}
+	req = &server.Request{Op: server.OpRun, Args: args, Dir: dir, Terminal: env.Terminal}
+	for _, k := range forwardedEnv {
+		if v := env.Getenv(k); v != "" {
+			req.Env = append(req.Env, k+"="+v)
+		}
+	}
+	if readsStdin(args) {
+		b, err := io.ReadAll(io.LimitReader(env.Stdin, server.MaxMessage/2))
+		env.Stdin = bytes.NewReader(b) // the fallback reads it again
+		if err != nil {
+			return ep, "", nil, false
+		}
+		req.Stdin = b
+	}
+	return ep, exe, req, true
 }
 
 // hookDeadline bounds a served hook claude by its --timeout from the start, so that a
@@ -101,6 +111,13 @@ func hookDeadline(ctx context.Context, env *Env, args []string) (context.Context
 		}
 	}
 	return context.WithTimeout(ctx, budget)
+}
+
+// ephemeral reports whether exe is a binary of 'go run', deleted when it exits: a server
+// of its own for every run would only linger.
+func ephemeral(exe string) bool {
+	rel, err := filepath.Rel(os.TempDir(), exe)
+	return err == nil && strings.HasPrefix(rel, "go-build")
 }
 
 // servable reports whether args is a command the server runs: diff, check and hook

@@ -42,6 +42,10 @@ func withServers(t *testing.T) string {
 	}
 	t.Setenv("XDG_CACHE_HOME", cache)
 	t.Setenv(testMainEnv, "1")
+	// This test binary lives in a go-build temporary directory, as 'go run' binaries do,
+	// which get no server (ephemeral); moving the temporary directory makes it count as
+	// an installed binary.
+	t.Setenv("TMPDIR", cache)
 	t.Cleanup(func() {
 		if code, out, errs := run(t, cache, "", "server", "stop"); code != 0 {
 			t.Errorf("server stop: exit %d\n%s%s", code, out, errs)
@@ -128,7 +132,7 @@ func TestServedOutputIsCold(t *testing.T) {
 	withServers(t)
 	r := testrepo.New(t, map[string]string{"go.mod": goMod, "lib/lib.go": servedLib, "app/app.go": servedApp})
 	r.Write(map[string]string{
-		"app/app.go": servedApp + "\nfunc Thrice() int { return 3 * lib.Answr() }\n",
+		"app/app.go":  servedApp + "\nfunc Thrice() int { return 3 * lib.Answr() }\n",
 		"app/more.go": "package app\n\nimport \"strings\"\n\n// Up shouts.\nfunc Up(s string) string { return strings.Uppr(s) }\n",
 	})
 	patch := r.Git("diff")
@@ -251,7 +255,9 @@ func TestServerFallsBackToCold(t *testing.T) {
 
 	// A server that answers with an error, or hangs up: verified cold.
 	for _, h := range []server.Handler{
-		func(context.Context, *server.Request) (int, []byte, []byte, error) { return 0, nil, nil, fmt.Errorf("broken") },
+		func(context.Context, *server.Request) (int, []byte, []byte, error) {
+			return 0, nil, nil, fmt.Errorf("broken")
+		},
 		func(context.Context, *server.Request) (int, []byte, []byte, error) { panic("crash") },
 	} {
 		ln, err := server.Listen(ep)
@@ -293,5 +299,72 @@ func TestServerStatusAndStop(t *testing.T) {
 	}
 	if code, _, errs := run(t, r.Dir, "", "server", "restart"); code != 2 || !strings.Contains(errs, "want 'status' or 'stop'") {
 		t.Errorf("server restart: exit %d, %s", code, errs)
+	}
+}
+
+func TestServable(t *testing.T) {
+	none := func(string) string { return "" }
+	for _, tc := range []struct {
+		args  []string
+		env   string
+		want  bool
+		stdin bool
+	}{
+		{[]string{"diff"}, "", true, false},
+		{[]string{"diff", "--patch", "-"}, "", true, true},
+		{[]string{"diff", "--patch=-"}, "", true, true},
+		{[]string{"diff", "--patch", "p.diff"}, "", true, false},
+		{[]string{"check", "help", "claude"}, "", true, false}, // files named so
+		{[]string{"check", "--", "--no-server"}, "", true, false},
+		{[]string{"hook", "claude"}, "", true, true},
+		{[]string{"hook", "install"}, "", false, true},
+		{[]string{"diff", "--no-server"}, "", false, false},
+		{[]string{"hook", "claude", "-no-server"}, "", false, true},
+		{[]string{"diff", "--help"}, "", false, false},
+		{[]string{"diff"}, "1", false, false},
+		{[]string{"diff"}, "0", true, false},
+		{[]string{"init"}, "", false, false},
+		{[]string{"mcp"}, "", false, false},
+	} {
+		getenv := none
+		if tc.env != "" {
+			getenv = func(k string) string {
+				if k == NoServerEnv {
+					return tc.env
+				}
+				return ""
+			}
+		}
+		if got := servable(getenv, tc.args); got != tc.want {
+			t.Errorf("servable(%q, %s=%q) = %t, want %t", tc.args, NoServerEnv, tc.env, got, tc.want)
+		}
+		if got := readsStdin(tc.args); got != tc.stdin {
+			t.Errorf("readsStdin(%q) = %t, want %t", tc.args, got, tc.stdin)
+		}
+	}
+	if !ephemeral(filepath.Join(os.TempDir(), "go-build123", "b001", "exe", "agentverify")) || ephemeral("/usr/local/bin/agentverify") {
+		t.Error("ephemeral: 'go run' binaries get no server, installed ones do")
+	}
+}
+
+func TestHookDeadline(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want time.Duration
+	}{
+		{[]string{"hook", "claude"}, DefaultHookTimeout},
+		{[]string{"hook", "claude", "--timeout", "3s"}, 3 * time.Second},
+		{[]string{"hook", "claude", "-timeout=4s"}, 4 * time.Second},
+		{[]string{"hook", "claude", "--timeout", "soon"}, DefaultHookTimeout},
+	} {
+		ctx, cancel := hookDeadline(context.Background(), &Env{Server: true}, tc.args)
+		deadline, ok := ctx.Deadline()
+		cancel()
+		if left := time.Until(deadline); !ok || left > tc.want || left < tc.want-time.Second {
+			t.Errorf("%q: deadline in %v, want %v", tc.args, left, tc.want)
+		}
+	}
+	if ctx, _ := hookDeadline(context.Background(), &Env{Server: true}, []string{"diff"}); ctx.Done() != nil {
+		t.Error("diff got a deadline")
 	}
 }

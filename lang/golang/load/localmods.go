@@ -80,28 +80,39 @@ func localModules(dir string, overlay map[string][]byte) []localModule {
 		}
 	}
 	if work := workFile(dir, os.Getenv("GOWORK")); work != "" {
-		if data, err := readFile(work, overlay); err == nil {
-			if wf, err := modfile.ParseWork(work, data, nil); err == nil {
-				for _, u := range wf.Use {
-					add(filepath.Dir(work), u.Path, "")
-				}
-				for _, r := range wf.Replace {
-					if modfile.IsDirectoryPath(r.New.Path) {
-						add(filepath.Dir(work), r.New.Path, r.Old.Path)
-					}
-				}
+		if wf := parseWork(work, overlay); wf != nil {
+			for _, u := range wf.Use {
+				add(filepath.Dir(work), u.Path, "")
 			}
+			dirReplacements(wf.Replace, func(r *modfile.Replace) { add(filepath.Dir(work), r.New.Path, r.Old.Path) })
 		}
 	}
 	gomod := filepath.Join(dir, "go.mod")
 	if data, err := readFile(gomod, overlay); err == nil {
 		if mf, err := modfile.Parse(gomod, data, nil); err == nil { // ParseLax skips replace
-			for _, r := range mf.Replace {
-				if modfile.IsDirectoryPath(r.New.Path) {
-					add(dir, r.New.Path, r.Old.Path)
-				}
-			}
+			dirReplacements(mf.Replace, func(r *modfile.Replace) { add(dir, r.New.Path, r.Old.Path) })
 		}
 	}
 	return out
+}
+
+func parseWork(path string, overlay map[string][]byte) *modfile.WorkFile {
+	data, err := readFile(path, overlay)
+	if err != nil {
+		return nil
+	}
+	wf, err := modfile.ParseWork(path, data, nil)
+	if err != nil {
+		return nil
+	}
+	return wf
+}
+
+// dirReplacements calls f for each replacement by a directory.
+func dirReplacements(rs []*modfile.Replace, f func(*modfile.Replace)) {
+	for _, r := range rs {
+		if modfile.IsDirectoryPath(r.New.Path) {
+			f(r)
+		}
+	}
 }
