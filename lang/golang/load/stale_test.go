@@ -138,3 +138,39 @@ func TestFingerprint(t *testing.T) {
 		t.Errorf("file changed after the load started: fingerprint %q, want none", got)
 	}
 }
+
+// TestSnapshotsPerPackage: a loader keeps the last few loads, so an agent that moves
+// between packages finds each warm; and a package no snapshot holds, edited in memory,
+// is loaded from the disk (export data) and re-checked warm, not loaded from source.
+func TestSnapshotsPerPackage(t *testing.T) {
+	dir := writeModule(t, module)
+	l := New(Options{})
+	app, auth := filepath.Join(dir, "app", "app.go"), filepath.Join(dir, "auth", "auth.go")
+	edit := func(path, content string) Request {
+		return Request{Dir: dir, Files: []string{path}, Overlay: map[string][]byte{path: []byte(content)}}
+	}
+	steps := []struct {
+		req         Request
+		cold, warm  int
+		wantWarm    bool
+		errContains string
+	}{
+		{Request{Dir: dir, Files: []string{app}}, 1, 0, false, ""},
+		{edit(auth, module["auth/auth.go"]+"\nvar _ int = \"s\"\n"), 2, 1, true, "auth.go:6: cannot use"},
+		{edit(app, module["app/app.go"]+"\nvar _ = auth.Nope\n"), 2, 2, true, "undefined: auth.Nope"},
+		{edit(auth, module["auth/auth.go"]), 2, 3, true, ""},
+	}
+	for i, s := range steps {
+		res, err := l.Check(context.Background(), s.req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(msgs(res), "\n")
+		if cold, warm := l.Stats(); cold != s.cold || warm != s.warm || res.Warm != s.wantWarm {
+			t.Errorf("step %d: cold=%d warm=%d (this one warm: %t), want cold=%d warm=%d", i, cold, warm, res.Warm, s.cold, s.warm)
+		}
+		if (s.errContains == "") != (got == "") || !strings.Contains(got, s.errContains) {
+			t.Errorf("step %d: errors %q, want %q", i, got, s.errContains)
+		}
+	}
+}
