@@ -368,3 +368,41 @@ func TestHookDeadline(t *testing.T) {
 		t.Error("diff got a deadline")
 	}
 }
+
+// BenchmarkHookClaude measures one agent edit through 'hook claude' on a small module:
+// served (the round trip to a warm server) and in process with a fresh warm checker, as a
+// new hook process would run it (minus the process start).
+func BenchmarkHookClaude(b *testing.B) {
+	for _, mode := range []string{"served", "in-process"} {
+		b.Run(mode, func(b *testing.B) {
+			if !server.Supported {
+				b.Skip("the shared server needs a Unix system")
+			}
+			cache, err := os.MkdirTemp("", "avb")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer os.RemoveAll(cache)
+			b.Setenv("XDG_CACHE_HOME", cache)
+			b.Setenv(testMainEnv, "1")
+			b.Setenv("TMPDIR", cache)
+			r := testrepo.New(b, map[string]string{"go.mod": goMod, "lib/lib.go": servedLib, "app/app.go": servedApp})
+			payload := hookPayload(r.Dir, "app/app.go", servedApp+"\n// Thrice triples.\nfunc Thrice() int { return 3 * lib.Answer() }\n")
+			runOnce := func() {
+				var out, errb bytes.Buffer
+				env := &Env{Stdin: strings.NewReader(payload), Stdout: &out, Stderr: &errb, Dir: r.Dir, Getenv: func(string) string { return "" }, Server: mode == "served"}
+				if code := Main(context.Background(), []string{"hook", "claude"}, env); code != 0 {
+					b.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+				}
+			}
+			runOnce() // starts the server, loads the module
+			b.ResetTimer()
+			for range b.N {
+				runOnce()
+			}
+			b.StopTimer()
+			var out, errb bytes.Buffer
+			Main(context.Background(), []string{"server", "stop"}, &Env{Stdout: &out, Stderr: &errb, Dir: r.Dir, Getenv: func(string) string { return "" }})
+		})
+	}
+}
