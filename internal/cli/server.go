@@ -296,5 +296,9 @@ func runServerProcess(ctx context.Context, env *Env, args []string) int {
 	if err := srv.Serve(ctx, ln); err != nil {
 		return fail(env, err)
 	}
+	logFile := server.LogOf(*sock)
+	if fi, err := os.Stat(logFile); err == nil && fi.Size() == 0 {
+		os.Remove(logFile) // nothing went wrong: leave nothing behind
+	}
 	return ExitOK
 }

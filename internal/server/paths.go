@@ -49,7 +49,7 @@ func Locate(cacheDir, root, exe string, environ []string) (Endpoint, error) {
 	return Endpoint{
 		Dir:    dir,
 		Socket: filepath.Join(dir, key+".sock"),
-		Log:    filepath.Join(dir, key+".log"),
+		Log:    LogOf(filepath.Join(dir, key+".sock")),
 		Root:   root,
 	}, nil
 }
@@ -67,6 +67,9 @@ func SocketDir(cacheDir string) string {
 	}
 	return dir
 }
+
+// LogOf returns the file that receives the output of the server listening on socket.
+func LogOf(socket string) string { return strings.TrimSuffix(socket, ".sock") + ".log" }
 
 // fileIdentity names a file's version: its path, size and modification time.
 func fileIdentity(path string) string {

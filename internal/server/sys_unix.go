@@ -72,8 +72,12 @@ type lockedListener struct {
 
 func (l *lockedListener) socketInfo() os.FileInfo { return l.sock }
 
+// Close removes the socket and the lock file, then releases the lock: a server's files
+// go with it. (A server starting in that instant may take the lock of the removed file
+// and listen; the one after it would replace its socket, and it exits on seeing that.)
 func (l *lockedListener) Close() error {
 	err := l.Listener.Close()
+	os.Remove(l.lock.Name())
 	l.lock.Close()
 	return err
 }
