@@ -29,6 +29,10 @@ const (
 // the first request runs in it afterwards.
 const serverStartWait = 5 * time.Second
 
+// maxServedStdin bounds the standard input sent to the server; a larger one (a huge
+// patch) is verified in process, whole.
+const maxServedStdin = server.MaxMessage / 2
+
 // forwardedEnv are the variables a served command reads through Env.Getenv.
 var forwardedEnv = []string{"NO_COLOR", "TERM"}
 
@@ -83,10 +87,10 @@ func serverRequest(env *Env, args []string) (ep server.Endpoint, exe string, req
 		}
 	}
 	if readsStdin(args) {
-		b, err := io.ReadAll(io.LimitReader(env.Stdin, server.MaxMessage/2))
-		env.Stdin = bytes.NewReader(b) // the fallback reads it again
-		if err != nil {
-			return ep, "", nil, false
+		b, err := io.ReadAll(io.LimitReader(env.Stdin, maxServedStdin+1))
+		env.Stdin = io.MultiReader(bytes.NewReader(b), env.Stdin) // the fallback reads it all again
+		if err != nil || len(b) > maxServedStdin {
+			return ep, "", nil, false // too large to send whole: verified in process
 		}
 		req.Stdin = b
 	}
