@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -80,7 +81,11 @@ func serverRequest(env *Env, args []string) (ep server.Endpoint, exe string, req
 	if ep, err = server.Locate(cache, root, exe, os.Environ()); err != nil {
 		return ep, "", nil, false
 	}
-	req = &server.Request{Op: server.OpRun, Args: args, Dir: dir, Terminal: env.Terminal}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return ep, "", nil, false
+	}
+	req = &server.Request{Op: server.OpRun, Args: args, Dir: env.Dir, Cwd: cwd, Terminal: env.Terminal}
 	for _, k := range forwardedEnv {
 		if v := env.Getenv(k); v != "" {
 			req.Env = append(req.Env, k+"="+v)
@@ -187,17 +192,25 @@ func repoRoot(dir string) (string, bool) {
 	}
 }
 
-// serveRequest returns the server's handler: it runs the request's command line as this
-// process would, with the server's warm Checker, and returns what it printed.
+// serveRequest returns the server's handler: it runs the request's command line as the
+// client's process would, with the server's warm Checker, and returns what it printed.
+// Requests run one at a time in the client's working directory, so that every relative
+// path resolves, and every message names it, as in the client's own run.
 func serveRequest(checker *agentverify.Checker) server.Handler {
+	var mu sync.Mutex
 	return func(ctx context.Context, req *server.Request) (int, []byte, []byte, error) {
-		if !servable(func(string) string { return "" }, req.Args) || !filepath.IsAbs(req.Dir) {
-			return 0, nil, nil, fmt.Errorf("not a served command: %q in %q", req.Args, req.Dir)
+		if !servable(func(string) string { return "" }, req.Args) {
+			return 0, nil, nil, fmt.Errorf("not a served command: %q", req.Args)
 		}
 		vars := map[string]string{}
 		for _, kv := range req.Env {
 			k, v, _ := strings.Cut(kv, "=")
 			vars[k] = v
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if err := os.Chdir(req.Cwd); err != nil {
+			return 0, nil, nil, err
 		}
 		var stdout, stderr bytes.Buffer
 		code := Main(ctx, req.Args, &Env{

@@ -167,6 +167,17 @@ func TestServedOutputIsCold(t *testing.T) {
 	t.Run("subdirectory", func(t *testing.T) {
 		sameAsCold(t, r.Dir, filepath.Join(r.Dir, "app"), "", "check", "--no-timings", ".", "--format", "json")
 	})
+	// Started in a subdirectory with "." as the directory, as the command is: paths in
+	// messages are named as the caller named them.
+	t.Chdir(filepath.Join(r.Dir, "app"))
+	for _, args := range [][]string{
+		{"diff", "--policy", "missing.yaml"},
+		{"diff", "--patch", "../nope.diff"},
+		{"check", "nope"},
+		{"check", "--no-timings", "--format", "json", "."},
+	} {
+		t.Run("relative "+strings.Join(args, " "), func(t *testing.T) { sameAsCold(t, r.Dir, ".", "", args...) })
+	}
 }
 
 // TestServerNeverStale changes the repository behind the server's back — edits (one

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"time"
 )
 
@@ -30,8 +31,11 @@ type Request struct {
 	Op      string `json:"op"`
 	// Args is the command line without the program name ("hook", "claude").
 	Args []string `json:"args,omitempty"`
-	// Dir is the caller's absolute working directory.
+	// Dir is the directory the command runs in, as the caller names it (perhaps relative
+	// to Cwd), so that messages name paths as the caller's own run would.
 	Dir string `json:"dir,omitempty"`
+	// Cwd is the caller's absolute working directory.
+	Cwd string `json:"cwd,omitempty"`
 	// Env holds the variables the command reads through its environment (NO_COLOR, TERM),
 	// as KEY=VALUE.
 	Env []string `json:"env,omitempty"`
@@ -82,8 +86,8 @@ func readRequest(r io.Reader) (*Request, error) {
 	}
 	switch req.Op {
 	case OpRun:
-		if len(req.Args) == 0 || req.Dir == "" {
-			return nil, errors.New("run: no command line or no directory")
+		if len(req.Args) == 0 || req.Dir == "" || !filepath.IsAbs(req.Cwd) {
+			return nil, errors.New("run: no command line, no directory or no absolute working directory")
 		}
 	case OpStatus, OpStop:
 	default:

@@ -59,7 +59,7 @@ func echo(ctx context.Context, req *Request) (int, []byte, []byte, error) {
 
 func TestRunStatusStop(t *testing.T) {
 	ep, done := serve(t, time.Minute, echo)
-	resp, err := Call(context.Background(), ep.Socket, &Request{Op: OpRun, Args: []string{"hook", "claude"}, Dir: "/repo", Stdin: []byte("{}")})
+	resp, err := Call(context.Background(), ep.Socket, &Request{Op: OpRun, Args: []string{"hook", "claude"}, Dir: "/repo", Cwd: "/", Stdin: []byte("{}")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestErrorsAreNoAnswer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ep, _ := serve(t, time.Minute, tc.h)
-			resp, err := Call(context.Background(), ep.Socket, &Request{Op: OpRun, Args: []string{"diff"}, Dir: "/repo"})
+			resp, err := Call(context.Background(), ep.Socket, &Request{Op: OpRun, Args: []string{"diff"}, Dir: "/repo", Cwd: "/repo"})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %+v, %v; want an error with %q", resp, err, tc.want)
 			}
@@ -146,7 +146,8 @@ func TestBadRequests(t *testing.T) {
 	ep, _ := serve(t, time.Minute, echo)
 	for _, msg := range []string{
 		"", "not json\n", `{"version":99,"op":"status"}` + "\n", `{"version":1,"op":"rm"}` + "\n",
-		`{"version":1,"op":"run","dir":"/repo"}` + "\n", `{"version":1,"op":"run","args":["diff"]}` + "\n",
+		`{"version":1,"op":"run","dir":"/repo","cwd":"/"}` + "\n", `{"version":1,"op":"run","args":["diff"],"cwd":"/"}` + "\n",
+		`{"version":1,"op":"run","args":["diff"],"dir":".","cwd":"rel"}` + "\n",
 	} {
 		conn, err := net.Dial("unix", ep.Socket)
 		if err != nil {
@@ -174,7 +175,7 @@ func TestConcurrentCalls(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			arg := fmt.Sprint(i)
-			resp, err := Call(context.Background(), ep.Socket, &Request{Op: OpRun, Args: []string{arg}, Dir: "/"})
+			resp, err := Call(context.Background(), ep.Socket, &Request{Op: OpRun, Args: []string{arg}, Dir: "/", Cwd: "/"})
 			if err == nil && string(resp.Stdout) != arg {
 				err = fmt.Errorf("call %d answered %q", i, resp.Stdout)
 			}
@@ -283,7 +284,7 @@ func TestLocate(t *testing.T) {
 }
 
 func FuzzReadRequest(f *testing.F) {
-	f.Add([]byte(`{"version":1,"op":"run","args":["diff"],"dir":"/r","stdin":"e30="}`))
+	f.Add([]byte(`{"version":1,"op":"run","args":["diff"],"dir":".","cwd":"/r","stdin":"e30="}`))
 	f.Add([]byte(`{"version":1,"op":"status"}`))
 	f.Add([]byte(`{"version":1,"op":"run","args":[],"dir":""}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -291,7 +292,7 @@ func FuzzReadRequest(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if req.Version != ProtocolVersion || req.Op == OpRun && (len(req.Args) == 0 || req.Dir == "") {
+		if req.Version != ProtocolVersion || req.Op == OpRun && (len(req.Args) == 0 || req.Dir == "" || !filepath.IsAbs(req.Cwd)) {
 			t.Errorf("accepted %+v", req)
 		}
 	})
