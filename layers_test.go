@@ -28,7 +28,7 @@ var layers = []struct {
 	{"agent/runner", 6},
 	{"internal/integrations", 6},
 	{"internal/server", 6}, // the shared warm server; the CLI gives it its handler
-	{"analyzer", 6}, // go/analysis front door: go vet -vettool, nogo
+	{"analyzer", 6},        // go/analysis front door: go vet -vettool, nogo
 	{"internal/cli", 7},
 	{"internal/attacks", 7}, // the adversarial suite drives the CLI
 	{"cmd", 8},
