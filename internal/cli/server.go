@@ -49,8 +49,13 @@ func viaServer(ctx context.Context, env *Env, args []string) (code int, ok bool)
 	if !ok {
 		return 0, false
 	}
-	start := func() error {
-		return server.Spawn(ep, exe, []string{"server", "run", "--socket", ep.Socket, "--root", ep.Root, "--idle", env.Getenv(ServerIdleEnv)})
+	idle := env.Getenv(ServerIdleEnv)
+	if d, err := time.ParseDuration(idle); idle != "" && (err != nil || d <= 0) {
+		fmt.Fprintf(env.Stderr, "agentverify: %s=%q is not a positive duration; verifying without the server\n", ServerIdleEnv, idle)
+		return 0, false
+	}
+	start := func() (<-chan struct{}, error) {
+		return server.Spawn(ep, exe, []string{"server", "run", "--socket", ep.Socket, "--root", ep.Root, "--idle", idle})
 	}
 	resp, err := server.CallOrStart(ctx, ep, req, start, serverStartWait)
 	if err != nil {

@@ -264,6 +264,24 @@ func TestServerFallsBackToCold(t *testing.T) {
 	check("a file for a socket", "not a socket", args...)
 	os.Remove(ep.Socket)
 
+	// A server that cannot listen (its lock file is a directory) exits at once: the client
+	// stops waiting for it, and verifies cold.
+	os.Mkdir(ep.Socket+".lock", 0o700)
+	start := time.Now()
+	check("a server that cannot start", "", args...)
+	if d := time.Since(start); d > serverStartWait {
+		t.Errorf("a server that cannot start: the client waited %v", d)
+	}
+	os.Remove(ep.Socket + ".lock")
+
+	// A bad idle time-out: said once, verified cold.
+	var out, errb bytes.Buffer
+	getenv := func(k string) string { return map[string]string{ServerIdleEnv: "soon"}[k] }
+	code := Main(context.Background(), args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Dir: r.Dir, Getenv: getenv, Server: true})
+	if code != ccode || out.String() != cout || !strings.Contains(errb.String(), ServerIdleEnv+`="soon" is not a positive duration`) {
+		t.Errorf("bad %s: exit %d, stderr %q", ServerIdleEnv, code, errb.String())
+	}
+
 	// A server that answers with an error, or hangs up: verified cold.
 	for _, h := range []server.Handler{
 		func(context.Context, *server.Request) (int, []byte, []byte, error) {

@@ -63,8 +63,10 @@ func checkSocket(socket string) error {
 }
 
 // CallOrStart calls the server at ep, starting it with start when none is running and
-// waiting up to wait for it to listen.
-func CallOrStart(ctx context.Context, ep Endpoint, req *Request, start func() error, wait time.Duration) (*Response, error) {
+// waiting up to wait for it to listen. start returns a channel closed when the process it
+// started exits: a server that exits before anyone listens (it could not listen, or lost
+// the race to another one that does) ends the wait early.
+func CallOrStart(ctx context.Context, ep Endpoint, req *Request, start func() (<-chan struct{}, error), wait time.Duration) (*Response, error) {
 	resp, err := Call(ctx, ep.Socket, req)
 	if !errors.Is(err, ErrNotRunning) {
 		return resp, err
@@ -72,7 +74,8 @@ func CallOrStart(ctx context.Context, ep Endpoint, req *Request, start func() er
 	if err := PrivateDir(ep.Dir); err != nil {
 		return nil, err
 	}
-	if err := start(); err != nil {
+	exited, err := start()
+	if err != nil {
 		return nil, fmt.Errorf("start server: %w", err)
 	}
 	deadline := time.Now().Add(wait)
@@ -84,6 +87,8 @@ func CallOrStart(ctx context.Context, ep Endpoint, req *Request, start func() er
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
+		case <-exited:
+			return Call(ctx, ep.Socket, req) // perhaps another server listens now
 		case <-time.After(delay):
 		}
 	}

@@ -22,4 +22,4 @@ func owner(os.FileInfo) (int, bool) { return 0, false }
 func Listen(Endpoint) (net.Listener, error) { return nil, errUnsupported }
 
 // Spawn is not available on this system.
-func Spawn(Endpoint, string, []string) error { return errUnsupported }
+func Spawn(Endpoint, string, []string) (<-chan struct{}, error) { return nil, errUnsupported }

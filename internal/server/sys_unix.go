@@ -83,11 +83,12 @@ func (l *lockedListener) Close() error {
 }
 
 // Spawn starts exe with args as a server detached from the caller (its own session,
-// standard input from /dev/null, output to ep.Log), in directory ep.Root.
-func Spawn(ep Endpoint, exe string, args []string) error {
+// standard input from /dev/null, output to ep.Log), in directory ep.Root. The channel is
+// closed when the process exits, which a server that could not listen does at once.
+func Spawn(ep Endpoint, exe string, args []string) (<-chan struct{}, error) {
 	log, err := os.OpenFile(ep.Log, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer log.Close()
 	cmd := exec.Command(exe, args...)
@@ -95,8 +96,9 @@ func Spawn(ep Endpoint, exe string, args []string) error {
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return err
+		return nil, err
 	}
-	go cmd.Wait() // reap it, should this process outlive it
-	return nil
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }() // and reaped, should this process outlive it
+	return exited, nil
 }
