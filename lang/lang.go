@@ -170,6 +170,9 @@ type APIChange struct {
 	// the package's import path when the package itself changed; used to tell the errors
 	// a change causes in its callers from errors it does not.
 	Name string
+	// Qualified is the subject as the language writes it with its package
+	// ("alexandria:rotate"), for messages; empty means Package.Subject.
+	Qualified string
 	// Removed is set when the subject (or the package) is gone.
 	Removed bool
 	// Internal is set when only the project itself can use the package (Go's internal/

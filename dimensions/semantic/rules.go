@@ -35,8 +35,8 @@ var (
 	}
 	brokenDependent = &check.Rule{
 		ID: "semantics/broken-dependent", Default: policy.Error,
-		Short: "code outside the change no longer type-checks because of it",
-		Doc: "A package of the module that imports a changed package no longer type-checks at the head; " +
+		Short: "code outside the change is broken because of it",
+		Doc: "A package of the module that imports a changed package is broken at the head; " +
 			"every error that names what the change removed or changed is a finding at the call site, " +
 			"naming the package by its import path and the change that broke it. Only packages outside " +
 			"the change are checked: breakage inside it is the hallucination dimension's. In Common Lisp the " +

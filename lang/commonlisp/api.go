@@ -51,6 +51,11 @@ func (fe *Frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
 	}
 	out := removedExports(base, head)
 	out = append(out, changedLambdaLists(req.Changes, base, head)...)
+	for i, ch := range out {
+		if !strings.HasPrefix(ch.Subject, "package ") {
+			out[i].Qualified = ch.Package + ":" + ch.Subject // as a caller writes it
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Head.File != b.Head.File {
