@@ -136,6 +136,7 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 	if trust != nil && trust.PolicyFile != "" {
 		polPath = trust.PolicyFile
 	}
+	langs = configured(langs, pol)
 	rules := Rules(dims)
 	if err := pol.ValidateRules(func(id string) bool { return rules[id] != nil }); err != nil {
 		return nil, err

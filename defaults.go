@@ -1,6 +1,8 @@
 package agentverify
 
 import (
+	"slices"
+
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/dimensions/complexity"
 	"github.com/agentverify/agentverify/dimensions/hallucination"
@@ -14,6 +16,7 @@ import (
 	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/lang/python"
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/policy"
 )
 
 // Dimensions returns the built-in dimensions in report order.
@@ -50,4 +53,22 @@ func languages(l *load.Loader, s *pyright.Servers) lang.Registry {
 		pyFrontend = python.NewWarm(s)
 	}
 	return lang.Registry{goFrontend, pyFrontend, lispFrontend}
+}
+
+// configured returns langs as the policy configures them: the Common Lisp frontend reads
+// #+/#- against the policy's features. langs itself is not modified.
+func configured(langs lang.Registry, pol *policy.Policy) lang.Registry {
+	features := pol.Languages.CommonLisp.Features
+	if features == nil {
+		return langs
+	}
+	out := slices.Clone(langs)
+	for i, fe := range out {
+		if lf, ok := fe.(*commonlisp.Frontend); ok {
+			c := *lf
+			c.Features = features
+			out[i] = &c
+		}
+	}
+	return out
 }

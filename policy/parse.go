@@ -349,6 +349,7 @@ func (d *decoder) policy(n *yaml.Node, p *Policy) error {
 		},
 		"overrides": func(v *yaml.Node) error { return d.overrides(v, p) },
 		"limits":    d.limits(&p.Limits),
+		"languages": d.languages(&p.Languages),
 		"suppressions": func(v *yaml.Node) error {
 			return d.fields(v, "suppressions", map[string]func(*yaml.Node) error{
 				"allow_new": d.bool("suppressions.allow_new", &p.Suppressions.AllowNew),

@@ -53,6 +53,9 @@ type Policy struct {
 
 	// Limits bound the cost of a verification (limits.go).
 	Limits Limits
+
+	// Languages configure the frontends (languages.go).
+	Languages LanguageOptions
 }
 
 // RuleSeverity is one entry of the rules: map.

@@ -57,6 +57,13 @@ overrides: []
 limits:
   max_file_size: 5242880     # bytes (5 MiB); at most 268435456 (256 MiB)
   dimension_timeout: 5m      # per dimension; from 1s to 1h
+
+# What the language frontends need to know beyond the files. Common Lisp's #+/#- branches
+# are read against these *features*; null is SBCL's on x86-64 Linux. Branches for other
+# Lisps are not checked.
+languages:
+  commonlisp:
+    features: null           # e.g. [ccl, x86-64, linux, unix, asdf3]
 `
 
 // Starter returns the commented starter policy that "agentverify init" writes.
