@@ -65,12 +65,20 @@ func runCached(ctx context.Context, cache *resultcache.Cache, pass *check.Pass, 
 		}
 		out[i] = o
 	}
+	ranAt := map[int]bool{}
+	for _, i := range subAt {
+		ranAt[i] = true
+	}
 	for i, d := range dims {
 		if hits[i] == nil {
 			continue
 		}
 		out[i].Dimension = d.Name
-		out[i].Findings = merge(out[i].Findings, hits[i], recompute)
+		if ranAt[i] {
+			out[i].Findings = merge(out[i].Findings, hits[i], recompute)
+		} else {
+			out[i].Findings = merge(nil, hits[i], nil) // every directory a hit
+		}
 	}
 	return out
 }
