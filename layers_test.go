@@ -32,6 +32,7 @@ var layers = []struct {
 	{"internal/cli", 7},
 	{"internal/attacks", 7}, // the adversarial suite drives the CLI
 	{"cmd", 8},
+	{"internal/bench", 8}, // a program that runs the built binary
 }
 
 const module = "github.com/agentverify/agentverify"
