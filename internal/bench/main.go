@@ -75,6 +75,10 @@ func timed(dir string, env []string, stdin []byte, name string, args ...string) 
 	if code := cmd.ProcessState.ExitCode(); code > 1 {
 		return r, out.Bytes(), fmt.Errorf("%s %s: exit %d: %s", name, strings.Join(args, " "), code, firstLine(out.Bytes()))
 	}
+	if bytes.Contains(out.Bytes(), []byte("/internal-error")) {
+		// A dimension that timed out is fast and wrong: the number would mislead.
+		return r, out.Bytes(), fmt.Errorf("%s %s: a dimension could not complete (internal-error)", name, strings.Join(args, " "))
+	}
 	return r, out.Bytes(), nil
 }
 
