@@ -157,7 +157,7 @@ func readModule(dir string) *module {
 	}
 	gosum, _ := os.ReadFile(filepath.Join(dir, "go.sum"))
 	m.files = fmt.Appendf(nil, "%d\x00%s\x00%d\x00%s", len(gomod), gomod, len(gosum), gosum)
-	f, err := modfile.ParseLax(filepath.Join(dir, "go.mod"), gomod, nil)
+	f, err := modfile.Parse(filepath.Join(dir, "go.mod"), gomod, nil)
 	if err != nil || f.Module == nil || exists(filepath.Join(dir, "vendor")) {
 		return m
 	}
