@@ -102,3 +102,32 @@ func TestDigestsUncacheable(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDigests names the inputs of every package of this repository, as a
+// whole-repository check does before it can replay anything.
+func BenchmarkDigests(b *testing.B) {
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var all []string
+	err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == ".git" || d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(root, p)
+		all = append(all, filepath.ToSlash(rel))
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Digests(context.Background(), root, all); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
