@@ -240,7 +240,19 @@ func (c *Cache) Trim() error {
 	}
 	now := c.now()
 	_ = os.Chtimes(marker, now, now)
+	c.removeStaleTemps()
 	return c.trimTo(c.maxBytes * 3 / 4)
+}
+
+// removeStaleTemps removes the temporary files of writers that died before their rename
+// (a live writer renames within milliseconds).
+func (c *Cache) removeStaleTemps() {
+	temps, _ := filepath.Glob(filepath.Join(c.dir, "*", ".tmp-*"))
+	for _, p := range temps {
+		if fi, err := os.Stat(p); err == nil && c.now().Sub(fi.ModTime()) > trimEvery {
+			_ = os.Remove(p)
+		}
+	}
 }
 
 // trimTo removes the oldest entries until at most limit bytes remain, if the store is

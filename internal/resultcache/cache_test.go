@@ -114,6 +114,13 @@ func TestTrim(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	stale := filepath.Join(filepath.Dir(c.path(key("0"))), ".tmp-dead")
+	if err := os.WriteFile(stale, []byte("half an entry"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(stale, now.Add(-2*time.Hour), now.Add(-2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 	if _, ok := c.Get(key("0")); !ok { // a hit refreshes the oldest entry
 		t.Fatal("miss")
 	}
@@ -126,6 +133,9 @@ func TestTrim(t *testing.T) {
 	}
 	if st.Bytes > 10<<10*3/4 {
 		t.Errorf("after Trim: %d bytes, over three quarters of the bound", st.Bytes)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("a dead writer's temporary file survived Trim")
 	}
 	for i, want := range map[int]bool{0: true, 1: false, 2: false, 7: true} {
 		if _, ok := c.Get(key(fmt.Sprint(i))); ok != want {
