@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -65,7 +66,11 @@ func toolchain(ctx context.Context, root string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("go env: %w: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	if bytes.Contains(out, []byte(`"GOWORK": "/`)) {
+	var env map[string]string
+	if err := json.Unmarshal(out, &env); err != nil {
+		return nil, fmt.Errorf("go env: %w", err)
+	}
+	if w := env["GOWORK"]; w != "" && w != "off" {
 		return nil, nil
 	}
 	return out, nil
