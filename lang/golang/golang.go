@@ -40,10 +40,12 @@ func (fe frontend) loaderFor(req *lang.Request) *load.Loader {
 	if fe.loader != nil {
 		return fe.loader
 	}
+	// Check mode has no base view to reuse the loader's snapshots.
+	opts := load.Options{Forget: req.Changes != nil && req.Changes.NoBase}
 	if req.Memo == nil {
-		return load.New(load.Options{})
+		return load.New(opts)
 	}
-	return req.Memo.Get(load.MemoKey, func() any { return load.New(load.Options{}) }).(*load.Loader)
+	return req.Memo.Get(load.MemoKey, func() any { return load.New(opts) }).(*load.Loader)
 }
 
 // Resolve type-checks the Go code of the change (lang.Resolver).

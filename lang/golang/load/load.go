@@ -186,12 +186,17 @@ type Options struct {
 	// its GOFLAGS are kept; GOPROXY=off, GOTOOLCHAIN=local and the -mod flag are always
 	// the loader's (see Loader.Env).
 	Env []string
+	// Forget keeps nothing between checks: for a loader that serves one verification with
+	// no base view (check mode), whose snapshots would only hold the type information of
+	// the whole module until the end of the run, next to the loads of other ports.
+	Forget bool
 }
 
 // Loader type-checks packages, caching dependency type information per module. It is safe
 // for concurrent use; checks run one at a time.
 type Loader struct {
-	env []string
+	env    []string
+	forget bool
 
 	mu   sync.Mutex
 	mods map[string]*snapshot
@@ -201,7 +206,7 @@ type Loader struct {
 
 // New returns a Loader.
 func New(opts Options) *Loader {
-	return &Loader{env: opts.Env, mods: map[string]*snapshot{}}
+	return &Loader{env: opts.Env, forget: opts.Forget, mods: map[string]*snapshot{}}
 }
 
 // Stats returns how many checks were cold (ran `go list`) and warm (reused the cache).
@@ -243,7 +248,9 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 		disk.Overlay = nil
 		if _, snap, err := l.cold(ctx, disk); err == nil && snap != nil {
 			l.colds++
-			l.mods[req.cacheKey()] = snap
+			if !l.forget {
+				l.mods[req.cacheKey()] = snap
+			}
 			res, ok, err := snap.warm(ctx, req)
 			if err != nil {
 				return nil, err
@@ -259,7 +266,7 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	l.colds++
-	if snap != nil {
+	if snap != nil && !l.forget {
 		l.mods[req.cacheKey()] = snap
 	} else {
 		delete(l.mods, req.cacheKey())
