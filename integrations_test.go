@@ -241,8 +241,11 @@ func TestPreCommitFramework(t *testing.T) {
 	}
 }
 
-// TestMain removes the binary built for the tests, so a run leaves nothing behind.
+// TestMain removes the binary built for the tests, so a run leaves nothing behind; the
+// binary verifies in its own process (AGENTVERIFY_NO_SERVER), so no shared server is
+// started by the hooks the tests run.
 func TestMain(m *testing.M) {
+	os.Setenv("AGENTVERIFY_NO_SERVER", "1")
 	code := m.Run()
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))

@@ -28,7 +28,8 @@ var layers = []struct {
 	{"", 5},                 // the root package: the one entry point
 	{"agent/runner", 6},
 	{"internal/integrations", 6},
-	{"analyzer", 6}, // go/analysis front door: go vet -vettool, nogo
+	{"internal/server", 6}, // the shared warm server; the CLI gives it its handler
+	{"analyzer", 6},        // go/analysis front door: go vet -vettool, nogo
 	{"internal/cli", 7},
 	{"internal/attacks", 7}, // the adversarial suite drives the CLI
 	{"cmd", 8},

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/change/editset"
+	"github.com/agentverify/agentverify/internal/testkit/pyrighttest"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 
@@ -128,6 +130,7 @@ def classify(n):
 // on .py files through the Python frontend, findings land at the declarations'
 // positions, and idiomatic code draws none.
 func TestPythonProject(t *testing.T) {
+	pyrighttest.Require(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		".agentverify.yaml": "version: 1\nname: py\nstyle:\n  naming: detect\n  require_docs: exported\n" +
@@ -165,11 +168,11 @@ func TestPythonProject(t *testing.T) {
 }
 
 // TestPythonDiffSemantics checks that the declarations the Python frontend extracts give
-// the semantics dimension what it needs in a diff: a removed pytest test is reported at the
-// head (the top of the file) with its base position as related place. A removed public
-// function needs a Python API comparer (lang.APIComparer), which is issue 14's work: until
-// then it is not reported, and this test says so.
+// the semantics dimension what it needs in a diff: a removed pytest test and a removed
+// public function (the Python frontend's lang.APIComparer) are reported at the head (the
+// top of the file) with their base positions as related places.
 func TestPythonDiffSemantics(t *testing.T) {
+	pyrighttest.Require(t)
 	r := testrepo.New(t, map[string]string{
 		".agentverify.yaml": "version: 1\nname: py\nstyle:\n  naming: detect\n" +
 			"semantics:\n  preserve_exports: true\n  preserve_tests: true\n",
@@ -191,8 +194,44 @@ func TestPythonDiffSemantics(t *testing.T) {
 			got = append(got, fmt.Sprintf("  related %s:%d base=%v", r.Location.File, r.Location.Line, r.Base))
 		}
 	}
-	want := []string{"pkg/test_api.py:1:0 semantics/removed-test", "  related pkg/test_api.py:5 base=true"}
+	want := []string{"pkg/api.py:1:0 semantics/removed-export", "  related pkg/api.py:9 base=true",
+		"pkg/test_api.py:1:0 semantics/removed-test", "  related pkg/test_api.py:5 base=true"}
 	if !slices.Equal(got, want) {
 		t.Errorf("violations:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestPythonWarmEdits verifies proposed Python edits the way the MCP server and the hooks
+// do, through one long-lived Checker (a warm pyright language server): a hallucinated
+// member is denied with a suggestion before it is written, and the corrected edit passes.
+func TestPythonWarmEdits(t *testing.T) {
+	pyrighttest.Require(t)
+	r := testrepo.New(t, map[string]string{
+		"app/__init__.py": "",
+		"app/store.py":    "\"\"\"Store.\"\"\"\nimport json\n\n\ndef save(data):\n    \"\"\"Save.\"\"\"\n    return json.dumps(data)\n",
+	})
+	c := agentverify.NewChecker()
+	for i, tt := range []struct {
+		src  string
+		want []string
+	}{
+		{"\"\"\"Store.\"\"\"\nimport json\n\n\ndef save(data):\n    \"\"\"Save.\"\"\"\n    return json.dumsp(data)\n",
+			[]string{"app/store.py:7:17 hallucination/unknown-symbol did you mean dumps, dump?"}},
+		{"\"\"\"Store.\"\"\"\nimport json\n\n\ndef save(data):\n    \"\"\"Save.\"\"\"\n    return json.dumps(data, sort=True)\n",
+			[]string{"app/store.py:7:29 hallucination/unknown-keyword did you mean sort_keys?"}},
+		{"\"\"\"Store.\"\"\"\nimport json\n\n\ndef save(data):\n    \"\"\"Save.\"\"\"\n    return json.dumps(data, sort_keys=True)\n", nil},
+	} {
+		rep, err := c.Check(context.Background(), agentverify.Request{Dir: r.Dir, Source: agentverify.Edits,
+			Edits: []editset.Edit{{Path: "app/store.py", Content: []byte(tt.src)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, v := range rep.Violations {
+			got = append(got, fmt.Sprintf("%s:%d:%d %s %s", v.Location.File, v.Location.Line, v.Location.Column, v.Rule, v.Suggestion))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("edit %d:\n got %q\nwant %q", i, got, tt.want)
+		}
 	}
 }

@@ -56,8 +56,8 @@ func TestDiffRemovedExportEndToEnd(t *testing.T) {
 		}
 		got := strings.Join(semantics(rep), "\n")
 		want := strings.Join([]string{
-			"semantics/broken-dependent api/handler.go:7:14 package example.com/m/api no longer type-checks: undefined: auth.Verify (broken by the change to example.com/m/auth.Verify) | auth/token.go:1 base=false",
-			"semantics/broken-dependent api/handler.go:7:32 package example.com/m/api no longer type-checks: undefined: auth.Verify (broken by the change to example.com/m/auth.Verify) | auth/token.go:1 base=false",
+			"semantics/broken-dependent api/handler.go:7:14 package example.com/m/api is broken: undefined: auth.Verify (broken by the change to example.com/m/auth.Verify) | auth/token.go:1 base=false",
+			"semantics/broken-dependent api/handler.go:7:32 package example.com/m/api is broken: undefined: auth.Verify (broken by the change to example.com/m/auth.Verify) | auth/token.go:1 base=false",
 			"semantics/removed-export auth/token.go:1:1 package example.com/m/auth: Verify: removed; callers outside the change break | auth/token.go:7 base=true",
 		}, "\n")
 		if got != want {

@@ -127,6 +127,12 @@ type File struct {
 	Skips []Skip
 	// Lines holds the file's lines without terminators, for line-based checks.
 	Lines []string
+	// Test is set for a file that holds tests or test fixtures (Go's _test.go, Python's
+	// test_*.py, *_test.py and conftest.py): no API, and no doc comments required.
+	Test bool
+	// DocTerm is what the language calls a doc comment, for messages ("docstring");
+	// empty means "doc comment".
+	DocTerm string
 }
 
 // Registry is an ordered set of frontends; the first that matches a path wins.
@@ -164,6 +170,9 @@ type APIChange struct {
 	// the package's import path when the package itself changed; used to tell the errors
 	// a change causes in its callers from errors it does not.
 	Name string
+	// Qualified is the subject as the language writes it with its package
+	// ("alexandria:rotate"), for messages; empty means Package.Subject.
+	Qualified string
 	// Removed is set when the subject (or the package) is gone.
 	Removed bool
 	// Internal is set when only the project itself can use the package (Go's internal/
@@ -202,4 +211,35 @@ type APIComparer interface {
 	// BrokenUses reports every error that changes cause in the packages of the
 	// repository outside the change that use the changed packages.
 	BrokenUses(req *Request, changes []APIChange) ([]BrokenUse, error)
+}
+
+// Linker is implemented by a frontend whose files do not tell everything about their own
+// declarations: a Common Lisp definition is exported by the :export of a defpackage that
+// is usually in another file. Link returns lf completed from the rest of the project at
+// the head of req's change (Decl.Exported); lf itself, shared by every dimension, is not
+// modified. A dimension that reads Decl.Exported links the file first.
+type Linker interface {
+	Link(req *Request, lf *File) (*File, error)
+}
+
+// NamingDetector is implemented by a frontend whose language has no single naming
+// convention (Common Lisp is written in lisp-case, snake_case or camelCase). When the
+// policy's naming is "detect", style checks the language's files against the convention
+// most of the project's identifiers follow, instead of the frontend's Naming.
+type NamingDetector interface {
+	// Conventions lists the conventions to choose from; the first (the frontend's
+	// Naming) wins ties and is used when no identifier tells them apart.
+	Conventions() []string
+	// ProjectIdents returns the identifiers declared by the language's files of the
+	// repository that the change does not touch (the same on both sides of it; a change
+	// does not set the style it is checked against), or in check mode (no base) by all
+	// of them.
+	ProjectIdents(req *Request) ([]Ident, error)
+}
+
+// DocAdvisor is implemented by a frontend whose documentation is not a comment above the
+// declaration (a Common Lisp docstring): DocAdvice tells how to document d, for style's
+// missing-doc suggestion.
+type DocAdvisor interface {
+	DocAdvice(d Decl) string
 }

@@ -24,7 +24,9 @@ func defaultScope() *ScopeOptions {
 	return &ScopeOptions{AllowedPaths: []string{"**"}, ForbiddenPaths: []string{}, AllowedOperations: []string{"create", "modify", "delete", "rename"}}
 }
 
-func defaultStyle() *StyleOptions { return &StyleOptions{Naming: "go", RequireDocs: "exported"} }
+// defaultStyle names identifiers by each language's own convention (Go's for Go, PEP 8
+// for Python): one convention for every language would flag the idioms of the others.
+func defaultStyle() *StyleOptions { return &StyleOptions{Naming: "detect", RequireDocs: "exported"} }
 
 func defaultSemantics() *SemanticsOptions {
 	return &SemanticsOptions{PreserveExports: true, PreserveSignatures: true, PreserveTests: true}

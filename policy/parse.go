@@ -284,7 +284,7 @@ func dimension[T any](d *decoder, key string, dst **T, defaults func() *T, field
 }
 
 var (
-	namings     = []string{"go", "lisp-case", "snake_case", "camelCase", "detect"}
+	namings     = []string{"go", "lisp-case", "snake_case", "pep8", "camelCase", "detect"}
 	requireDocs = []string{"none", "exported"}
 )
 

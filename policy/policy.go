@@ -87,7 +87,7 @@ type HallucinationOptions struct{}
 
 // StyleOptions configures the style dimension.
 type StyleOptions struct {
-	Naming        string // go | lisp-case | snake_case | camelCase | detect
+	Naming        string // go | lisp-case | snake_case | pep8 | camelCase | detect
 	RequireDocs   string // none | exported
 	MaxLineLength int    // 0 = off
 }

@@ -33,7 +33,7 @@ func TestParseErrors(t *testing.T) {
 		{"negative limit", "version: 1\ncomplexity:\n  max_cyclomatic: -1\n", "p.yaml:3: complexity.max_cyclomatic: want a whole number ≥ 0"},
 		{"string limit", "version: 1\ncomplexity:\n  max_cyclomatic: ten\n", `p.yaml:3: complexity.max_cyclomatic: want a whole number, got "ten"`},
 		{"float limit", "version: 1\ncomplexity:\n  max_cyclomatic: 1.5\n", "p.yaml:3: complexity.max_cyclomatic: want a whole number"},
-		{"bad naming", "version: 1\nstyle:\n  naming: kebab\n", `p.yaml:3: style.naming: want one of go, lisp-case, snake_case, camelCase, detect, got "kebab"`},
+		{"bad naming", "version: 1\nstyle:\n  naming: kebab\n", `p.yaml:3: style.naming: want one of go, lisp-case, snake_case, pep8, camelCase, detect, got "kebab"`},
 		{"bool as string", "version: 1\nsemantics:\n  preserve_tests: \"yes\"\n", "p.yaml:3: semantics.preserve_tests: want true or false"},
 		{"dimension as list", "version: 1\nstyle: [a]\n", "p.yaml:2: style: want a mapping of keys, got a list"},
 		{"bad severity", "version: 1\nrules:\n  style/naming: warn\n", `p.yaml:3: rules.style/naming: bad severity "warn"`},
@@ -233,7 +233,7 @@ overrides:
 	if g := p.ForPath("gen/x.go"); g.Complexity.MaxCyclomatic != 30 || g.Complexity.MaxNestingDepth != 5 {
 		t.Errorf("gen: %+v", g.Complexity)
 	}
-	if p.Complexity.MaxCyclomatic != 15 || p.Style.Naming != "go" {
+	if p.Complexity.MaxCyclomatic != 15 || p.Style.Naming != "detect" {
 		t.Error("ForPath changed the policy")
 	}
 	// An override never enables a skipped dimension.

@@ -21,7 +21,7 @@ scope:                       # which files the change may touch, and how
 hallucination: {}            # imports, symbols, members and signatures must exist
 
 style:
-  naming: go                 # go | lisp-case | snake_case | camelCase | detect
+  naming: detect             # detect (each language's own) | go | lisp-case | snake_case | pep8 | camelCase
   require_docs: exported     # none | exported: exported declarations need a doc comment
   max_line_length: 0         # 0 = off
 
@@ -49,7 +49,7 @@ rules: {}
 
 # Per-path options; later entries win.
 overrides: []
-#  - paths: ["**/*_test.go"]
+#  - paths: ["**/*_test.go", "**/test_*.py", "**/*_test.py", "**/conftest.py"]
 #    complexity: {max_function_lines: 200}
 
 # What one verification may cost. Nothing over a limit passes: a larger file of a verified

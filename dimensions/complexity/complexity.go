@@ -20,20 +20,29 @@ var Dimension = &check.Dimension{
 			Short: "function body has more lines than max_function_lines",
 			Doc: "Counts the non-blank, non-comment lines between a function's braces and fires when " +
 				"the count exceeds complexity.max_function_lines (0 = off). In a diff, only functions " +
-				"that are new or grew are reported. Split long functions into named steps.",
+				"that are new or grew are reported. For Common Lisp, the code lines of a defining form after " +
+				"its first (not blank, not only a ; comment, not inside #|…|#). Split long functions into " +
+				"named steps.",
 		},
 		{
 			ID: "complexity/nesting-depth", Default: policy.Error,
 			Short: "control structures nest deeper than max_nesting_depth",
 			Doc: "Measures the deepest nesting of if, for, range, switch, type switch, select and " +
 				"function literals (an else-if chain counts once) and fires when it exceeds " +
-				"complexity.max_nesting_depth (0 = off). Use early returns and helper functions.",
+				"complexity.max_nesting_depth (0 = off). For Common Lisp, the nesting of if, when, unless, " +
+				"cond, the case and typecase families, loop, do, dolist, dotimes, handler-case, " +
+				"handler-bind, restart-case and lambda forms (quoted data excluded). Use early returns " +
+				"and helper functions.",
 		},
 		{
 			ID: "complexity/cyclomatic", Default: policy.Error,
 			Short: "cyclomatic complexity exceeds max_cyclomatic",
 			Doc: "Cyclomatic complexity as gocyclo computes it: 1 + if, for, range, non-default case " +
-				"and comm clauses, && and || (function literals count toward their function). Fires " +
+				"and comm clauses, && and || (function literals count toward their function). For Common " +
+				"Lisp: 1 + if, when, unless, each cond clause, each clause of the case and typecase " +
+				"families, each handler-case and restart-case clause, each and/or operand after the " +
+				"first, each iteration form (loop, do, dolist, dotimes) and each conditional loop " +
+				"clause (if, when, unless, while, until). Fires " +
 				"above complexity.max_cyclomatic (0 = off). Split the function or table-drive it.",
 		},
 		{

@@ -7,8 +7,9 @@ import (
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
+	"github.com/agentverify/agentverify/lang/python"
 )
 
 func TestDimension(t *testing.T) {
-	checktest.Run(t, "testdata", complexity.Dimension, lang.Registry{golang.New()})
+	checktest.Run(t, "testdata", complexity.Dimension, lang.Registry{golang.New(), python.New()})
 }

@@ -32,11 +32,11 @@ var rules = []*check.Rule{
 	{ID: RuleSyntaxError, Default: policy.Error, Short: "the file does not parse",
 		Doc: "The language's parser rejects the file (the Go parser for Go files and go.mod, the frontend's parser for Python, Common Lisp and every other language agentverify parses). Every error the parser recovers from is reported. Nothing else about the file can be verified until it parses; fix the syntax at the reported position."},
 	{ID: RuleUnknownImport, Default: policy.Error, Short: "an import path resolves to no package",
-		Doc: "The import path names no standard-library package, no package of the module and no package of a module go.mod requires. Agents invent plausible module paths; installing one with `go get` is how typo-squatted modules get in, so the fix is to use an existing package, never to add whatever module has that name."},
+		Doc: "The import path names no standard-library package, no package of the module and no package of a module go.mod requires (Go), or no module of the standard library, of the project or of the installed packages (Python; imports guarded by `try/except ImportError` or a version check are left to the dependency checks). Agents invent plausible module paths; installing one with `go get` or `pip install` is how typo-squatted modules get in, so the fix is to use an existing package, never to add whatever module has that name."},
 	{ID: RuleUndeclaredDependency, Default: policy.Error, Short: "an import belongs to a module go.mod does not require",
 		Doc: "The imported package exists in the local module cache, but its module is not required by go.mod, so the build would need an unreviewed dependency. Use a package the module already depends on, or add the requirement deliberately in a reviewed change."},
-	{ID: RuleNewDependency, Default: policy.Warning, Short: "the change adds a requirement to go.mod",
-		Doc: "A module requirement is added to go.mod. New dependencies are a supply-chain decision: check that the module is the intended one (not a look-alike), maintained, and needed."},
+	{ID: RuleNewDependency, Default: policy.Warning, Short: "the change adds a dependency requirement",
+		Doc: "A requirement is added to go.mod, or to a Python project's declarations (pyproject.toml, a requirements file, setup.cfg, setup.py). New dependencies are a supply-chain decision: check that the module or distribution is the intended one (not a look-alike), maintained, and needed. For Python the message says when no installed distribution has the name, the mark of a made-up (slopsquattable) package."},
 	{ID: RuleMissingImport, Default: policy.Error, Short: "a package is used but not imported",
 		Doc: "The code uses pkg.Name where pkg is no identifier in scope but the name of a package the file does not import: one of the standard library, of the module, or of a module go.mod requires directly (or one the file imports under another name). The suggestion is the import line, and when Name is not a member of that standard-library package, the closest real members."},
 	{ID: RuleUnknownSymbol, Default: policy.Error, Short: "pkg.Name is not declared by that package",
@@ -47,8 +47,8 @@ var rules = []*check.Rule{
 		Doc: "The identifier is declared nowhere in scope: not locally, not in the package, not among the imports or the predeclared identifiers. The suggestion lists the closest names in scope."},
 	{ID: RuleWrongSignature, Default: policy.Error, Short: "a call does not match the function's signature",
 		Doc: "A call passes too many or too few arguments, arguments of the wrong types, or uses the wrong number of results of an existing function or method. Check the real signature."},
-	{ID: RuleAPITooNew, Default: policy.Error, Short: "a standard-library symbol or language feature is newer than the go directive",
-		Doc: "The code uses a standard-library symbol (or a language feature) introduced by a Go release later than the module's `go` directive, so it does not build with the Go versions the module supports. Raise the go directive deliberately or use an older API."},
+	{ID: RuleAPITooNew, Default: policy.Error, Short: "a standard-library symbol or language feature is newer than the project's language version",
+		Doc: "The code uses a standard-library symbol (or a language feature) introduced by a release later than the oldest the project supports: the module's `go` directive (Go), the floor of `requires-python` (Python; modules from typeshed's stdlib/VERSIONS, functions and methods from CPython's changelog, code under a `sys.version_info` or `hasattr` test excepted). It does not run on the versions the project supports. Raise the version deliberately, guard the use, or use an older API."},
 	{ID: RuleTypeError, Default: policy.Error, Short: "any other type-checker error",
 		Doc: "The type checker rejects the code for a reason no more specific rule covers (a mismatched type, an unused variable or import, a missing return, …). Every type error of the change is reported; nothing is hidden."},
 	{ID: RuleUnknownPackage, Default: policy.Error, Short: "a package nobody has is used",
@@ -89,7 +89,8 @@ var ruleUnverifiedFile = &check.Rule{
 		"a Go module that leads out of the repository); or a build constraint " +
 		"excludes it from every build configuration the installed toolchain supports (//go:build ignore, an " +
 		"unsatisfiable expression, an unsupported port), or a configuration including it could not be loaded. Files " +
-		"the host build excludes are otherwise type-checked under a GOOS, GOARCH and tags that include them. The " +
+		"the host build excludes are otherwise type-checked under a GOOS, GOARCH and tags that include them. For " +
+		"Common Lisp: the file is over the size limit or holds a NUL byte. The " +
 		"finding is an error unless the trusted policy lowers this rule.",
 }
 

@@ -10,16 +10,20 @@
 //     file the declaration was in, with where it was at the base as related place. A
 //     deleted package is one removal; a changed module path in go.mod is an incompatible
 //     change at its module line. Compatible changes (additions, widened types, renamed
-//     unexported types, aliases to the same type) are not reported.
+//     unexported types, aliases to the same type) are not reported. For Common Lisp the
+//     API is the defpackage :export lists and the lambda lists of the exported functions,
+//     read from the whole repository (lang/commonlisp/api.go).
 //   - semantics/broken-dependent: for the changes kept, the comparer type-checks at the
 //     head the packages outside the change that import a changed package (for Go, with
 //     the loader shared with the hallucination dimension) and every error that names
 //     what changed is a finding at the broken call site, naming the caller's package by
 //     its import path, with the change as related place.
-//   - semantics/removed-test: a Test, Fuzz, Benchmark or Example function is gone;
+//   - semantics/removed-test: a test (a frontend's Decl.Test: Go's Test, Fuzz, Benchmark
+//     and Example functions, Lisp's FiveAM, rove, RT and parachute tests) is gone;
 //     reported at the package clause of its file at the head (or the deleted file), with
 //     its base place related.
-//   - semantics/test-skipped: the change adds t.Skip, b.Skip, SkipNow or Skipf.
+//   - semantics/test-skipped: the change adds a place that skips a test (a frontend's
+//     File.Skips: t.Skip, b.Skip, SkipNow or Skipf; Lisp's (skip …), :skip, #+(or)).
 //
 // Packages named main are not an API; packages under internal/ are skipped unless
 // include_internal is set. The policy for a package (preserve_exports,

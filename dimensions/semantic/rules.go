@@ -14,7 +14,10 @@ var (
 			"caller outside the change. The finding is at the package clause of the file it was in (the " +
 			"declaration's base place is related); a removed field or method is at its type. A deleted " +
 			"package is one finding. A rename is reported as the removal it is, with the new name as " +
-			"suggestion. Turn off with semantics.preserve_exports: false.",
+			"suggestion. In Common Lisp the API is the defpackage's :export: a symbol removed from it is " +
+			"reported at the head's defpackage, the symbol as it was written at the base related; so is " +
+			"an exported function whose definition the change deletes while the symbol stays exported. " +
+			"Turn off with semantics.preserve_exports: false.",
 	}
 	incompatibleChange = &check.Rule{
 		ID: "semantics/incompatible-change", Default: policy.Error,
@@ -24,30 +27,40 @@ var (
 			"(of an unexported type too, when an export exposes it), the type or value of a constant (an " +
 			"iota shift included), a method added to an interface others implement, a type that no longer " +
 			"implements an interface, a struct that is no longer comparable, a changed module path. " +
-			"Callers written against the base no longer compile or change meaning. Additions and other " +
+			"Callers written against the base no longer compile or change meaning. In Common Lisp, an " +
+			"exported function, generic function or macro whose lambda list rejects a call the base " +
+			"accepted: a required parameter added or removed, &optional made required, &rest or a &key " +
+			"removed, &optional added before &key (P14, P15). Additions and other " +
 			"compatible changes are never reported. Turn off with semantics.preserve_signatures: false.",
 	}
 	brokenDependent = &check.Rule{
 		ID: "semantics/broken-dependent", Default: policy.Error,
-		Short: "code outside the change no longer type-checks because of it",
-		Doc: "A package of the module that imports a changed package no longer type-checks at the head; " +
+		Short: "code outside the change is broken because of it",
+		Doc: "A package of the module that imports a changed package is broken at the head; " +
 			"every error that names what the change removed or changed is a finding at the call site, " +
 			"naming the package by its import path and the change that broke it. Only packages outside " +
-			"the change are checked: breakage inside it is the hallucination dimension's.",
+			"the change are checked: breakage inside it is the hallucination dimension's. In Common Lisp the " +
+			"callers are read from every unchanged .lisp file: pkg:sym of a removed export or package, an " +
+			"unqualified use through :use of a symbol no longer exported, and a call whose argument count " +
+			"or keyword the new lambda list rejects (and the old one accepted).",
 	}
 	removedTest = &check.Rule{
 		ID: "semantics/removed-test", Default: policy.Error,
-		Short: "a Test, Fuzz, Benchmark or Example function present at the base is gone",
+		Short: "a test present at the base is gone",
 		Doc: "Deleting the test that failed makes the suite pass and the code no better. A test " +
-			"function that existed at the base and is gone at the head is reported at the package clause " +
-			"of its file (its base place related); " +
+			"(Go: a Test, Fuzz, Benchmark or Example function; Common Lisp: a FiveAM test or def-test, a " +
+			"rove or RT deftest, a parachute define-test) that existed at the base and is gone at the head " +
+			"is reported at the package clause of its file (line 1 where there is none; its base place " +
+			"related); " +
 			"moving it to another file of the package is not a removal. Turn off with " +
 			"semantics.preserve_tests: false.",
 	}
 	testSkipped = &check.Rule{
 		ID: "semantics/test-skipped", Default: policy.Warning,
-		Short: "the change adds t.Skip or b.Skip to a test",
+		Short: "the change skips a test",
 		Doc: "A skipped test is a deleted test that still shows up as passing. The change adds a call to " +
-			"Skip, SkipNow or Skipf; explain why in the code, or fix what made the test fail.",
+			"Skip, SkipNow or Skipf (Go), a (skip …) or (skip-on …) in a Lisp test, a parachute :skip " +
+			"option, or a #+/#- feature expression that excludes a Lisp test (#+(or)); explain why in " +
+			"the code, or fix what made the test fail.",
 	}
 )

@@ -88,6 +88,9 @@ func wholePackage(ch lang.APIChange) bool {
 
 // qualified names what changed for a message about its callers: "example.com/m/p.(*T).M".
 func qualified(ch lang.APIChange) string {
+	if ch.Qualified != "" {
+		return ch.Qualified
+	}
 	if wholePackage(ch) {
 		return ch.Package
 	}
@@ -146,7 +149,7 @@ func useFinding(u lang.BrokenUse) check.Finding {
 	return check.Finding{
 		Rule:       brokenDependent.ID,
 		Location:   location(u.At),
-		Message:    fmt.Sprintf("package %s no longer type-checks: %s (broken by the change to %s)", u.Package, u.Message, qualified(u.Change)),
+		Message:    fmt.Sprintf("package %s is broken: %s (broken by the change to %s)", u.Package, u.Message, qualified(u.Change)),
 		Suggestion: fmt.Sprintf("keep %s compatible, or update this caller in the same change", qualified(u.Change)),
 		Symbol:     u.Package + ":" + u.Change.Subject,
 		Related:    []check.Related{{Location: location(u.Change.Head), Message: "the change to " + qualified(u.Change)}},

@@ -18,12 +18,14 @@ import (
 
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/commonlisp"
 	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/lang/golang/load"
+	"github.com/agentverify/agentverify/lang/python"
 )
 
 func TestDimension(t *testing.T) {
-	checktest.Run(t, "testdata", Dimension, lang.Registry{golang.New()})
+	checktest.Run(t, "testdata", Dimension, lang.Registry{golang.New(), python.New(), commonlisp.New()})
 }
 
 // apiFile renders a Go file declaring one exported function per name with the given

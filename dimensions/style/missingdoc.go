@@ -22,7 +22,7 @@ var docKinds = map[lang.DeclKind]string{
 // was documented at the base lost its comment in this change, so that finding is marked
 // Introduced.
 func missingDocs(pass *check.Pass, f *change.File, lf *lang.File) ([]check.Finding, error) {
-	if strings.HasSuffix(f.Path, "_test.go") || lf.Package == "main" {
+	if lf.Test || lf.Package == "main" {
 		return nil, nil
 	}
 	var documented map[string]bool
@@ -39,11 +39,18 @@ func missingDocs(pass *check.Pass, f *change.File, lf *lang.File) ([]check.Findi
 			}
 		}
 		short := d.Name[strings.LastIndex(d.Name, ".")+1:]
+		term, suggestion := "doc comment", fmt.Sprintf("add a comment starting with %q that says what it is for", short+" ")
+		if lf.DocTerm != "" {
+			term, suggestion = lf.DocTerm, fmt.Sprintf("add a %s that says what %s is for", lf.DocTerm, short)
+		}
+		if a, ok := pass.Languages.For(f.Path).(lang.DocAdvisor); ok {
+			suggestion = a.DocAdvice(d)
+		}
 		out = append(out, check.Finding{
 			Rule:       "style/missing-doc",
 			Location:   check.Location{File: f.Path, Line: d.NamePos.Line, Column: d.NamePos.Column},
-			Message:    fmt.Sprintf("exported %s %s has no doc comment", kind, d.Name),
-			Suggestion: fmt.Sprintf("add a comment starting with %q that says what it is for", short+" "),
+			Message:    fmt.Sprintf("exported %s %s has no %s", kind, d.Name, term),
+			Suggestion: suggestion,
 			Symbol:     d.Name,
 			Introduced: documented[string(d.Kind)+" "+d.Name],
 		})

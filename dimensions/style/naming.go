@@ -19,6 +19,7 @@ var conventions = map[string]convention{
 	"go":         goConvention,
 	"lisp-case":  lispCase,
 	"snake_case": snakeCase,
+	"pep8":       pep8,
 	"camelCase":  camelCase,
 }
 
@@ -281,6 +282,38 @@ func snakeCase(id lang.Ident) (string, string) {
 	return fmt.Sprintf("%s %s is not snake_case; it should be %s", things[id.Kind], name, should), should
 }
 
+// pep8Things names identifier kinds as Python programmers do.
+var pep8Things = map[lang.IdentKind]string{
+	lang.IdentFunc: "function", lang.IdentMethod: "method", lang.IdentType: "class",
+	lang.IdentVar: "variable", lang.IdentConst: "constant", lang.IdentField: "class attribute",
+	lang.IdentParam: "argument", lang.IdentPackage: "module", lang.IdentLabel: "label",
+}
+
+// variance is the suffix PEP 484 gives covariant and contravariant type variables.
+var variance = regexp.MustCompile(`_(co|contra)$`)
+
+// pep8 is PEP 8's naming as pep8-naming checks it: classes (and type aliases, type
+// variables) CapWords (N801), functions, methods, arguments and variables snake_case
+// (N802, N803, N806), constants UPPER_CASE.
+func pep8(id lang.Ident) (string, string) {
+	if id.Kind != lang.IdentType {
+		msg, should := snakeCase(id)
+		if msg != "" {
+			msg = fmt.Sprintf("%s %s is not snake_case; it should be %s", pep8Things[id.Kind], id.Name, should)
+		}
+		return msg, should
+	}
+	core := strings.TrimLeft(id.Name, "_")
+	if pascal.MatchString(variance.ReplaceAllString(core, "")) || core == "" {
+		return "", ""
+	}
+	should := id.Name[:len(id.Name)-len(core)] + joinWords(core, true, "")
+	if should == id.Name {
+		return "", ""
+	}
+	return fmt.Sprintf("class %s is not CapWords; it should be %s", id.Name, should), should
+}
+
 func camelCase(id lang.Ident) (string, string) {
 	core := strings.TrimLeft(id.Name, "_$")
 	if !strings.ContainsAny(core, "_-") {
@@ -289,4 +322,68 @@ func camelCase(id lang.Ident) (string, string) {
 	upper := core != "" && unicode.IsUpper([]rune(core)[0])
 	should := id.Name[:len(id.Name)-len(core)] + joinWords(core, upper, "")
 	return fmt.Sprintf("%s %s is not camelCase; it should be %s", things[id.Kind], id.Name, should), should
+}
+
+// detect returns the convention "detect" means for the file at path: the frontend's own,
+// or for a frontend that detects (lang.NamingDetector) the one most of the project's
+// identifiers follow (P12), computed once per frontend and kept in memo.
+func detect(pass *check.Pass, path string, memo map[string]string) (string, error) {
+	fe := pass.Languages.For(path)
+	if fe == nil {
+		return "", nil
+	}
+	d, ok := fe.(lang.NamingDetector)
+	if !ok {
+		return fe.Naming(), nil
+	}
+	if conv, ok := memo[fe.Name()]; ok {
+		return conv, nil
+	}
+	ids, err := d.ProjectIdents(pass.Request())
+	if err != nil {
+		return "", fmt.Errorf("detecting the naming convention: %w", err)
+	}
+	conv := majority(d.Conventions(), ids)
+	memo[fe.Name()] = conv
+	return conv, nil
+}
+
+// majority returns the convention of convs that most identifiers follow, counting only
+// the identifiers that tell the conventions apart (a one-word name fits them all); ties
+// go to the earlier convention.
+func majority(convs []string, ids []lang.Ident) string {
+	if len(convs) == 0 {
+		return ""
+	}
+	votes := make([]int, len(convs))
+	fits := make([]bool, len(convs))
+	for _, id := range ids {
+		n := 0
+		for i, c := range convs {
+			fn := conventions[c]
+			fits[i] = fn != nil
+			if fn != nil {
+				msg, _ := fn(id)
+				fits[i] = msg == ""
+			}
+			if fits[i] {
+				n++
+			}
+		}
+		if n == 0 || n == len(convs) {
+			continue
+		}
+		for i := range convs {
+			if fits[i] {
+				votes[i]++
+			}
+		}
+	}
+	best := 0
+	for i := range convs {
+		if votes[i] > votes[best] {
+			best = i
+		}
+	}
+	return convs[best]
 }

@@ -42,6 +42,9 @@ type Env struct {
 	Terminal bool
 	// Checker runs verifications; nil means a fresh one.
 	Checker *agentverify.Checker
+	// Server hands diff, check and hook claude to the repository's shared warm server,
+	// starting it if need be (the agentverify command sets it; see server.go).
+	Server bool
 }
 
 type command struct {
@@ -58,6 +61,7 @@ func commands() []*command {
 		{"hook", "install [--force] | claude", "install the git pre-commit hook, or run as a Claude Code PreToolUse hook", hookLong, runHook},
 		{"mcp", "[--http ADDR]", "serve the verification tools over the Model Context Protocol", mcpLong, runMCP},
 		{"agent", "run|replay [flags]", "run the coding agent whose every edit is verified before it is written", agentLong, runAgent},
+		{"server", "status|stop", "list or stop the shared warm servers that diff, check and hooks use", serverLong, runServer},
 		{"cache", "clean|dir|stats", "manage the result cache that check replays unchanged directories from", cacheLong, runCache},
 		{"completion", "bash|zsh|fish", "print a shell completion script", completionLong, runCompletion},
 		{"version", "", "print the version", "Prints agentverify's version, the Go version it was built with and its platform.", runVersion},
@@ -94,6 +98,11 @@ func Main(ctx context.Context, args []string, env *Env) int {
 		return ExitOK
 	case "-v", "--version":
 		return runVersion(ctx, env, nil)
+	}
+	ctx, cancel := hookDeadline(ctx, env, args)
+	defer cancel()
+	if code, ok := viaServer(ctx, env, args); ok {
+		return code
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
@@ -271,6 +280,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&v.dryRun, "dry-run", false, "with --fix: print the diff of the fixes and change nothing")
 	fs.BoolVar(&v.quiet, "quiet", false, "text output: only the violations, nothing when there are none")
 	fs.BoolVar(&v.noTimings, "no-timings", false, "write zero durations, so the same input gives byte-identical output")
+	noServerFlag(fs)
 }
 
 func (v *verifyFlags) validate() error {
@@ -439,6 +449,11 @@ func verify(ctx context.Context, env *Env, v *verifyFlags, req agentverify.Reque
 		return fail(env, err)
 	}
 	return exitCode(v, rep)
+}
+
+// noServerFlag registers --no-server, which Main reads before the command runs.
+func noServerFlag(fs *flag.FlagSet) {
+	fs.Bool("no-server", false, "verify in this process, not on the shared warm server (also "+NoServerEnv+"=1)")
 }
 
 // exitCode maps a report's verdict to the exit code (design.md §1), --fail-on included.

@@ -46,6 +46,7 @@ func runHook(ctx context.Context, env *Env, args []string) int {
 	force := fs.Bool("force", false, "install: replace a pre-commit hook that agentverify did not write")
 	policyFile := fs.String("policy", "", "claude: policy `FILE` (default: the repository's .agentverify.yaml)")
 	budget := fs.Duration("timeout", DefaultHookTimeout, "claude: deny an edit whose verification takes longer than `DURATION` (Claude Code lets the tool run when its hook times out, after 60s by default)")
+	noServerFlag(fs)
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		// Flags follow the subcommand: agentverify hook install --force.
 		args = append(args[1:], args[0])

@@ -2,12 +2,15 @@ package commonlisp
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 
+	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/commonlisp/index"
 	"github.com/agentverify/agentverify/lang/commonlisp/lambdalist"
 	"github.com/agentverify/agentverify/lang/commonlisp/reader"
+	"github.com/agentverify/agentverify/lang/commonlisp/resolve"
 )
 
 // Frontend is the Common Lisp frontend of the lang contract: it reads a file with the
@@ -17,6 +20,15 @@ import (
 type Frontend struct {
 	// Features are the #+/#- features; nil means reader.DefaultFeatures().
 	Features []string
+	// Deps, when set, keeps the dependencies read from the ASDF source registry across
+	// verifications (a long-lived process); nil means one loader per verification.
+	Deps *resolve.Deps
+}
+
+// Resolve checks the changed Lisp files against the project's world (lang.Resolver; see
+// the resolve package).
+func (fe *Frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
+	return resolve.Resolver{Features: fe.Features, Deps: fe.Deps}.Resolve(req)
 }
 
 // New returns the Common Lisp frontend with SBCL-on-x86-64-Linux features.
@@ -43,7 +55,7 @@ func (*Frontend) Naming() string { return "lisp-case" }
 func (fe *Frontend) Parse(path string, src []byte) (*lang.File, error) {
 	rf := reader.Read(src, reader.Options{Features: fe.Features})
 	ix := index.Build(rf)
-	f := &lang.File{Path: path, Language: "commonlisp", Package: ix.PackageAt(0), Lines: splitLines(src)}
+	f := &lang.File{Path: path, Language: "commonlisp", Package: ix.PackageAt(0), Lines: splitLines(src), DocTerm: "docstring"}
 	for _, e := range rf.Errors {
 		f.SyntaxErrors = append(f.SyntaxErrors, lang.SyntaxError{Pos: pos(e.Pos), Message: e.Msg})
 	}
@@ -52,18 +64,53 @@ func (fe *Frontend) Parse(path string, src []byte) (*lang.File, error) {
 	}
 	exported := exports(ix)
 	for _, d := range ix.Definitions {
-		f.Idents = append(f.Idents, identsOf(d, src)...)
-		if !d.TopLevel {
-			continue
+		if d.TopLevel {
+			f.Decls = append(f.Decls, declOf(d, src, rf, exported))
 		}
-		f.Decls = append(f.Decls, declOf(d, src, rf, exported))
+	}
+	f.Idents = fileIdents(ix, src)
+	addTests(f, rf, src)
+	return f, nil
+}
+
+// fileIdents returns the names a file's definitions and local functions declare.
+func fileIdents(ix *index.File, src []byte) []lang.Ident {
+	var out []lang.Ident
+	for _, d := range ix.Definitions {
+		out = append(out, identsOf(d, src)...)
 	}
 	for _, s := range ix.Scopes {
 		for _, d := range s.Functions {
-			f.Idents = append(f.Idents, identsOf(d, src)...)
+			out = append(out, identsOf(d, src)...)
 		}
 	}
-	return f, nil
+	return out
+}
+
+// Conventions are lisp-case, snake_case and camelCase, in which Lisp is written
+// (lang.NamingDetector).
+func (*Frontend) Conventions() []string { return []string{"lisp-case", "snake_case", "camelCase"} }
+
+// ProjectIdents returns the identifiers declared by the Lisp files of the repository that
+// the change does not touch, or in check mode by all of them (lang.NamingDetector).
+func (fe *Frontend) ProjectIdents(req *lang.Request) ([]lang.Ident, error) {
+	p, err := fe.projectFor(req, change.Head)
+	if err != nil {
+		return nil, err
+	}
+	var kept, all []lang.Ident
+	for _, path := range p.paths() {
+		pf := p.files[path]
+		ids := fileIdents(pf.ix, pf.src)
+		all = append(all, ids...)
+		if req.Changes.File(path) == nil {
+			kept = append(kept, ids...)
+		}
+	}
+	if req.Changes.NoBase {
+		return all, nil // check mode: the files as they are are the project
+	}
+	return kept, nil
 }
 
 // exports returns the package-qualified names ("PKG:NAME") the file's own packages
@@ -89,7 +136,7 @@ func declOf(d index.Definition, src []byte, rf *reader.File, exported map[string
 		Name:       name,
 		Kind:       declKind(d.Kind),
 		Exported:   exported[d.Package+":"+d.Name],
-		Documented: d.Documented,
+		Documented: d.Documented || derived(d),
 		NamePos:    pos(d.NameSpan.Start),
 	}
 	if d.Form != nil {
@@ -102,6 +149,22 @@ func declOf(d index.Definition, src []byte, rf *reader.File, exported map[string
 		decl.Metrics = metrics(d.Form, rf, src)
 	}
 	return decl
+}
+
+// derived reports whether a form defines d as a by-product ("defstruct :constructor",
+// "defclass :accessor", "setf symbol-function"): it has no docstring of its own to give,
+// and is documented, if at all, where its defining form is.
+func derived(d index.Definition) bool { return strings.Contains(d.Via, " ") }
+
+// DocAdvice says where a Lisp definition's docstring goes (lang.DocAdvisor).
+func (*Frontend) DocAdvice(d lang.Decl) string {
+	switch d.Kind {
+	case lang.Var, lang.Const:
+		return fmt.Sprintf("add a docstring after the value, (defvar %s value \"…\"), that says what it is for", d.Name)
+	case lang.Type:
+		return fmt.Sprintf("document %s: a docstring after its name and options (defstruct), or a (:documentation \"…\") option (defclass, define-condition)", d.Name)
+	}
+	return fmt.Sprintf("add a docstring after the lambda list of %s that says what it is for (a ; comment is not documentation in Lisp)", d.Name)
 }
 
 func declKind(k index.Kind) lang.DeclKind {

@@ -15,9 +15,11 @@ import (
 //     body at depth 0 (P17).
 //   - Cyclomatic: 1, plus 1 for each if, when, unless; for each clause of cond and of the
 //     case and typecase families (otherwise/t clauses included, as each is a path); for each
-//     handler-case clause after the protected form; for each argument after the first of
-//     and/or; for each conditional keyword (if, when, unless, while, until) of a loop
-//     (P18, as gocyclo counts if/case/&&/||).
+//     handler-case and restart-case clause after the protected form; for each argument
+//     after the first of and/or; for each iteration form (loop, do, do*, dolist, dotimes,
+//     as gocyclo counts for and range) and each conditional clause keyword of a loop (if,
+//     when, unless, while, until): P18, as gocyclo counts if/for/case/&&/||. So
+//     (cond (a 1) (b 2) (t 3)) adds 3, (and a b c) 2, (loop for x in l when x collect x) 2.
 //   - Cognitive: each decision point above costs 1 plus the nesting level it is at.
 
 // nesters are the operators whose body is one level deeper.
@@ -34,6 +36,9 @@ var clauseOps = map[string]bool{
 	"CASE": true, "ECASE": true, "CCASE": true, "TYPECASE": true, "ETYPECASE": true, "CTYPECASE": true,
 	"HANDLER-CASE": true, "RESTART-CASE": true, "AND": true, "OR": true,
 }
+
+// iterations are the iteration forms other than loop: one decision each, as a Go for.
+var iterations = map[string]bool{"DO": true, "DO*": true, "DOLIST": true, "DOTIMES": true}
 
 // loopConditionals are the loop keywords that branch.
 var loopConditionals = map[string]bool{"IF": true, "WHEN": true, "UNLESS": true, "WHILE": true, "UNTIL": true}
@@ -52,8 +57,10 @@ func branches(f *reader.Form) int {
 		return n
 	case clauseOps[head.Name]:
 		return max(n-1, 0)
+	case iterations[head.Name]:
+		return 1
 	case head.Name == "LOOP":
-		k := 0
+		k := 1
 		for _, it := range f.Items[1:] {
 			if it.Kind == reader.Symbol && loopConditionals[it.Name] {
 				k++
@@ -94,8 +101,14 @@ func (c *counter) walk(f *reader.Form, depth int) {
 // metrics measures a defining form: its body is everything after the name and lambda
 // list.
 func metrics(form *reader.Form, rf *reader.File, src []byte) *lang.Metrics {
+	return metricsFrom(form, 3, rf, src)
+}
+
+// metricsFrom measures a form whose body starts at its item body (2 for a test: the
+// operator and the name).
+func metricsFrom(form *reader.Form, body int, rf *reader.File, src []byte) *lang.Metrics {
 	c := &counter{cyclomatic: 1}
-	for _, it := range form.Items[min(3, len(form.Items)):] {
+	for _, it := range form.Items[min(body, len(form.Items)):] {
 		c.walk(it, 0)
 	}
 	return &lang.Metrics{Lines: codeLines(form.Span, rf, src), Nesting: c.nesting, Cyclomatic: c.cyclomatic, Cognitive: c.cognitive}

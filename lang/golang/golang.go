@@ -91,7 +91,7 @@ func (frontend) Match(path string) bool { return strings.HasSuffix(path, ".go") 
 func (frontend) Parse(path string, src []byte) (*lang.File, error) {
 	fset := token.NewFileSet()
 	af, err := parser.ParseFile(fset, path, src, parser.ParseComments|parser.AllErrors)
-	lf := &lang.File{Path: path, Language: "go", Lines: splitLines(src)}
+	lf := &lang.File{Path: path, Language: "go", Lines: splitLines(src), Test: strings.HasSuffix(path, "_test.go")}
 	lf.SyntaxErrors = syntaxErrors(err)
 	if af == nil {
 		return lf, nil
@@ -209,9 +209,7 @@ func (x *extractor) run(src []byte) {
 			x.genDecl(d)
 		}
 	}
-	if x.test {
-		x.skips(src)
-	}
+	x.skips(src)
 	x.idents()
 	sort.SliceStable(x.lf.Idents, func(i, j int) bool {
 		a, b := x.lf.Idents[i].Pos, x.lf.Idents[j].Pos
@@ -488,6 +486,9 @@ func codeLines(tf *token.File, src []byte) []bool {
 // skips records every call of a method named Skip, Skipf or SkipNow in a test file (on
 // a *testing.T, a *testing.B or anything wrapping them).
 func (x *extractor) skips(src []byte) {
+	if !x.test {
+		return
+	}
 	ast.Inspect(x.file, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {

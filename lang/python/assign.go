@@ -66,7 +66,8 @@ func isUpperCase(name string) bool {
 // isCapWords reports whether name is CapWords (PascalCase), optionally after leading
 // underscores: a class, type alias or TypeVar name.
 func isCapWords(name string) bool {
-	core := strings.TrimLeft(name, "_")
+	// PEP 484 names covariant and contravariant type variables T_co, T_contra.
+	core := strings.TrimSuffix(strings.TrimSuffix(strings.TrimLeft(name, "_"), "_co"), "_contra")
 	if core == "" || !unicode.IsUpper([]rune(core)[0]) || strings.Contains(core, "_") {
 		return false
 	}

@@ -81,11 +81,25 @@
 // with/except/case "as" targets, comprehensions and the walrus operator. A bound name is
 // an IdentConst when it is UPPER_CASE, an IdentType when it is CapWords (type aliases,
 // TypeVars, class factories' results), an IdentField in a class body, else an IdentVar:
-// so style's "snake_case" convention checks PEP 8. Names declared global or nonlocal
+// so style's "pep8" convention checks PEP 8. Names declared global or nonlocal
 // are bound elsewhere; imports are the imported module's names. Left out: "_", special
 // names (__init__, __all__), names an API dictates — unittest's hooks (setUp, ...),
 // visit_Name/leave_Name/depart_Name visitor methods, http.server's do_GET — and methods
-// decorated with @override. Naming reports "snake_case".
+// decorated with @override. Naming reports "pep8".
+//
+// # Resolution
+//
+// The frontend is a lang.Resolver: Resolve runs its steps over the change's Python
+// files — the syntax errors above; pyright (lang/python/pyright), in batch mode over the
+// head tree (mirrored to a temporary directory when the disk does not hold it) or through
+// a warm language server (NewWarm); APIs newer than requires-python (typeshed's
+// stdlib/VERSIONS and a table of CPython facts); keywords json.dump(s)/load(s) forward to
+// their encoder and decoder — and drops the unknown imports the code guards itself (try
+// with an ImportError handler, version and platform branches). Only pyright's errors that
+// mean a reference to something that does not exist are reported; suggestions come from
+// the modules' source (typeshed stubs, the head tree, the interpreter's sys.path), which
+// is read, never imported. Without pyright, resolving Python code is an error saying how
+// to install it. See design.md §4 and §9.
 //
 // # Comments
 //

@@ -6,20 +6,37 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/pyright"
 )
 
 // frontend is the Python frontend. It holds only immutable tables: each Parse uses its
 // own tree-sitter parser, so one value serves any number of concurrent parses.
-type frontend struct{ g *grammar }
+type frontend struct {
+	g *grammar
+	// steps are the resolver's analyses (see Resolve).
+	steps []step
+	// servers, when set, keeps pyright running between verifications (NewWarm).
+	servers *pyright.Servers
+	// deps checks imports against the declared and installed distributions.
+	deps *DepChecker
+}
 
-// New returns the Python frontend.
-func New() lang.Frontend { return frontend{g: newGrammar()} }
+// New returns the Python frontend; each verification runs pyright in batch mode.
+func New() lang.Frontend {
+	return frontend{g: newGrammar(), steps: defaultSteps(), deps: NewDepChecker()}
+}
+
+// NewWarm returns the Python frontend for a long-lived process: edits to a working tree
+// are checked by pyright language servers that s keeps running, one per project.
+func NewWarm(s *pyright.Servers) lang.Frontend {
+	return frontend{g: newGrammar(), steps: defaultSteps(), servers: s, deps: NewWarmDepChecker()}
+}
 
 func (frontend) Name() string { return "python" }
 
-// Naming is PEP 8's convention, which style calls "snake_case" (classes CapWords,
-// constants UPPER_CASE).
-func (frontend) Naming() string { return "snake_case" }
+// Naming is PEP 8's convention, which style calls "pep8": functions, methods, arguments
+// and variables snake_case, classes CapWords, constants UPPER_CASE.
+func (frontend) Naming() string { return "pep8" }
 
 // Match handles Python sources and stubs.
 func (frontend) Match(p string) bool {
@@ -33,11 +50,13 @@ func (fe frontend) Parse(p string, src []byte) (*lang.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", p, err)
 	}
-	lf := &lang.File{Path: p, Language: "python", Package: moduleName(p), Lines: splitLines(src)}
+	lf := &lang.File{Path: p, Language: "python", Package: moduleName(p), Lines: splitLines(src),
+		Test: roleOf(p) != source, DocTerm: "docstring"}
 	x := newExtractor(p, src, lf)
 	x.scan(root)
 	x.module(root)
 	x.idents(root)
+	x.skips(root)
 	return lf, nil
 }
 

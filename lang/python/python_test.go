@@ -217,7 +217,7 @@ class HttpServer:
 	if !slices.Equal(got, want) {
 		t.Errorf("idents:\n got %q\nwant %q", got, want)
 	}
-	if New().Naming() != "snake_case" {
+	if New().Naming() != "pep8" {
 		t.Errorf("Naming() = %q", New().Naming())
 	}
 }

@@ -31,12 +31,22 @@ func (l *Loader) Imports(ctx context.Context, req Request) (map[string]*types.Pa
 	return imps, res.Module, nil
 }
 
-// cachedImports answers Imports from the module's snapshot, when it is valid for req.
+// cachedImports answers Imports from one of the module's snapshots, when one is valid
+// for req.
 func (l *Loader) cachedImports(req Request) (map[string]*types.Package, Module, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := l.mods[req.cacheKey()]
-	if s == nil || len(req.Files) == 0 || modHash(req.Dir, req.Overlay) != s.modHash {
+	for _, s := range l.mods[req.cacheKey()] {
+		if imps, mod, ok := s.imports(req); ok {
+			return imps, mod, true
+		}
+	}
+	return nil, Module{}, false
+}
+
+// imports answers Imports from s, when it is valid for req.
+func (s *snapshot) imports(req Request) (map[string]*types.Package, Module, bool) {
+	if len(req.Files) == 0 || modHash(req.Dir, req.Overlay) != s.modHash {
 		return nil, Module{}, false
 	}
 	targets := map[string]bool{}

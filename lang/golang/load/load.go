@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -198,15 +199,19 @@ type Loader struct {
 	env    []string
 	forget bool
 
-	mu   sync.Mutex
-	mods map[string]*snapshot
+	mu sync.Mutex
+	// mods holds the last snapshots of each module and configuration, the most recently
+	// used first: an agent moving between a few packages finds each warm.
+	mods map[string][]*snapshot
+	// stamps keeps the content hashes of dependency files between snapshots.
+	stamps *stampCache
 	// colds and warms count the checks by path taken, for tests and diagnostics.
 	colds, warms int
 }
 
 // New returns a Loader.
 func New(opts Options) *Loader {
-	return &Loader{env: opts.Env, forget: opts.Forget, mods: map[string]*snapshot{}}
+	return &Loader{env: opts.Env, forget: opts.Forget, mods: map[string][]*snapshot{}, stamps: newStampCache()}
 }
 
 // Stats returns how many checks were cold (ran `go list`) and warm (reused the cache).
@@ -226,38 +231,30 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.forget {
+		defer clear(l.mods) // an overlaid check still reuses, within the call, the disk load it made
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if snap := l.mods[req.cacheKey()]; snap != nil {
-		res, ok, err := snap.warm(ctx, req)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			l.warms++
-			return res, nil
-		}
-	} else if len(req.Overlay) > 0 {
+	key := req.cacheKey()
+	if res, ok, err := l.warm(ctx, key, req); err != nil || ok {
+		return res, err
+	}
+	if len(req.Overlay) > 0 && modHash(req.Dir, req.Overlay) == modHash(req.Dir, nil) {
 		// go/packages type-checks every dependency from source as soon as there is an
 		// overlay (seconds and hundreds of megabytes on a large module). Load the disk
 		// state instead, with dependencies from export data, and re-check the overlaid
-		// packages on the warm path; when it declines (new files or imports, go.mod
-		// changed), the full load with the overlay below runs as before.
+		// packages on the warm path; when it declines (new files or imports), the full
+		// load with the overlay below runs as before. (With go.mod changed in the
+		// overlay, it would.)
 		disk := req
 		disk.Overlay = nil
 		if _, snap, err := l.cold(ctx, disk); err == nil && snap != nil {
 			l.colds++
-			if !l.forget {
-				l.mods[req.cacheKey()] = snap
-			}
-			res, ok, err := snap.warm(ctx, req)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				l.warms++
-				return res, nil
+			l.remember(key, snap)
+			if res, ok, err := l.warm(ctx, key, req); err != nil || ok {
+				return res, err
 			}
 		}
 	}
@@ -266,12 +263,44 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	l.colds++
-	if snap != nil && !l.forget {
-		l.mods[req.cacheKey()] = snap
-	} else {
-		delete(l.mods, req.cacheKey())
+	if snap != nil {
+		l.remember(key, snap)
 	}
 	return res, nil
+}
+
+// maxSnapshots bounds the snapshots kept per module and configuration (each holds the
+// syntax and types of its packages and the export data of their dependencies).
+const maxSnapshots = 4
+
+// warm checks req on the first of key's snapshots that can serve it, and moves that one
+// to the front; ok is false when none can. l.mu is held.
+func (l *Loader) warm(ctx context.Context, key string, req Request) (*Result, bool, error) {
+	snaps := l.mods[key]
+	for i, snap := range snaps {
+		res, ok, err := snap.warm(ctx, req)
+		if err != nil {
+			return nil, false, err
+		}
+		if ok {
+			l.warms++
+			copy(snaps[1:i+1], snaps[:i])
+			snaps[0] = snap
+			return res, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// remember puts snap first among key's snapshots, dropping the least recently used one
+// beyond maxSnapshots. l.mu is held.
+func (l *Loader) remember(key string, snap *snapshot) {
+	snaps := append([]*snapshot{snap}, l.mods[key]...)
+	if len(snaps) > maxSnapshots {
+		snaps[maxSnapshots] = nil
+		snaps = snaps[:maxSnapshots]
+	}
+	l.mods[key] = snaps
 }
 
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
@@ -305,6 +334,7 @@ func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, err
 	if mode&packages.NeedDeps != 0 {
 		cfg.ParseFile = bodiesOnlyIn(req)
 	}
+	start := time.Now() // files changed from here on may be in the load either way
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -324,15 +354,15 @@ func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, err
 		}
 		return res, nil, nil
 	}
-	snap := moduleResult(res, pkgs, req, cfg.Env)
+	snap := moduleResult(res, pkgs, req, cfg.Env, l.stamps, start)
 	return res, snap, nil
 }
 
 // moduleResult adds the packages of a module load to res and returns the snapshot for
 // the warm path, or nil when a package cannot be re-checked alone.
-func moduleResult(res *Result, pkgs []*packages.Package, req Request, env []string) *snapshot {
+func moduleResult(res *Result, pkgs []*packages.Package, req Request, env []string, stamps *stampCache, start time.Time) *snapshot {
 	snap := &snapshot{dir: req.Dir, fset: res.Fset, modHash: modHash(req.Dir, req.Overlay), byDir: map[string][]*pkgState{},
-		build: buildContext(env)}
+		build: buildContext(env), env: env, stamps: stamps, loaded: start}
 	for _, p := range pkgs {
 		if isTestMain(p) {
 			continue
@@ -526,14 +556,19 @@ func readFile(path string, overlay map[string][]byte) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// modHash fingerprints go.mod and go.sum as the check sees them, and the go.work of the
-// workspace the module is in (which may be in a parent directory).
+// modHash fingerprints go.mod and go.sum as the check sees them, the go.work of the
+// workspace the module is in (which may be in a parent directory), the go.mod files of
+// the workspace's other modules and of directory replacements, and vendor/modules.txt.
 func modHash(dir string, overlay map[string][]byte) [32]byte {
 	h := sha256.New()
 	files := []string{filepath.Join(dir, "go.mod"), filepath.Join(dir, "go.sum")}
 	if work := workFile(dir, os.Getenv("GOWORK")); work != "" {
 		files = append(files, work, work+".sum")
 	}
+	for _, m := range localModules(dir, overlay) { // what they require changes their types
+		files = append(files, m.gomod)
+	}
+	files = append(files, filepath.Join(dir, "vendor", "modules.txt"))
 	for _, name := range files {
 		b, err := readFile(name, overlay)
 		fmt.Fprintf(h, "%s %t %d\n", name, err == nil, len(b))

@@ -3,7 +3,6 @@ package load
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -17,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -31,6 +31,12 @@ type snapshot struct {
 	// build decides whether a file the overlay adds to a package belongs to it; nil when
 	// the configuration cannot be reproduced (build tags), and such files need go list.
 	build *build.Context
+	// src says which imported packages live in files that can change (stamp.go); stamps
+	// identifies their content; loaded is when the load that made the snapshot started.
+	src    *sources
+	env    []string
+	stamps *stampCache
+	loaded time.Time
 }
 
 // pkgState is one loaded package variant, enough to re-type-check it alone.
@@ -42,7 +48,8 @@ type pkgState struct {
 	imports           map[string]*Import
 	sizes             types.Sizes
 	goVersion         string
-	deps              map[string]string // in-module dependency directory → fingerprint
+	deps              map[string]string // mutable dependency directory → fingerprint
+	stamps            *stampCache
 }
 
 var errUncacheable = errors.New("package cannot be re-checked without go list")
@@ -65,20 +72,26 @@ func addState(snap *snapshot, p *packages.Package, pkg *Package, overlay map[str
 		sizes:     p.TypesSizes,
 		goVersion: p.Module.GoVersion,
 		deps:      map[string]string{},
+		stamps:    snap.stamps,
 	}
 	st.listing = listing(st.dir, overlay)
-	modPath := p.Module.Path
+	if snap.src == nil {
+		snap.src = newSources(snap.dir, p.Module.Path, snap.env)
+	}
 	seen := map[string]bool{}
 	var walk func(*types.Package)
 	walk = func(tp *types.Package) {
 		for _, ip := range tp.Imports() {
 			path := ip.Path()
-			if seen[path] || !(path == modPath || strings.HasPrefix(path, modPath+"/")) {
+			if seen[path] {
 				continue
 			}
 			seen[path] = true
-			dir := filepath.Join(snap.dir, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(path, modPath), "/")))
-			st.deps[dir] = fingerprint(dir, overlay)
+			dir, mutable := snap.src.dirOf(path)
+			if !mutable {
+				continue
+			}
+			st.deps[dir] = snap.stamps.fingerprint(dir, overlay, snap.loaded)
 			walk(ip)
 		}
 	}
@@ -114,33 +127,6 @@ func listing(dir string, overlay map[string][]byte) string {
 	}
 	sort.Strings(list)
 	return strings.Join(list, "\n")
-}
-
-// fingerprint identifies the Go files of dir by name, size and modification time on disk
-// and by content in the overlay.
-func fingerprint(dir string, overlay map[string][]byte) string {
-	h := sha256.New()
-	if ents, err := os.ReadDir(dir); err == nil {
-		for _, e := range ents {
-			if !strings.HasSuffix(e.Name(), ".go") || e.IsDir() {
-				continue
-			}
-			if info, err := e.Info(); err == nil {
-				fmt.Fprintf(h, "d %s %d %d\n", e.Name(), info.Size(), info.ModTime().UnixNano())
-			}
-		}
-	}
-	var over []string
-	for p := range overlay {
-		if filepath.Dir(p) == dir {
-			over = append(over, p)
-		}
-	}
-	sort.Strings(over)
-	for _, p := range over {
-		fmt.Fprintf(h, "o %s %x\n", filepath.Base(p), sha256.Sum256(overlay[p]))
-	}
-	return fmt.Sprintf("%x", h.Sum(nil))
 }
 
 // warm re-checks the packages of req with go/types alone when nothing but the content of
@@ -209,11 +195,12 @@ func (s *snapshot) reusable(req Request) ([]*pkgState, map[*pkgState][]string, b
 	return states, files, true
 }
 
-// depsUnchanged reports whether st's in-module dependencies outside targets are as they
-// were at load time.
+// depsUnchanged reports whether st's dependencies whose files can change (in the module,
+// the workspace, a directory replacement, vendor) outside targets are as they were when
+// loaded, by content.
 func (st *pkgState) depsUnchanged(targets map[string]bool, overlay map[string][]byte) bool {
 	for dir, fp := range st.deps {
-		if !targets[dir] && fingerprint(dir, overlay) != fp {
+		if !targets[dir] && st.stamps.fingerprint(dir, overlay, time.Time{}) != fp {
 			return false
 		}
 	}

@@ -1,0 +1,163 @@
+package python
+
+import (
+	"strings"
+)
+
+// importRef is one module an import statement loads.
+type importRef struct {
+	// Module is the dotted module name as written, without the leading dots of a
+	// relative import; Level counts those dots.
+	Module string
+	Level  int
+	// Node is the module's name in the statement, for positions.
+	node *node
+	// Guarded is set for an import in the body of a try statement that handles
+	// ImportError (an optional dependency with a fallback); TypeOnly for one under
+	// `if TYPE_CHECKING:` (never executed).
+	Guarded, TypeOnly bool
+}
+
+// imports lists the modules a file imports, anywhere in it.
+func imports(root *node, src []byte) []importRef {
+	var out []importRef
+	var visit func(n *node, guarded, typeOnly bool)
+	visit = func(n *node, guarded, typeOnly bool) {
+		switch n.kind {
+		case "import_statement":
+			for _, c := range n.children {
+				if c.field == "name" {
+					out = append(out, importRef{Module: dotted(c, src), node: nameOf(c), Guarded: guarded, TypeOnly: typeOnly})
+				}
+			}
+			return
+		case "import_from_statement", "future_import_statement":
+			if r, ok := fromImport(n, src); ok {
+				r.Guarded, r.TypeOnly = guarded, typeOnly
+				out = append(out, r)
+			}
+			return
+		case "try_statement":
+			g := handlesImportError(n, src)
+			for _, c := range n.children {
+				visit(c, guarded || g && c.field == "body", typeOnly)
+			}
+			return
+		case "if_statement":
+			t := isTypeChecking(n.child("condition"), src)
+			for _, c := range n.children {
+				visit(c, guarded, typeOnly || t && c.field == "consequence")
+			}
+			return
+		}
+		for _, c := range n.children {
+			visit(c, guarded, typeOnly)
+		}
+	}
+	visit(root, false, false)
+	return out
+}
+
+// nameOf returns the dotted name of an import's name (the name of an aliased import).
+func nameOf(c *node) *node {
+	if c.kind == "aliased_import" {
+		if n := c.child("name"); n != nil {
+			return n
+		}
+	}
+	return c
+}
+
+// dotted is the module name of an import's name, without spaces or comments.
+func dotted(c *node, src []byte) string {
+	var parts []string
+	for _, id := range nameOf(c).children {
+		if id.kind == "identifier" {
+			parts = append(parts, id.text(src))
+		}
+	}
+	if len(parts) == 0 {
+		return strings.TrimSpace(nameOf(c).text(src))
+	}
+	return strings.Join(parts, ".")
+}
+
+// fromImport reads the module of `from M import ...` (M relative or absolute).
+func fromImport(n *node, src []byte) (importRef, bool) {
+	if n.kind == "future_import_statement" {
+		return importRef{Module: "__future__", node: n}, true
+	}
+	m := n.child("module_name")
+	if m == nil {
+		return importRef{}, false
+	}
+	if m.kind != "relative_import" {
+		return importRef{Module: dotted(m, src), node: m}, true
+	}
+	r := importRef{node: m}
+	for _, c := range m.children {
+		switch c.kind {
+		case "import_prefix":
+			r.Level = strings.Count(c.text(src), ".")
+		case "dotted_name":
+			r.Module = dotted(c, src)
+		}
+	}
+	return r, true
+}
+
+// handlesImportError reports whether a try statement has a handler for a failed import:
+// ImportError, ModuleNotFoundError, a base of them, or a bare except.
+func handlesImportError(n *node, src []byte) bool {
+	for _, c := range n.children {
+		if c.kind != "except_clause" {
+			continue
+		}
+		colon := c.firstOfKind(":")
+		if colon == nil {
+			continue
+		}
+		head := string(src[c.start:colon.start])
+		head = strings.TrimSpace(strings.TrimPrefix(head, "except"))
+		if head == "" {
+			return true
+		}
+		for _, e := range []string{"ImportError", "ModuleNotFoundError", "Exception", "BaseException"} {
+			if containsWord(head, e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// containsWord reports whether s holds w delimited by non-identifier characters.
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !isIdentByte(s[j-1]) || s[j-1] == '.'
+		after := j+len(w) == len(s) || !isIdentByte(s[j+len(w)])
+		if before && after {
+			return true
+		}
+		i = j + len(w)
+	}
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// isTypeChecking reports whether an if condition is typing's TYPE_CHECKING flag (bare or
+// qualified).
+func isTypeChecking(cond *node, src []byte) bool {
+	if cond == nil {
+		return false
+	}
+	t := strings.TrimSpace(cond.text(src))
+	return t == "TYPE_CHECKING" || strings.HasSuffix(t, ".TYPE_CHECKING")
+}

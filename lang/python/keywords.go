@@ -1,0 +1,104 @@
+package python
+
+import (
+	"strings"
+
+	"github.com/agentverify/agentverify/lang"
+)
+
+// keywordSuggestion suggests, for pyright's "No parameter named" at loc, the closest
+// keywords the callee really has: a function of the file, or a function or class of a
+// module the file imports (read from the module's source). "" when the callee is a
+// method or cannot be found.
+func (j *job) keywordSuggestion(t *target, loc lang.Location, kw string) string {
+	if t.tree == nil {
+		return ""
+	}
+	call := t.callWithKeywordAt(loc)
+	if call == nil {
+		return ""
+	}
+	fn := call.child("function").text(t.src)
+	var names []string
+	if !strings.Contains(fn, ".") && t.idx.objects[fn] == "" {
+		names = keywordNames(findDef(t.tree, t.src, fn), t.src)
+	} else if q := t.idx.qualified(fn); q != "" {
+		i := strings.LastIndexByte(q, '.')
+		if src := j.source(q[:i]); src != nil {
+			if tree, err := j.fe.g.parse(src); err == nil {
+				names = keywordNames(findDef(tree, src, q[i+1:]), src)
+			}
+		}
+	}
+	return didYouMean(closest(kw, names))
+}
+
+// callWithKeywordAt returns the call one of whose keyword arguments is named at loc.
+func (t *target) callWithKeywordAt(loc lang.Location) *node {
+	var found *node
+	t.tree.walk(func(n *node) bool {
+		if found != nil {
+			return false
+		}
+		if n.kind != "call" {
+			return true
+		}
+		if args := n.child("arguments"); args != nil {
+			for _, a := range args.children {
+				if name := a.child("name"); a.kind == "keyword_argument" && name != nil &&
+					name.pos.Line == loc.Line && name.pos.Column == loc.Column {
+					found = n
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// findDef returns the parameters of the module-level function name, or of the __init__
+// of the module-level class name (in version branches too); nil when there is none.
+func findDef(root *node, src []byte, name string) *node {
+	var found *node
+	root.walk(func(n *node) bool {
+		switch {
+		case found != nil:
+			return false
+		case n.kind == "function_definition" && n.child("name").text(src) == name:
+			found = n.child("parameters")
+			return false
+		case n.kind == "class_definition" && n.child("name").text(src) == name:
+			if init := findDef(n.child("body"), src, "__init__"); init != nil {
+				found = init
+			}
+			return false
+		case n.kind == "function_definition" || n.kind == "class_definition":
+			return false // nested definitions are not the callee
+		}
+		return true
+	})
+	return found
+}
+
+// keywordNames lists the parameters of ps a caller can pass by keyword: not self or
+// cls, not positional-only ones (before "/"), not *args or **kwargs.
+func keywordNames(ps *node, src []byte) []string {
+	if ps == nil {
+		return nil
+	}
+	var out []string
+	for _, p := range ps.namedChildren() {
+		switch p.kind {
+		case "positional_separator":
+			out = out[:0]
+		case "list_splat_pattern", "dictionary_splat_pattern", "keyword_separator":
+		default:
+			if id := paramName(p); id != nil {
+				if name := id.text(src); name != "self" && name != "cls" {
+					out = append(out, name)
+				}
+			}
+		}
+	}
+	return out
+}

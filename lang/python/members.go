@@ -1,0 +1,230 @@
+package python
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// moduleMembers returns the public names of a module, read from its source: typeshed's
+// stub for the standard library, else the module's file in the head tree or on the
+// interpreter's sys.path. A module is never imported to list its members: that would run
+// the verified code.
+func (j *job) moduleMembers(module string) []string {
+	key := module
+	if names, ok := j.members[key]; ok {
+		return names
+	}
+	var names []string
+	for _, d := range j.declared(module) {
+		if !strings.Contains(d, ".") && !strings.HasPrefix(d, "_") {
+			names = append(names, d)
+		}
+	}
+	j.members[key] = names
+	return names
+}
+
+// classMembers returns the public members of a class of a standard-library module.
+func (j *job) classMembers(module, class string) []string {
+	key := module + ":" + class
+	if names, ok := j.members[key]; ok {
+		return names
+	}
+	var names []string
+	for _, d := range j.declared(module) {
+		if m, ok := strings.CutPrefix(d, class+"."); ok && !strings.HasPrefix(m, "_") && !strings.Contains(m, ".") {
+			names = append(names, m)
+		}
+	}
+	j.members[key] = names
+	return names
+}
+
+// membersOfClass returns the members of the class pyright names: a builtin, a class the
+// file imports by name, or a class of a module the file imports.
+func (j *job) membersOfClass(t *target, class string) []string {
+	if names := j.classMembers("builtins", class); len(names) > 0 || t.idx == nil {
+		return names
+	}
+	if q := t.idx.objects[class]; q != "" {
+		return j.classMembers(strings.TrimSuffix(q, "."+class), class)
+	}
+	mods := make([]string, 0, len(t.idx.modules))
+	for _, m := range t.idx.modules {
+		mods = append(mods, m)
+	}
+	sort.Strings(mods)
+	for _, m := range mods {
+		if names := j.classMembers(m, class); len(names) > 0 {
+			return names
+		}
+	}
+	return nil
+}
+
+// declared returns the names a module's source declares (see stubNames).
+func (j *job) declared(module string) []string {
+	src := j.source(module)
+	if src == nil {
+		return nil
+	}
+	tree, err := j.fe.g.parse(src)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	stubNames(tree, src, "", &out)
+	return out
+}
+
+// source returns the source of a module: its typeshed stub, else its stub or source
+// file in the head tree, else on the interpreter's sys.path; nil when none is found.
+func (j *job) source(module string) []byte {
+	if std, err := j.stdlibIndex(); err == nil {
+		if p := std.Stub(module); p != "" {
+			src, _ := os.ReadFile(p)
+			return src
+		}
+	}
+	rel := strings.ReplaceAll(module, ".", "/")
+	cands := []string{rel + ".pyi", rel + ".py", rel + "/__init__.pyi", rel + "/__init__.py"}
+	if head := j.headFS(); head != nil {
+		for _, c := range cands {
+			if src, err := fs.ReadFile(head, c); err == nil {
+				return src
+			}
+		}
+	}
+	for _, dir := range j.sysPath() {
+		for _, c := range cands {
+			if src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(c))); err == nil {
+				return src
+			}
+		}
+	}
+	return nil
+}
+
+// sysPath returns the directories the project's interpreter imports from (it runs the
+// interpreter once, to print sys.path, and imports nothing of the project).
+func (j *job) sysPath() []string {
+	if j.path != nil {
+		return *j.path
+	}
+	j.path = new([]string)
+	proj, err := j.projectConfig()
+	if err != nil {
+		return nil
+	}
+	py := proj.Options(j.req.Changes.Root).Python
+	if py == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(j.req.Context, 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, "-I", "-c", "import sys, json; print(json.dumps(sys.path))")
+	cmd.Dir = os.TempDir()
+	out, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	var dirs []string
+	if json.Unmarshal(out, &dirs) == nil {
+		for _, d := range dirs {
+			if filepath.IsAbs(d) {
+				*j.path = append(*j.path, d)
+			}
+		}
+	}
+	return *j.path
+}
+
+// topLevelModules are the modules an import may have meant: the standard library's, the
+// head tree's top-level packages and modules, and those on the interpreter's sys.path.
+func (j *job) topLevelModules() []string {
+	var out []string
+	if std, err := j.stdlibIndex(); err == nil {
+		out = append(out, std.Modules(j.floorOr("3.14"))...)
+	}
+	if head := j.headFS(); head != nil {
+		out = append(out, moduleEntries(head, ".")...)
+	}
+	for _, dir := range j.sysPath() {
+		out = append(out, moduleEntries(os.DirFS(dir), ".")...)
+	}
+	return out
+}
+
+// moduleEntries lists the importable names in dir of fsys: Python files and packages.
+func moduleEntries(fsys fs.FS, dir string) []string {
+	ents, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		name := e.Name()
+		switch {
+		case strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_"):
+		case e.IsDir() && !strings.Contains(name, "."):
+			out = append(out, name)
+		case strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".pyi"):
+			out = append(out, strings.TrimSuffix(strings.TrimSuffix(name, ".pyi"), ".py"))
+		case strings.HasSuffix(name, ".so"):
+			base, _, _ := strings.Cut(name, ".")
+			out = append(out, base)
+		}
+	}
+	return out
+}
+
+// stubNames appends the names the statements under n bind, qualified by prefix.
+func stubNames(n *node, src []byte, prefix string, out *[]string) {
+	for _, s := range n.children {
+		switch s.kind {
+		case "decorated_definition":
+			if d := s.child("definition"); d != nil {
+				stubNames(&node{children: []*node{d}}, src, prefix, out)
+			}
+		case "function_definition":
+			*out = append(*out, prefix+s.child("name").text(src))
+		case "class_definition":
+			name := s.child("name").text(src)
+			*out = append(*out, prefix+name)
+			if prefix == "" {
+				stubNames(s.child("body"), src, name+".", out)
+			}
+		case "expression_statement":
+			if a := s.firstOfKind("assignment"); a != nil && a.child("left").kind == "identifier" {
+				*out = append(*out, prefix+a.child("left").text(src))
+			}
+		case "import_from_statement":
+			for _, c := range s.children {
+				if c.field == "name" && c.kind == "aliased_import" {
+					*out = append(*out, prefix+c.child("alias").text(src))
+				}
+			}
+		case "if_statement", "else_clause", "elif_clause", "try_statement", "block":
+			stubNames(s, src, prefix, out)
+		}
+	}
+}
+
+// scopeNames are the names an undefined name may have meant: those the file mentions
+// and the builtins.
+func (j *job) scopeNames(t *target) []string {
+	var out []string
+	if t.idx != nil {
+		for n := range t.idx.names {
+			out = append(out, n)
+		}
+	}
+	return append(out, j.moduleMembers("builtins")...)
+}

@@ -1,0 +1,108 @@
+package python
+
+import (
+	"sort"
+	"strings"
+)
+
+// maxSuggestions bounds how many names a suggestion offers.
+const maxSuggestions = 3
+
+// closest returns up to three of cands closest to name, best first: a case-insensitive
+// match, then by edit distance (at most about a third of the name's length), then names
+// that contain it or that it contains; an unrelated name is never offered.
+func closest(name string, cands []string) []string {
+	lname := strings.ToLower(name)
+	limit := (len(name) + 1) / 3
+	if len(name) < 3 {
+		limit = 0
+	}
+	var ok []scored
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if c == name || c == "" || seen[c] {
+			continue
+		}
+		seen[c] = true
+		if s, near := score(lname, c, limit); near {
+			ok = append(ok, s)
+		}
+	}
+	sort.Slice(ok, func(i, j int) bool {
+		a, b := ok[i], ok[j]
+		if a.class != b.class {
+			return a.class < b.class
+		}
+		if a.dist != b.dist {
+			return a.dist < b.dist
+		}
+		if da, db := abs(len(a.name)-len(name)), abs(len(b.name)-len(name)); da != db {
+			return da < db // at equal distance, a transposition beats a deletion
+		}
+		return a.name < b.name
+	})
+	var out []string
+	for i := 0; i < len(ok) && i < maxSuggestions; i++ {
+		out = append(out, ok[i].name)
+	}
+	return out
+}
+
+// scored is a candidate's closeness: its class (0 equal but for case, 1 within the edit
+// limit, 2 containing or contained), then its edit distance.
+type scored struct {
+	name        string
+	class, dist int
+}
+
+// score rates candidate c for the lower-cased name; near is false when c is unrelated.
+func score(lname, c string, limit int) (scored, bool) {
+	lc := strings.ToLower(c)
+	d := distance(lname, lc)
+	switch {
+	case lc == lname:
+		return scored{c, 0, 0}, true
+	case d <= limit:
+		return scored{c, 1, d}, true
+	case len(lname) >= 4 && len(lc) >= 4 && (strings.Contains(lc, lname) || strings.Contains(lname, lc)):
+		return scored{c, 2, d}, true
+	}
+	return scored{}, false
+}
+
+func abs(n int) int { return max(n, -n) }
+
+// didYouMean phrases a suggestion of names, "" when there is none.
+func didYouMean(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return "did you mean " + strings.Join(names, ", ") + "?"
+}
+
+// distance is the Levenshtein distance of a and b, counting an adjacent transposition
+// as one edit (the optimal string alignment distance).
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
