@@ -18,6 +18,7 @@ import (
 	"github.com/agentverify/agentverify/change/patch"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/engine"
+	"github.com/agentverify/agentverify/internal/resultcache"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
@@ -91,6 +92,9 @@ type Checker struct {
 	Timeout time.Duration
 	// Now measures durations; default time.Now (tests pin it for byte-identical output).
 	Now func() time.Time
+	// Cache, when set, replays in check mode the findings of the directories whose
+	// inputs are unchanged since a run stored them (resultcache.go, design.md §9).
+	Cache *resultcache.Cache
 }
 
 // DefaultTimeout bounds one dimension's run when the policy does not say otherwise.
@@ -164,7 +168,12 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 		timeout = pol.Limits.Timeout()
 	}
 	opts := engine.Options{Timeout: timeout}
-	outcomes := engine.Run(ctx, pass, dims, opts)
+	var outcomes []engine.Outcome
+	if c.Cache != nil && mode == check.Check {
+		outcomes = runCached(ctx, c.Cache, pass, dims, opts)
+	} else {
+		outcomes = engine.Run(ctx, pass, dims, opts)
+	}
 	outcomes = engine.ConfirmAtBase(ctx, pass, dims, outcomes, opts, rules)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("verification interrupted: %w", err)

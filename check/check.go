@@ -35,6 +35,12 @@ type Dimension struct {
 	// tree through the Pass (Changes.HeadFS, the files' content), never the disk directly,
 	// so the same code verifies either side.
 	Run func(*Pass) ([]Finding, error)
+	// PerDirectory says that in check mode the dimension's findings in a directory depend
+	// only on that directory's files, the policy and the inputs its frontends name
+	// (lang.InputHasher): a run over any set of directories reports the same findings in
+	// each of them. A result cache may then keep them per directory (design.md §9). A
+	// dimension that reads the change as a whole (a count of its files) leaves it unset.
+	PerDirectory bool
 }
 
 var ruleID = regexp.MustCompile(`^[a-z]+/[a-z0-9]+(-[a-z0-9]+)*$`)

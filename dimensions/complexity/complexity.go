@@ -53,7 +53,8 @@ var Dimension = &check.Dimension{
 				"Fires above complexity.max_cognitive (0 = off). Flatten and extract.",
 		},
 	},
-	Run: run,
+	Run:          run,
+	PerDirectory: true,
 }
 
 // metric is one measured quantity with its rule, limit and wording.

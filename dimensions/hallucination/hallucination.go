@@ -97,10 +97,11 @@ var ruleUnverifiedFile = &check.Rule{
 // Dimension is the hallucination dimension: it runs the resolver of every frontend that
 // has one (lang.Resolver), and reports the syntax errors of the other frontends' files.
 var Dimension = &check.Dimension{
-	Name:  policy.Hallucination,
-	Doc:   "every reference of the change resolves against the real APIs",
-	Rules: rules,
-	Run:   run,
+	Name:         policy.Hallucination,
+	Doc:          "every reference of the change resolves against the real APIs",
+	Rules:        rules,
+	Run:          run,
+	PerDirectory: true,
 }
 
 func run(p *check.Pass) ([]check.Finding, error) {

@@ -15,9 +15,10 @@ import (
 // Dimension is the semantics dimension: it compares APIs with the comparer of every
 // frontend that has one (lang.APIComparer), and tests through the frontends' parses.
 var Dimension = &check.Dimension{
-	Name:  policy.Semantics,
-	Doc:   "the public API, the dependents and the tests survive the change",
-	Rules: []*check.Rule{removedExport, incompatibleChange, brokenDependent, removedTest, testSkipped},
+	Name:         policy.Semantics,
+	Doc:          "the public API, the dependents and the tests survive the change",
+	Rules:        []*check.Rule{removedExport, incompatibleChange, brokenDependent, removedTest, testSkipped},
+	PerDirectory: true,
 	Run: func(pass *check.Pass) ([]check.Finding, error) {
 		var comparers []lang.APIComparer
 		for _, fe := range pass.Languages {

@@ -53,7 +53,8 @@ var Dimension = &check.Dimension{
 				"sets suppressions.allow_new): the finding it aimed at is reported beside this one.",
 		},
 	},
-	Run: run,
+	Run:          run,
+	PerDirectory: true,
 }
 
 func run(pass *check.Pass) ([]check.Finding, error) {

@@ -62,6 +62,7 @@ func commands() []*command {
 		{"mcp", "[--http ADDR]", "serve the verification tools over the Model Context Protocol", mcpLong, runMCP},
 		{"agent", "run|replay [flags]", "run the coding agent whose every edit is verified before it is written", agentLong, runAgent},
 		{"server", "status|stop", "list or stop the shared warm servers that diff, check and hooks use", serverLong, runServer},
+		{"cache", "clean|dir|stats", "manage the result cache that check replays unchanged directories from", cacheLong, runCache},
 		{"completion", "bash|zsh|fish", "print a shell completion script", completionLong, runCompletion},
 		{"version", "", "print the version", "Prints agentverify's version, the Go version it was built with and its platform.", runVersion},
 	}
@@ -385,11 +386,15 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 	fs := newFlags(env, "check")
 	var v verifyFlags
 	v.register(fs)
+	noCache := fs.Bool("no-cache", false, "neither replay nor store results in the result cache (agentverify cache dir)")
 	if code, done := parse(fs, env, args); done {
 		return code
 	}
 	if err := v.validate(); err != nil {
 		return usageError(env, "check", err)
+	}
+	if !*noCache {
+		defer withResultCache(env)()
 	}
 	if v.dir != "" { // -C DIR: paths are relative to DIR, as if started there
 		env.Dir, v.dir = abs(env, v.dir), ""

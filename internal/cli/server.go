@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/internal/resultcache"
 	"github.com/agentverify/agentverify/internal/server"
 )
 
@@ -35,7 +36,7 @@ const serverStartWait = 5 * time.Second
 const maxServedStdin = server.MaxMessage / 2
 
 // forwardedEnv are the variables a served command reads through Env.Getenv.
-var forwardedEnv = []string{"NO_COLOR", "TERM"}
+var forwardedEnv = []string{"NO_COLOR", "TERM", resultcache.EnvDir}
 
 // viaServer runs args on the repository's shared warm server, starting it if need be.
 // ok is false when the server gave no complete answer (none could be started, the

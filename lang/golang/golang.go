@@ -2,6 +2,7 @@ package golang
 
 import (
 	"bytes"
+	"context"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/api"
+	"github.com/agentverify/agentverify/lang/golang/inputs"
 	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/lang/golang/resolve"
 )
@@ -38,15 +40,23 @@ func (fe frontend) loaderFor(req *lang.Request) *load.Loader {
 	if fe.loader != nil {
 		return fe.loader
 	}
+	// Check mode has no base view to reuse the loader's snapshots.
+	opts := load.Options{Forget: req.Changes != nil && req.Changes.NoBase}
 	if req.Memo == nil {
-		return load.New(load.Options{})
+		return load.New(opts)
 	}
-	return req.Memo.Get(load.MemoKey, func() any { return load.New(load.Options{}) }).(*load.Loader)
+	return req.Memo.Get(load.MemoKey, func() any { return load.New(opts) }).(*load.Loader)
 }
 
 // Resolve type-checks the Go code of the change (lang.Resolver).
 func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 	return resolve.Resolver{Loader: fe.loaderFor(req)}.Resolve(req)
+}
+
+// Inputs names what the Go analysis of each directory depends on, for the result cache
+// (lang.InputHasher).
+func (frontend) Inputs(ctx context.Context, root string, dirs []string) (map[string][]byte, error) {
+	return inputs.Digests(ctx, root, dirs)
 }
 
 // CompareAPI compares the APIs of the Go packages the change touches with apidiff

@@ -187,12 +187,17 @@ type Options struct {
 	// its GOFLAGS are kept; GOPROXY=off, GOTOOLCHAIN=local and the -mod flag are always
 	// the loader's (see Loader.Env).
 	Env []string
+	// Forget keeps nothing between checks: for a loader that serves one verification with
+	// no base view (check mode), whose snapshots would only hold the type information of
+	// the whole module until the end of the run, next to the loads of other ports.
+	Forget bool
 }
 
 // Loader type-checks packages, caching dependency type information per module. It is safe
 // for concurrent use; checks run one at a time.
 type Loader struct {
-	env []string
+	env    []string
+	forget bool
 
 	mu sync.Mutex
 	// mods holds the last snapshots of each module and configuration, the most recently
@@ -206,7 +211,7 @@ type Loader struct {
 
 // New returns a Loader.
 func New(opts Options) *Loader {
-	return &Loader{env: opts.Env, mods: map[string][]*snapshot{}, stamps: newStampCache()}
+	return &Loader{env: opts.Env, forget: opts.Forget, mods: map[string][]*snapshot{}, stamps: newStampCache()}
 }
 
 // Stats returns how many checks were cold (ran `go list`) and warm (reused the cache).
@@ -226,6 +231,9 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.forget {
+		defer clear(l.mods) // an overlaid check still reuses, within the call, the disk load it made
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -322,6 +330,9 @@ func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, err
 		Tests:      true,
 		Overlay:    req.Overlay,
 		Fset:       token.NewFileSet(),
+	}
+	if mode&packages.NeedDeps != 0 {
+		cfg.ParseFile = bodiesOnlyIn(req)
 	}
 	start := time.Now() // files changed from here on may be in the load either way
 	pkgs, err := packages.Load(cfg, patterns...)
@@ -596,3 +607,31 @@ func parseFiles(fset *token.FileSet, files []string, overlay map[string][]byte) 
 // MemoKey is the key under which the dimensions of one verification share a Loader in
 // check.Memo, so hallucination and semantics load each package once.
 const MemoKey = "golang/load.Loader"
+
+// bodiesOnlyIn returns a ParseFile that keeps function bodies only in the files of req's
+// package directories. With NeedDeps, go/packages type-checks every dependency from
+// source, bodies included (it sets types.Config.IgnoreFuncBodies only without NeedDeps),
+// though only their declarations can matter to the checked packages: for another port's
+// standard library and module dependencies the bodies were most of a whole-repository
+// check's time and memory. Generic functions keep theirs (go/types wants one). Errors the
+// trimmed dependencies then have (an import only a body used) are theirs, never reported.
+func bodiesOnlyIn(req Request) func(*token.FileSet, string, []byte) (*ast.File, error) {
+	dirs := map[string]bool{}
+	for _, f := range req.Files {
+		dirs[filepath.Dir(f)] = true
+	}
+	return func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+		if dirs[filepath.Dir(filename)] {
+			return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments)
+		}
+		f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
+		if f != nil {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Type.TypeParams.NumFields() == 0 {
+					fd.Body = nil
+				}
+			}
+		}
+		return f, err
+	}
+}

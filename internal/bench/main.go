@@ -1,0 +1,336 @@
+// Command bench measures agentverify on a pinned real module, beside golangci-lint and go
+// vet when they are installed, and prints the table of docs/performance.md. Run it from
+// the repository root:
+//
+//	go run ./internal/bench                       # github.com/cli/cli/v2@v2.63.0
+//	go run ./internal/bench -module M@V -hooks 50
+//
+// It builds agentverify, fetches the module from the module proxy (go mod download),
+// copies it into a temporary git repository, downloads the module's dependencies, warms
+// the Go build cache with one go vet run, and then times each scenario as a fresh
+// process: wall time, CPU time (user+system) and peak resident memory of the process and
+// its children. The result cache is a fresh temporary directory, so the first whole
+// repository check is cold and the second replays. It is a program, not a test, so that
+// `go test ./...` never pays for it.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	module := flag.String("module", "github.com/cli/cli/v2@v2.63.0", "the module `path@version` to measure on")
+	hooks := flag.Int("hooks", 20, "how many one-edit `hook claude` runs give the p50 and p95")
+	keep := flag.Bool("keep", false, "keep the temporary repository and print its path")
+	flag.Parse()
+	if err := run(*module, *hooks, *keep); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+}
+
+// result is one timed process.
+type result struct {
+	wall, cpu time.Duration
+	rssKiB    int64
+}
+
+func (r result) String() string {
+	return fmt.Sprintf("%.2f s, %.2f s CPU, %d MiB", r.wall.Seconds(), r.cpu.Seconds(), r.rssKiB/1024)
+}
+
+// timed runs name with args in dir and measures it; a non-zero exit is not an error
+// (a gate that finds something exits 1), a failure to start is.
+func timed(dir string, env []string, stdin []byte, name string, args ...string) (result, []byte, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		return result{}, out.Bytes(), fmt.Errorf("%s: %w", name, err)
+	}
+	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	r := result{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+	if ru != nil {
+		r.rssKiB = ru.Maxrss
+	}
+	if code := cmd.ProcessState.ExitCode(); code > 1 {
+		return r, out.Bytes(), fmt.Errorf("%s %s: exit %d: %s", name, strings.Join(args, " "), code, firstLine(out.Bytes()))
+	}
+	if bytes.Contains(out.Bytes(), []byte("/internal-error")) {
+		// A dimension that timed out is fast and wrong: the number would mislead.
+		return r, out.Bytes(), fmt.Errorf("%s %s: a dimension could not complete (internal-error)", name, strings.Join(args, " "))
+	}
+	return r, out.Bytes(), nil
+}
+
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	return s
+}
+
+// must runs a setup command and fails on any error.
+func must(dir string, env []string, name string, args ...string) ([]byte, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return out, fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, firstLine(out))
+	}
+	return out, nil
+}
+
+func run(module string, hooks int, keep bool) error {
+	tmp, err := os.MkdirTemp("", "agentverify-bench-")
+	if err != nil {
+		return err
+	}
+	if keep {
+		fmt.Fprintln(os.Stderr, "bench: working in", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+	av := filepath.Join(tmp, "agentverify")
+	if _, err := must(".", nil, "go", "build", "-o", av, "./cmd/agentverify"); err != nil {
+		return err
+	}
+	repo := filepath.Join(tmp, "repo")
+	if err := fetch(module, repo); err != nil {
+		return err
+	}
+	cacheEnv := []string{"AGENTVERIFY_CACHE_DIR=" + filepath.Join(tmp, "results")}
+	if _, err := must(repo, nil, "go", "vet", "./..."); err != nil && !strings.Contains(err.Error(), "exit status 1") {
+		return err // the warm-up: dependencies compiled into the Go build cache
+	}
+	files, err := goFiles(repo)
+	if err != nil {
+		return err
+	}
+	if len(files) < 100 {
+		return fmt.Errorf("%s has %d Go files, fewer than the 100-file scenario edits", module, len(files))
+	}
+	t := &table{}
+	fmt.Printf("## %s on %s/%s, %d CPUs, %s\n\n", module, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), goVersion())
+	if err := diffs(t, repo, av, cacheEnv, files); err != nil {
+		return err
+	}
+	if err := wholeRepo(t, repo, av, cacheEnv); err != nil {
+		return err
+	}
+	if err := hookRuns(t, repo, av, cacheEnv, files[0], hooks); err != nil {
+		return err
+	}
+	t.print()
+	return nil
+}
+
+// fetch downloads module through the module proxy and makes a git repository of it at
+// dir, with its dependencies in the module cache.
+func fetch(module, dir string) error {
+	out, err := must(".", nil, "go", "mod", "download", "-json", module)
+	if err != nil {
+		return err
+	}
+	var info struct{ Dir string }
+	if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
+		return fmt.Errorf("go mod download %s: no directory (%v)", module, err)
+	}
+	if err := os.CopyFS(dir, os.DirFS(info.Dir)); err != nil {
+		return err
+	}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		mode := fs.FileMode(0o644)
+		if d.IsDir() {
+			mode = 0o755
+		}
+		return os.Chmod(p, mode)
+	})
+	if err != nil {
+		return err
+	}
+	git := []string{"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=bench@example.com",
+		"GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=bench@example.com"}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", module}} {
+		if _, err := must(dir, git, "git", args...); err != nil {
+			return err
+		}
+	}
+	_, err = must(dir, nil, "go", "mod", "download")
+	return err
+}
+
+// goFiles lists the repository's non-test, non-generated Go files outside testdata, sorted.
+func goFiles(repo string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == ".git" || d.Name() == "vendor") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
+			rel, _ := filepath.Rel(repo, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+// edit appends a small documented function to each file (a clean change) and returns the
+// function that restores them.
+func edit(repo string, files []string) (func() error, error) {
+	saved := map[string][]byte{}
+	for i, f := range files {
+		p := filepath.Join(repo, filepath.FromSlash(f))
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		saved[p] = b
+		add := fmt.Sprintf("\n// benchEdit%d is added by the benchmark.\nfunc benchEdit%d() int { return %d }\n", i, i, i)
+		if err := os.WriteFile(p, append(bytes.Clone(b), add...), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return func() error {
+		for p, b := range saved {
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil
+}
+
+func diffs(t *table, repo, av string, env []string, files []string) error {
+	for _, n := range []int{1, 100} {
+		// Spread the 100 files over the repository, as a refactoring would.
+		picked := make([]string, 0, n)
+		for i := range n {
+			picked = append(picked, files[i*len(files)/n])
+		}
+		restore, err := edit(repo, picked)
+		if err != nil {
+			return err
+		}
+		scenario := fmt.Sprintf("%d-file change, `diff`", n)
+		r, _, err := timed(repo, env, nil, av, "diff", "--quiet")
+		t.add(scenario, "agentverify", r, err)
+		if lint, err := exec.LookPath("golangci-lint"); err == nil {
+			r, _, err := timed(repo, nil, nil, lint, "run", "--new-from-rev", "HEAD", "./...")
+			t.add(scenario, "golangci-lint --new-from-rev HEAD", r, err)
+		}
+		if n == 1 {
+			r, _, err := timed(repo, nil, nil, "go", "vet", "./"+filepath.ToSlash(filepath.Dir(picked[0])))
+			t.add(scenario, "go vet of the one package", r, err)
+		}
+		if err := restore(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func wholeRepo(t *table, repo, av string, env []string) error {
+	const scenario = "whole repository, `check .`"
+	for _, run := range []string{"first run", "second run (replay)"} {
+		r, _, err := timed(repo, env, nil, av, "check", ".", "--quiet")
+		t.add(scenario, "agentverify, "+run, r, err)
+	}
+	r, _, err := timed(repo, env, nil, av, "check", ".", "--quiet", "--no-cache")
+	t.add(scenario, "agentverify --no-cache", r, err)
+	r, _, err = timed(repo, nil, nil, "go", "vet", "./...")
+	t.add(scenario, "go vet ./... (warm build cache)", r, err)
+	if lint, err := exec.LookPath("golangci-lint"); err == nil {
+		_, _, _ = timed(repo, nil, nil, lint, "run", "./...")
+		r, _, err := timed(repo, nil, nil, lint, "run", "./...")
+		t.add(scenario, "golangci-lint, warm cache", r, err)
+	}
+	return nil
+}
+
+// hookRuns times `hook claude` on one Edit of file, each a new process, as Claude Code
+// starts it.
+func hookRuns(t *table, repo, av string, env []string, file string, n int) error {
+	abs := filepath.Join(repo, filepath.FromSlash(file))
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return err
+	}
+	old := string(src[len(src)-min(len(src), 40):])
+	payload, err := json.Marshal(map[string]any{
+		"session_id": "bench", "transcript_path": "/dev/null", "cwd": repo, "permission_mode": "default",
+		"hook_event_name": "PreToolUse", "tool_name": "Edit",
+		"tool_input": map[string]any{"file_path": abs, "old_string": old, "new_string": old + "\n"},
+	})
+	if err != nil {
+		return err
+	}
+	var walls []time.Duration
+	var last result
+	for range n {
+		r, _, err := timed(repo, env, payload, av, "hook", "claude")
+		if err != nil {
+			t.add("one agent edit, `hook claude`", "agentverify", r, err)
+			return nil
+		}
+		walls, last = append(walls, r.wall), r
+	}
+	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
+	p := func(q float64) time.Duration { return walls[min(len(walls)-1, int(q*float64(len(walls))))] }
+	t.rows = append(t.rows, row{"one agent edit, `hook claude` (new process each)", "agentverify",
+		fmt.Sprintf("p50 %d ms, p95 %d ms (%d runs; last %d MiB)", p(0.5).Milliseconds(), p(0.95).Milliseconds(), n, last.rssKiB/1024)})
+	return nil
+}
+
+type row struct{ scenario, tool, value string }
+
+type table struct{ rows []row }
+
+func (t *table) add(scenario, tool string, r result, err error) {
+	v := r.String()
+	if err != nil {
+		v = "failed: " + err.Error()
+	}
+	t.rows = append(t.rows, row{scenario, tool, v})
+}
+
+func (t *table) print() {
+	fmt.Println("| scenario | tool | wall, CPU, peak RSS |")
+	fmt.Println("|---|---|---|")
+	for _, r := range t.rows {
+		fmt.Printf("| %s | %s | %s |\n", r.scenario, r.tool, r.value)
+	}
+}
+
+func goVersion() string {
+	out, err := exec.Command("go", "env", "GOVERSION").Output()
+	if err != nil {
+		return "go (unknown version)"
+	}
+	return strings.TrimSpace(string(out))
+}

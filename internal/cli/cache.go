@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/internal/resultcache"
+)
+
+const cacheLong = `Manages the result cache: check replays from it the findings of every directory whose
+files, dependencies, policy and agentverify build are unchanged since a run stored them
+(design.md §9). The cache is in the user cache directory, or $AGENTVERIFY_CACHE_DIR.
+
+  agentverify cache dir     print the cache directory
+  agentverify cache stats   print the number of entries and their size
+  agentverify cache clean   remove every entry`
+
+func runCache(_ context.Context, env *Env, args []string) int {
+	fs := newFlags(env, "cache")
+	if code, done := parse(fs, env, args); done {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return usageError(env, "cache", fmt.Errorf("want one of clean, dir, stats"))
+	}
+	dir, err := resultcache.DefaultDir(env.Getenv)
+	if err != nil {
+		return fail(env, err)
+	}
+	switch fs.Arg(0) {
+	case "dir":
+		fmt.Fprintln(env.Stdout, dir)
+		return ExitOK
+	case "clean", "stats":
+	default:
+		return usageError(env, "cache", fmt.Errorf("unknown subcommand %q (want clean, dir or stats)", fs.Arg(0)))
+	}
+	c, err := resultcache.Open(dir, resultcache.Options{})
+	if err != nil {
+		return fail(env, err)
+	}
+	if fs.Arg(0) == "clean" {
+		if err := c.Clean(); err != nil {
+			return fail(env, err)
+		}
+		return ExitOK
+	}
+	st, err := c.Stats()
+	if err != nil {
+		return fail(env, err)
+	}
+	fmt.Fprintf(env.Stdout, "%s: %d entries, %d bytes\n", dir, st.Entries, st.Bytes)
+	return ExitOK
+}
+
+// withResultCache gives env's checker the user's result cache and returns the function that
+// trims the cache after the run. A cache that cannot be opened only costs time: the check
+// runs without it.
+func withResultCache(env *Env) func() {
+	dir, err := resultcache.DefaultDir(env.Getenv)
+	if err != nil {
+		return func() {}
+	}
+	c, err := resultcache.Open(dir, resultcache.Options{})
+	if err != nil {
+		return func() {}
+	}
+	checker := &agentverify.Checker{}
+	if env.Checker != nil {
+		copied := *env.Checker
+		checker = &copied
+	}
+	checker.Cache = c
+	env.Checker = checker
+	return func() { _ = c.Trim() }
+}

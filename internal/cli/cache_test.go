@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/agentverify/agentverify/internal/resultcache"
+	"github.com/agentverify/agentverify/internal/testkit/testrepo"
+)
+
+// TestCacheCommand: check stores in the cache named by $AGENTVERIFY_CACHE_DIR, --no-cache
+// neither reads nor stores, and the cache subcommands report and empty it.
+func TestCacheCommand(t *testing.T) {
+	repo := testrepo.New(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"a/a.go": "// Package a is small.\npackage a\n\n// A is one.\nconst A = 1\n",
+	})
+	cacheDir := t.TempDir()
+	cli := func(args ...string) (int, string) {
+		var out, errb bytes.Buffer
+		env := &Env{Stdout: &out, Stderr: &errb, Dir: repo.Dir, Getenv: func(k string) string {
+			if k == resultcache.EnvDir {
+				return cacheDir
+			}
+			return ""
+		}}
+		code := Main(context.Background(), args, env)
+		return code, out.String() + errb.String()
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"cache", "dir"}, ExitOK, cacheDir + "\n"},
+		{[]string{"check", "--no-cache", "--quiet"}, ExitOK, ""},
+		{[]string{"cache", "stats"}, ExitOK, cacheDir + ": 0 entries"},
+		{[]string{"check", "--quiet"}, ExitOK, ""},
+		{[]string{"cache", "stats"}, ExitOK, cacheDir + ": 8 entries"}, // 2 directories × 4 dimensions
+		{[]string{"cache", "clean"}, ExitOK, ""},
+		{[]string{"cache", "stats"}, ExitOK, cacheDir + ": 0 entries"},
+		{[]string{"cache"}, ExitError, "want one of clean, dir, stats"},
+		{[]string{"cache", "purge"}, ExitError, `unknown subcommand "purge"`},
+	} {
+		code, out := cli(c.args...)
+		if code != c.code || !strings.HasPrefix(out, c.want) && !strings.Contains(out, c.want) {
+			t.Errorf("%v: exit %d, output %q; want exit %d, %q", c.args, code, out, c.code, c.want)
+		}
+	}
+}
