@@ -193,33 +193,21 @@ func syntaxStep(j *job) ([]lang.Problem, error) {
 // problem (unknown-package, undeclared- or missing-dependency) over pyright's unknown
 // import on its line (it says more: what is wrong with the distribution).
 func dedupe(ps []lang.Problem) []lang.Problem {
-	type at struct {
-		file string
-		line int
-		name string
-	}
-	tooNew, deps := map[at]bool{}, map[at]bool{}
+	tooNew, deps := map[place]bool{}, map[place]bool{}
 	for _, p := range ps {
 		switch p.Kind {
 		case lang.APITooNew:
-			tooNew[at{p.Location.File, p.Location.Line, lastName(p.Symbol)}] = true
+			tooNew[placeOf(p, lastName(p.Symbol))] = true
 		case lang.UnknownPackage, lang.UndeclaredDependency, lang.MissingDependency:
-			deps[at{p.Location.File, p.Location.Line, ""}] = true
+			deps[placeOf(p, "")] = true
 		}
 	}
-	// An unknown import the dependency check also reported keeps only its did-you-mean,
-	// carried over to the dependency problem: "jsno" is a made-up package and a typo of json.
-	hints := map[at]string{}
-	for _, p := range ps {
-		if k := (at{p.Location.File, p.Location.Line, ""}); p.Kind == lang.UnknownImport && deps[k] && strings.HasPrefix(p.Suggestion, "did you mean") {
-			hints[k] = p.Suggestion
-		}
-	}
+	hints := importHints(ps, deps)
 	seen := map[string]bool{}
 	var out []lang.Problem
 	for _, p := range ps {
-		k := at{p.Location.File, p.Location.Line, ""}
-		if p.Kind != lang.APITooNew && tooNew[at{p.Location.File, p.Location.Line, lastName(p.Symbol)}] ||
+		k := placeOf(p, "")
+		if p.Kind != lang.APITooNew && tooNew[placeOf(p, lastName(p.Symbol))] ||
 			p.Kind == lang.UnknownImport && deps[k] {
 			continue
 		}
@@ -227,13 +215,34 @@ func dedupe(ps []lang.Problem) []lang.Problem {
 			p.Suggestion = h + "; " + p.Suggestion
 		}
 		key := fmt.Sprintf("%s:%d:%d:%s:%s", p.Location.File, p.Location.Line, p.Location.Column, p.Kind, p.Message)
-		if seen[key] {
-			continue
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, p)
 		}
-		seen[key] = true
-		out = append(out, p)
 	}
 	return out
+}
+
+// place is a line of a file, and a name on it when that matters.
+type place struct {
+	file string
+	line int
+	name string
+}
+
+func placeOf(p lang.Problem, name string) place { return place{p.Location.File, p.Location.Line, name} }
+
+// importHints returns the did-you-mean of each unknown import that the dependency check
+// also reported, by line: the dependency problem replaces it and keeps that hint ("jsno"
+// is a made-up package and a typo of json).
+func importHints(ps []lang.Problem, deps map[place]bool) map[place]string {
+	hints := map[place]string{}
+	for _, p := range ps {
+		if k := placeOf(p, ""); p.Kind == lang.UnknownImport && deps[k] && strings.HasPrefix(p.Suggestion, "did you mean") {
+			hints[k] = p.Suggestion
+		}
+	}
+	return hints
 }
 
 func lastName(s string) string {
