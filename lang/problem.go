@@ -2,6 +2,7 @@ package lang
 
 import (
 	"context"
+	"sort"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/policy"
@@ -110,4 +111,25 @@ type Request struct {
 // for the files of frontends without one.
 type Resolver interface {
 	Resolve(req *Request) ([]Problem, error)
+}
+
+// SortProblems orders problems by file, line, column, kind and message, so a resolver's
+// output is the same on every run.
+func SortProblems(ps []Problem) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i].Location, ps[j].Location
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		if ps[i].Kind != ps[j].Kind {
+			return ps[i].Kind < ps[j].Kind
+		}
+		return ps[i].Message < ps[j].Message
+	})
 }

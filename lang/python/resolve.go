@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/agentverify/agentverify/change"
@@ -67,7 +66,7 @@ func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 		out = append(out, ps...)
 	}
 	if len(j.targets) == 0 {
-		sortProblems(out)
+		lang.SortProblems(out)
 		return out, nil
 	}
 	for _, s := range fe.steps {
@@ -81,7 +80,7 @@ func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 		out = append(out, ps...)
 	}
 	out = j.dropGuarded(dedupe(out))
-	sortProblems(out)
+	lang.SortProblems(out)
 	return out, nil
 }
 
@@ -275,20 +274,4 @@ func (j *job) dropGuarded(ps []lang.Problem) []lang.Problem {
 
 func isImportLine(t *target, line int) bool {
 	return t != nil && t.idx != nil && t.idx.importLines[line]
-}
-
-func sortProblems(ps []lang.Problem) {
-	sort.SliceStable(ps, func(i, k int) bool {
-		a, b := ps[i].Location, ps[k].Location
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		return ps[i].Kind < ps[k].Kind
-	})
 }

@@ -3,6 +3,8 @@ package python
 import (
 	"sort"
 	"strings"
+
+	"github.com/agentverify/agentverify/lang/suggest"
 )
 
 // maxSuggestions bounds how many names a suggestion offers.
@@ -58,7 +60,7 @@ type scored struct {
 // score rates candidate c for the lower-cased name; near is false when c is unrelated.
 func score(lname, c string, limit int) (scored, bool) {
 	lc := strings.ToLower(c)
-	d := distance(lname, lc)
+	d := suggest.Distance(lname, lc)
 	switch {
 	case lc == lname:
 		return scored{c, 0, 0}, true
@@ -78,31 +80,4 @@ func didYouMean(names []string) string {
 		return ""
 	}
 	return "did you mean " + strings.Join(names, ", ") + "?"
-}
-
-// distance is the Levenshtein distance of a and b, counting an adjacent transposition
-// as one edit (the optimal string alignment distance).
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
 }

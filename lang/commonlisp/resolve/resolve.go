@@ -68,7 +68,7 @@ func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 		out = append(out, r.resolveGroup(head, d, trees[d], groups[d], deps, repo)...)
 	}
 	out = append(out, unverifiedFiles(req)...)
-	sortProblems(out)
+	lang.SortProblems(out)
 	return out, nil
 }
 
@@ -396,20 +396,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func sortProblems(ps []lang.Problem) {
-	sort.SliceStable(ps, func(i, j int) bool {
-		a, b := ps[i].Location, ps[j].Location
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		return ps[i].Kind < ps[j].Kind
-	})
 }

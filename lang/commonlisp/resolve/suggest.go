@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentverify/agentverify/lang/commonlisp/cltable"
 	"github.com/agentverify/agentverify/lang/commonlisp/reader"
+	"github.com/agentverify/agentverify/lang/suggest"
 )
 
 // otherLanguage maps names models bring from other languages' standard libraries to what
@@ -142,7 +143,7 @@ func closest(name string, candidates []string, n int) []string {
 			continue
 		}
 		seen[c] = true
-		if d := distance(name, c); d <= limit {
+		if d := suggest.Distance(name, c); d <= limit {
 			best = append(best, scored{c, d})
 		}
 	}
@@ -164,30 +165,4 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// distance is the optimal string alignment distance of a and b: Levenshtein's with the
-// transposition of two adjacent characters as one edit (bytes; Lisp names are ASCII).
-func distance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }

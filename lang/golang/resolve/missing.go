@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
+	"github.com/agentverify/agentverify/lang/suggest"
 )
 
 // missingImport handles "undefined: name" where name is used as a package qualifier
@@ -127,7 +128,7 @@ func memberHint(api *stdAPI, path, name, member string) string {
 		}
 	}
 	real := closest(member, api.members[path])
-	if near := closest(member, curatedNames); len(near) > 0 && (len(real) == 0 || distance(member, near[0]) < distance(member, real[0])) {
+	if near := closest(member, curatedNames); len(near) > 0 && (len(real) == 0 || suggest.Distance(member, near[0]) < suggest.Distance(member, real[0])) {
 		return curated[name+"."+near[0]]
 	}
 	if s := didYouMean(name+".", real); s != "" {

@@ -144,7 +144,7 @@ func run(p *lang.Request, loader *load.Loader) ([]lang.Problem, error) {
 			out = append(out, outsideFindings(f)...)
 		}
 	}
-	sortFindings(out)
+	lang.SortProblems(out)
 	return out, nil
 }
 
@@ -385,23 +385,4 @@ func displayDir(d string) string {
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
-}
-
-func sortFindings(fs []lang.Problem) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i].Location, fs[j].Location
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		if fs[i].Kind != fs[j].Kind {
-			return fs[i].Kind < fs[j].Kind
-		}
-		return fs[i].Message < fs[j].Message
-	})
 }

@@ -3,6 +3,8 @@ package resolve
 import (
 	"sort"
 	"strings"
+
+	"github.com/agentverify/agentverify/lang/suggest"
 )
 
 // maxSuggestions bounds how many names a suggestion offers.
@@ -32,7 +34,7 @@ func closest(name string, cands []string) []string {
 		}
 		seen[c] = true
 		lc := strings.ToLower(c)
-		d := distance(lname, lc)
+		d := suggest.Distance(lname, lc)
 		switch {
 		case lc == lname:
 			ok = append(ok, scored{c, 0, 0})
@@ -70,31 +72,4 @@ func related(a, b string) bool {
 		return false
 	}
 	return strings.HasPrefix(long, short) || (len(short) >= 5 && strings.Contains(long, short))
-}
-
-// distance is the optimal-string-alignment Damerau-Levenshtein distance over bytes:
-// insertions, deletions, substitutions and transpositions of adjacent characters.
-func distance(a, b string) int {
-	la, lb := len(a), len(b)
-	prev2 := make([]int, lb+1)
-	prev := make([]int, lb+1)
-	cur := make([]int, lb+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= la; i++ {
-		cur[0] = i
-		for j := 1; j <= lb; j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[lb]
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
+	"github.com/agentverify/agentverify/lang/suggest"
 )
 
 func TestClosest(t *testing.T) {
@@ -40,8 +41,8 @@ func TestDistance(t *testing.T) {
 		a, b string
 		d    int
 	}{{"", "", 0}, {"abc", "", 3}, {"tokne", "token", 1}, {"kitten", "sitting", 3}, {"ca", "abc", 3}, {"getenv", "getenv", 0}} {
-		if got := distance(c.a, c.b); got != c.d {
-			t.Errorf("distance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		if got := suggest.Distance(c.a, c.b); got != c.d {
+			t.Errorf("suggest.Distance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
 		}
 	}
 }
@@ -51,12 +52,12 @@ func TestDistanceProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		a := rapid.StringMatching(`[a-e]{0,8}`).Draw(t, "a")
 		b := rapid.StringMatching(`[a-e]{0,8}`).Draw(t, "b")
-		d := distance(a, b)
-		if d != distance(b, a) {
+		d := suggest.Distance(a, b)
+		if d != suggest.Distance(b, a) {
 			t.Fatalf("not symmetric: %q %q", a, b)
 		}
 		if (d == 0) != (a == b) || d > max(len(a), len(b)) || d < abs(len(a)-len(b)) {
-			t.Fatalf("distance(%q, %q) = %d out of bounds", a, b, d)
+			t.Fatalf("suggest.Distance(%q, %q) = %d out of bounds", a, b, d)
 		}
 	})
 }
