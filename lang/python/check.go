@@ -204,6 +204,9 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 	p := lang.Problem{Location: t.location(d.Range), Message: msg}
 	switch d.Rule {
 	case "reportAttributeAccessIssue":
+		if m := noAttribute.FindStringSubmatch(msg); m != nil && strings.HasSuffix(m[2], "*") && j.mixinMember(strings.TrimSuffix(m[2], "*"), m[1]) {
+			return p, false // self's class is a mixin the project completes (see mixinMember)
+		}
 		j.attribute(t, &p, msg)
 	case "reportMissingImports":
 		p.Kind = lang.UnknownImport
