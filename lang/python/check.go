@@ -204,6 +204,9 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 	p := lang.Problem{Location: t.location(d.Range), Message: msg}
 	switch d.Rule {
 	case "reportAttributeAccessIssue":
+		if !madeUpAttribute(d.Message) {
+			return p, false
+		}
 		if m := noAttribute.FindStringSubmatch(msg); m != nil && strings.HasSuffix(m[2], "*") && j.mixinMember(strings.TrimSuffix(m[2], "*"), m[1]) {
 			return p, false // self's class is a mixin the project completes (see mixinMember)
 		}
@@ -242,6 +245,21 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 		return p, false
 	}
 	return p, true
+}
+
+// madeUpAttribute tells pyright's attribute errors about a name that does not exist from
+// its type errors, which are not hallucinations: an assignment whose value does not fit
+// the type pyright inferred from the class's own assignments (requests' Response sets
+// self.encoding = None, its adapter assigns a str), and an attribute of a value typed
+// None (the same inference: Response.raw is None until the adapter sets it).
+func madeUpAttribute(full string) bool {
+	if m := noAttribute.FindStringSubmatch(full); m != nil && m[2] == "None" {
+		return false
+	}
+	if strings.HasPrefix(full, "Cannot assign to attribute") {
+		return strings.Contains(full, "\" is unknown")
+	}
+	return true
 }
 
 func call(p *lang.Problem, msg string) {
