@@ -8,8 +8,8 @@ import (
 	"github.com/agentverify/agentverify/lang/python/pyright"
 )
 
-// classInfo is what the mixin check needs of one class of the project: its bases by
-// their last dotted name and the attributes its body and methods define.
+// classInfo is what the mixin check needs of one class of the project: its bases (and
+// metaclass) by their last dotted name and the attributes its body and methods define.
 type classInfo struct {
 	bases []string
 	attrs map[string]bool
@@ -112,7 +112,10 @@ func collectClasses(n *node, src []byte, out projectClasses) {
 			c := &classInfo{attrs: map[string]bool{}}
 			if sup := n.child("superclasses"); sup != nil {
 				for _, b := range sup.namedChildren() {
-					if b.kind == "identifier" || b.kind == "attribute" {
+					if b.kind == "keyword_argument" && b.child("name").text(src) == "metaclass" {
+						b = b.child("value") // a class is its metaclass's self
+					}
+					if b != nil && (b.kind == "identifier" || b.kind == "attribute") {
 						t := b.text(src)
 						c.bases = append(c.bases, t[strings.LastIndexByte(t, '.')+1:])
 					}
