@@ -35,17 +35,54 @@ func pyrightStep(j *job) ([]lang.Problem, error) {
 	for _, t := range files {
 		byPath[t.f.Path] = t
 	}
+	inferred := inferredLines(diags)
 	var out []lang.Problem
 	for _, d := range diags {
 		t := byPath[d.File]
 		if t == nil || d.Severity != "error" {
 			continue
 		}
+		if d.Rule == "reportCallIssue" && noOverloads.MatchString(d.Message) && inferred[lineOf{d.File, d.Range.Start.Line}] {
+			continue // the overload fails on that argument's inferred type
+		}
 		if p, ok := j.problem(t, d); ok {
 			out = append(out, p)
 		}
 	}
 	return out, nil
+}
+
+// lineOf is a line of a file in pyright's terms (0-based).
+type lineOf struct {
+	file string
+	line int
+}
+
+// inferredLines are the lines where pyright rejects an argument whose type it only
+// partly inferred (see inferredArgument).
+func inferredLines(diags []pyright.Diagnostic) map[lineOf]bool {
+	out := map[lineOf]bool{}
+	for _, d := range diags {
+		if d.Rule == "reportArgumentType" && inferredArgument(d.Message) {
+			out[lineOf{d.File, d.Range.Start.Line}] = true
+		}
+	}
+	return out
+}
+
+// inferredArgument reports an argument-type error on a type pyright inferred from
+// unannotated code rather than one the code states: a union (one branch, often the None
+// of a default, does not fit: ",".join([x, "a"]) with x=None), a partly Unknown type, or
+// the Self of a mixin passed to its other base's method. Those are pyright's guesses
+// about untyped code, not calls with a made-up signature; a plain wrong type
+// (time.sleep("1")) is still reported.
+func inferredArgument(msg string) bool {
+	m := argumentType.FindStringSubmatch(msg)
+	if m == nil {
+		return false
+	}
+	return strings.Contains(m[1], " | ") || strings.Contains(m[1], "Unknown") || strings.Contains(m[1], "Self@") ||
+		strings.Contains(m[1], "None")
 }
 
 // check runs pyright over files with their head content, warm through the frontend's
@@ -192,6 +229,8 @@ var (
 	noParameter    = regexp.MustCompile(`^No parameter named "([^"]+)"`)
 	arity          = regexp.MustCompile(`^(Expected \d+ positional argument|Arguments? missing for parameter)`)
 	notCallable    = regexp.MustCompile(`is not callable`)
+	noOverloads    = regexp.MustCompile(`^No overloads for "[^"]+" match the provided arguments`)
+	argumentType   = regexp.MustCompile(`^Argument of type "(.*)" cannot be assigned to parameter`)
 	requiresPython = regexp.MustCompile(`requires? Python (\d+\.\d+) or newer`)
 )
 
@@ -233,6 +272,9 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 			p.Suggestion = j.keywordSuggestion(t, p.Location, p.Symbol)
 		}
 	case "reportArgumentType":
+		if inferredArgument(d.Message) {
+			return p, false
+		}
 		p.Kind = lang.WrongSignature
 	case "":
 		if m := requiresPython.FindStringSubmatch(msg); m != nil {
