@@ -35,14 +35,14 @@ func pyrightStep(j *job) ([]lang.Problem, error) {
 	for _, t := range files {
 		byPath[t.f.Path] = t
 	}
-	inferred := inferredLines(diags)
+	inferred := inferredAt(diags)
 	var out []lang.Problem
 	for _, d := range diags {
 		t := byPath[d.File]
 		if t == nil || d.Severity != "error" {
 			continue
 		}
-		if d.Rule == "reportCallIssue" && noOverloads.MatchString(d.Message) && inferred[lineOf{d.File, d.Range.Start.Line}] {
+		if d.Rule == "reportCallIssue" && noOverloads.MatchString(d.Message) && within(inferred[d.File], d.Range) {
 			continue // the overload fails on that argument's inferred type
 		}
 		if p, ok := j.problem(t, d); ok {
@@ -52,29 +52,37 @@ func pyrightStep(j *job) ([]lang.Problem, error) {
 	return out, nil
 }
 
-// lineOf is a line of a file in pyright's terms (0-based).
-type lineOf struct {
-	file string
-	line int
-}
-
-// inferredLines are the lines where pyright rejects an argument whose type it only
-// partly inferred (see inferredArgument).
-func inferredLines(diags []pyright.Diagnostic) map[lineOf]bool {
-	out := map[lineOf]bool{}
+// inferredAt are the places where pyright rejects an argument whose type it only partly
+// inferred (see inferredArgument), by file.
+func inferredAt(diags []pyright.Diagnostic) map[string][]pyright.Position {
+	out := map[string][]pyright.Position{}
 	for _, d := range diags {
 		if d.Rule == "reportArgumentType" && inferredArgument(d.Message) {
-			out[lineOf{d.File, d.Range.Start.Line}] = true
+			out[d.File] = append(out[d.File], d.Range.Start)
 		}
 	}
 	return out
 }
 
+// within reports whether one of ps lies in r: an argument of the call r spans.
+func within(ps []pyright.Position, r pyright.Range) bool {
+	for _, p := range ps {
+		after := p.Line > r.Start.Line || p.Line == r.Start.Line && p.Character >= r.Start.Character
+		before := p.Line < r.End.Line || p.Line == r.End.Line && p.Character <= r.End.Character
+		if after && before {
+			return true
+		}
+	}
+	return false
+}
+
 // inferredArgument reports an argument-type error on a type pyright inferred from
 // unannotated code rather than one the code states: a union (one branch, often the None
 // of a default, does not fit: ",".join([x, "a"]) with x=None), a partly Unknown type, or
-// the Self of a mixin passed to its other base's method. Those are pyright's guesses
-// about untyped code, not calls with a made-up signature; a plain wrong type
+// the Self of a mixin passed to its other base's method; or a parameter pyright takes for
+// self in a function that is not a method (pygments' analyse_text(text), which its
+// metaclass makes static, and helpers called in a class body). Those are pyright's
+// guesses about untyped code, not calls with a made-up signature; a plain wrong type
 // (time.sleep("1")) is still reported.
 func inferredArgument(msg string) bool {
 	m := argumentType.FindStringSubmatch(msg)
@@ -82,7 +90,7 @@ func inferredArgument(msg string) bool {
 		return false
 	}
 	return strings.Contains(m[1], " | ") || strings.Contains(m[1], "Unknown") || strings.Contains(m[1], "Self@") ||
-		strings.Contains(m[1], "None")
+		strings.Contains(m[1], "None") || strings.HasPrefix(m[2], "Self@")
 }
 
 // check runs pyright over files with their head content, warm through the frontend's
@@ -230,7 +238,7 @@ var (
 	arity          = regexp.MustCompile(`^(Expected \d+ positional argument|Arguments? missing for parameter)`)
 	notCallable    = regexp.MustCompile(`is not callable`)
 	noOverloads    = regexp.MustCompile(`^No overloads for "[^"]+" match the provided arguments`)
-	argumentType   = regexp.MustCompile(`^Argument of type "(.*)" cannot be assigned to parameter`)
+	argumentType   = regexp.MustCompile(`^Argument of type "(.*)" cannot be assigned to parameter "[^"]*" of type "([^"]*)"`)
 	requiresPython = regexp.MustCompile(`requires? Python (\d+\.\d+) or newer`)
 )
 
