@@ -79,7 +79,7 @@ func within(ps []pyright.Position, r pyright.Range) bool {
 // inferredArgument reports an argument-type error on a type pyright inferred from
 // unannotated code rather than one the code states: a union (one branch, often the None
 // of a default, does not fit: ",".join([x, "a"]) with x=None), a partly Unknown type, or
-// the Self of a mixin passed to its other base's method; or a parameter pyright takes for
+// the Self (C* once narrowed) of a mixin passed to its other base's method; or a parameter pyright takes for
 // self in a function that is not a method (pygments' analyse_text(text), which its
 // metaclass makes static, and helpers called in a class body). Those are pyright's
 // guesses about untyped code, not calls with a made-up signature; a plain wrong type
@@ -90,7 +90,7 @@ func inferredArgument(msg string) bool {
 		return false
 	}
 	return strings.Contains(m[1], " | ") || strings.Contains(m[1], "Unknown") || strings.Contains(m[1], "Self@") ||
-		strings.Contains(m[1], "None") || strings.HasPrefix(m[2], "Self@")
+		strings.HasSuffix(m[1], "*") || strings.Contains(m[1], "None") || strings.HasPrefix(m[2], "Self@")
 }
 
 // check runs pyright over files with their head content, warm through the frontend's

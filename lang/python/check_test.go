@@ -43,6 +43,7 @@ func TestProblemMapping(t *testing.T) {
 		{"reportArgumentType", `Argument of type "str" cannot be assigned to parameter "n" of type "int"`, lang.WrongSignature, ""},
 		{"reportArgumentType", `Argument of type "list[str | Unknown | None]" cannot be assigned to parameter "iterable" of type "Iterable[str]" in function "join"`, "", ""},
 		{"reportArgumentType", `Argument of type "Self@BaseDumper" cannot be assigned to parameter "self" of type "Resolver" in function "__init__"`, "", ""},
+		{"reportArgumentType", `Argument of type "LassoLexer*" cannot be assigned to parameter "string" of type "str" in function "search"`, "", ""},
 		{"reportArgumentType", `Argument of type "bytes | Literal[True]" cannot be assigned to parameter "obj" of type "Sized" in function "len"`, "", ""},
 		{"", `Match statement requires Python 3.10 or newer`, lang.APITooNew, ""},
 		{"", `Expected expression`, lang.SyntaxErrorKind, ""},
