@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -254,8 +255,15 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 		if !madeUpAttribute(d.Message) {
 			return p, false
 		}
-		if m := noAttribute.FindStringSubmatch(msg); m != nil && strings.HasSuffix(m[2], "*") && j.mixinMember(strings.TrimSuffix(m[2], "*"), m[1]) {
-			return p, false // self's class is a mixin the project completes (see mixinMember)
+		if m := noAttribute.FindStringSubmatch(msg); m != nil && strings.HasSuffix(m[2], "*") {
+			if r := t.receiver(p.Location); r != "self" && r != "cls" {
+				// pyright took the first parameter of a function in a class for self
+				// (pygments' analyse_text(text), made static by its metaclass).
+				return p, false
+			}
+			if j.mixinMember(strings.TrimSuffix(m[2], "*"), m[1]) {
+				return p, false // self's class is a mixin the project completes (see mixinMember)
+			}
 		}
 		j.attribute(t, &p, msg)
 	case "reportMissingImports":
@@ -407,6 +415,23 @@ func (t *target) location(r pyright.Range) lang.Location {
 		EndLine:   r.End.Line + 1,
 		EndColumn: t.column(r.End),
 	}
+}
+
+// receiver is the name before the dot of the attribute at loc ("text" in
+// text.startswith), or "" when it is not a plain name.
+func (t *target) receiver(loc lang.Location) string {
+	if loc.Line < 1 || loc.Line > len(t.lf.Lines) {
+		return ""
+	}
+	line := t.lf.Lines[loc.Line-1]
+	end := min(loc.Column-1, len(line))
+	before := strings.TrimRight(line[:max(end, 0)], " \t")
+	if !strings.HasSuffix(before, ".") {
+		return ""
+	}
+	before = strings.TrimRight(strings.TrimSuffix(before, "."), " \t")
+	i := strings.LastIndexFunc(before, func(r rune) bool { return !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) })
+	return before[i+1:]
 }
 
 func (t *target) column(p pyright.Position) int {
