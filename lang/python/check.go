@@ -252,18 +252,8 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 	p := lang.Problem{Location: t.location(d.Range), Message: msg}
 	switch d.Rule {
 	case "reportAttributeAccessIssue":
-		if !madeUpAttribute(d.Message) {
+		if !j.madeUpMember(t, p.Location, d.Message) {
 			return p, false
-		}
-		if m := noAttribute.FindStringSubmatch(msg); m != nil && strings.HasSuffix(m[2], "*") {
-			if r := t.receiver(p.Location); r != "self" && r != "cls" {
-				// pyright took the first parameter of a function in a class for self
-				// (pygments' analyse_text(text), made static by its metaclass).
-				return p, false
-			}
-			if j.mixinMember(strings.TrimSuffix(m[2], "*"), m[1]) {
-				return p, false // self's class is a mixin the project completes (see mixinMember)
-			}
 		}
 		j.attribute(t, &p, msg)
 	case "reportMissingImports":
@@ -303,6 +293,25 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 		return p, false
 	}
 	return p, true
+}
+
+// madeUpMember reports whether pyright's attribute error full at loc is about a name
+// that does not exist: not one of its type errors (madeUpAttribute), not a parameter it
+// took for self, not a mixin's attribute the project provides.
+func (j *job) madeUpMember(t *target, loc lang.Location, full string) bool {
+	if !madeUpAttribute(full) {
+		return false
+	}
+	m := noAttribute.FindStringSubmatch(full)
+	if m == nil || !strings.HasSuffix(m[2], "*") {
+		return true
+	}
+	if r := t.receiver(loc); r != "self" && r != "cls" {
+		// pyright took the first parameter of a function in a class for self
+		// (pygments' analyse_text(text), made static by its metaclass).
+		return false
+	}
+	return !j.mixinMember(strings.TrimSuffix(m[2], "*"), m[1])
 }
 
 // madeUpAttribute tells pyright's attribute errors about a name that does not exist from

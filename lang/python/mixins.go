@@ -109,18 +109,7 @@ func collectClasses(n *node, src []byte, out projectClasses) {
 	}
 	if n.kind == "class_definition" {
 		if name := n.child("name"); name != nil {
-			c := &classInfo{attrs: map[string]bool{}}
-			if sup := n.child("superclasses"); sup != nil {
-				for _, b := range sup.namedChildren() {
-					if b.kind == "keyword_argument" && b.child("name").text(src) == "metaclass" {
-						b = b.child("value") // a class is its metaclass's self
-					}
-					if b != nil && (b.kind == "identifier" || b.kind == "attribute") {
-						t := b.text(src)
-						c.bases = append(c.bases, t[strings.LastIndexByte(t, '.')+1:])
-					}
-				}
-			}
+			c := &classInfo{bases: classBases(n.child("superclasses"), src), attrs: map[string]bool{}}
 			classAttrs(n.child("body"), src, c.attrs, false)
 			out[name.text(src)] = append(out[name.text(src)], c)
 		}
@@ -128,6 +117,25 @@ func collectClasses(n *node, src []byte, out projectClasses) {
 	for _, ch := range n.children {
 		collectClasses(ch, src, out)
 	}
+}
+
+// classBases are the last dotted names of a class's bases and metaclass (a class is its
+// metaclass's self).
+func classBases(sup *node, src []byte) []string {
+	if sup == nil {
+		return nil
+	}
+	var out []string
+	for _, b := range sup.namedChildren() {
+		if b.kind == "keyword_argument" && b.child("name").text(src) == "metaclass" {
+			b = b.child("value")
+		}
+		if b != nil && (b.kind == "identifier" || b.kind == "attribute") {
+			t := b.text(src)
+			out = append(out, t[strings.LastIndexByte(t, '.')+1:])
+		}
+	}
+	return out
 }
 
 // classAttrs adds the names a class body defines: its functions and assigned names, and
