@@ -233,6 +233,7 @@ var (
 	notModuleAttr  = regexp.MustCompile(`^"([^"]+)" is not a known attribute of module "([^"]+)"`)
 	unknownImport  = regexp.MustCompile(`^"([^"]+)" is unknown import symbol`)
 	noAttribute    = regexp.MustCompile(`^Cannot access attribute "([^"]+)" for class "([^"]+)"`)
+	anyAttribute   = regexp.MustCompile(`^Cannot (?:access|assign to) attribute "([^"]+)" for class "([^"]+)"`)
 	importFailed   = regexp.MustCompile(`^Import "([^"]+)" could not be resolved$`)
 	notDefined     = regexp.MustCompile(`^"([^"]+)" is not defined`)
 	noParameter    = regexp.MustCompile(`^No parameter named "([^"]+)"`)
@@ -302,8 +303,14 @@ func (j *job) madeUpMember(t *target, loc lang.Location, full string) bool {
 	if !madeUpAttribute(full) {
 		return false
 	}
+	if m := anyAttribute.FindStringSubmatch(full); m != nil && j.definedOn(classOf(m[2]), m[1]) {
+		return false // set from outside the class: Logger.manager = Manager(…)
+	}
 	m := noAttribute.FindStringSubmatch(full)
-	if m == nil || !strings.HasSuffix(m[2], "*") {
+	if m == nil {
+		return true
+	}
+	if !strings.HasSuffix(m[2], "*") {
 		return true
 	}
 	if r := t.receiver(loc); r != "self" && r != "cls" {
@@ -312,6 +319,14 @@ func (j *job) madeUpMember(t *target, loc lang.Location, full string) bool {
 		return false
 	}
 	return !j.mixinMember(strings.TrimSuffix(m[2], "*"), m[1])
+}
+
+// classOf is the class name in pyright's "C", "C*" or "type[C]".
+func classOf(s string) string {
+	if inner, ok := strings.CutPrefix(s, "type["); ok {
+		s = strings.TrimSuffix(inner, "]")
+	}
+	return strings.TrimSuffix(s, "*")
 }
 
 // madeUpAttribute tells pyright's attribute errors about a name that does not exist from

@@ -114,9 +114,38 @@ func collectClasses(n *node, src []byte, out projectClasses) {
 			out[name.text(src)] = append(out[name.text(src)], c)
 		}
 	}
+	if n.kind == "assignment" {
+		outside(n.child("left"), src, out)
+	}
 	for _, ch := range n.children {
 		collectClasses(ch, src, out)
 	}
+}
+
+// outside records C.attr = … written outside the class (logging's Logger.manager =
+// Manager(Logger.root)) as an attribute of every class named C.
+func outside(left *node, src []byte, out projectClasses) {
+	if left == nil || left.kind != "attribute" {
+		return
+	}
+	obj, a := left.child("object"), left.child("attribute")
+	if obj == nil || a == nil || obj.kind != "identifier" || obj.text(src) == "self" || obj.text(src) == "cls" {
+		return
+	}
+	name := obj.text(src)
+	out[name] = append(out[name], &classInfo{attrs: map[string]bool{a.text(src): true}})
+}
+
+// definedOn reports whether a class named class, or one of its bases in the project,
+// defines attr (assignments from outside the class included).
+func (j *job) definedOn(class, attr string) bool {
+	classes := j.classes()
+	for _, c := range classes[class] {
+		if classes.defines(c, attr, map[*classInfo]bool{}) {
+			return true
+		}
+	}
+	return false
 }
 
 // classBases are the last dotted names of a class's bases and metaclass (a class is its
