@@ -58,8 +58,10 @@ func missingDocs(pass *check.Pass, f *change.File, lf *lang.File) ([]check.Findi
 	return out, nil
 }
 
-// baseDocumented returns the documented declarations of the file's base, by kind and
-// name; empty when there is no base to compare with.
+// baseDocumented returns the declarations of the file's base that are documented, by kind
+// and name; empty when there is no base to compare with. A name the base also declares
+// without a doc comment (a fallback defined twice, like six's print_) is left out: the
+// undocumented one may be the one the head still has.
 func baseDocumented(pass *check.Pass, f *change.File) (map[string]bool, error) {
 	out := map[string]bool{}
 	if pass.Mode == check.Check || pass.Changes.NoBase || f.Base == nil {
@@ -69,10 +71,17 @@ func baseDocumented(pass *check.Pass, f *change.File) (map[string]bool, error) {
 	if err != nil || bf == nil {
 		return out, err
 	}
+	bare := map[string]bool{}
 	for _, d := range bf.Decls {
+		k := string(d.Kind) + " " + d.Name
 		if d.Documented {
-			out[string(d.Kind)+" "+d.Name] = true
+			out[k] = true
+		} else {
+			bare[k] = true
 		}
+	}
+	for k := range bare {
+		delete(out, k)
 	}
 	return out, nil
 }

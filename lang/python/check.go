@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -35,17 +36,62 @@ func pyrightStep(j *job) ([]lang.Problem, error) {
 	for _, t := range files {
 		byPath[t.f.Path] = t
 	}
+	inferred := inferredAt(diags)
 	var out []lang.Problem
 	for _, d := range diags {
 		t := byPath[d.File]
 		if t == nil || d.Severity != "error" {
 			continue
 		}
+		if d.Rule == "reportCallIssue" && noOverloads.MatchString(d.Message) && within(inferred[d.File], d.Range) {
+			continue // the overload fails on that argument's inferred type
+		}
 		if p, ok := j.problem(t, d); ok {
 			out = append(out, p)
 		}
 	}
 	return out, nil
+}
+
+// inferredAt are the places where pyright rejects an argument whose type it only partly
+// inferred (see inferredArgument), by file.
+func inferredAt(diags []pyright.Diagnostic) map[string][]pyright.Position {
+	out := map[string][]pyright.Position{}
+	for _, d := range diags {
+		if d.Rule == "reportArgumentType" && inferredArgument(d.Message) {
+			out[d.File] = append(out[d.File], d.Range.Start)
+		}
+	}
+	return out
+}
+
+// within reports whether one of ps lies in r: an argument of the call r spans.
+func within(ps []pyright.Position, r pyright.Range) bool {
+	for _, p := range ps {
+		after := p.Line > r.Start.Line || p.Line == r.Start.Line && p.Character >= r.Start.Character
+		before := p.Line < r.End.Line || p.Line == r.End.Line && p.Character <= r.End.Character
+		if after && before {
+			return true
+		}
+	}
+	return false
+}
+
+// inferredArgument reports an argument-type error on a type pyright inferred from
+// unannotated code rather than one the code states: a union (one branch, often the None
+// of a default, does not fit: ",".join([x, "a"]) with x=None), a partly Unknown type, or
+// the Self (C* once narrowed) of a mixin passed to its other base's method; or a parameter pyright takes for
+// self in a function that is not a method (pygments' analyse_text(text), which its
+// metaclass makes static, and helpers called in a class body). Those are pyright's
+// guesses about untyped code, not calls with a made-up signature; a plain wrong type
+// (time.sleep("1")) is still reported.
+func inferredArgument(msg string) bool {
+	m := argumentType.FindStringSubmatch(msg)
+	if m == nil {
+		return false
+	}
+	return strings.Contains(m[1], " | ") || strings.Contains(m[1], "Unknown") || strings.Contains(m[1], "Self@") ||
+		strings.HasSuffix(m[1], "*") || strings.Contains(m[1], "None") || strings.HasPrefix(m[2], "Self@")
 }
 
 // check runs pyright over files with their head content, warm through the frontend's
@@ -187,11 +233,14 @@ var (
 	notModuleAttr  = regexp.MustCompile(`^"([^"]+)" is not a known attribute of module "([^"]+)"`)
 	unknownImport  = regexp.MustCompile(`^"([^"]+)" is unknown import symbol`)
 	noAttribute    = regexp.MustCompile(`^Cannot access attribute "([^"]+)" for class "([^"]+)"`)
+	anyAttribute   = regexp.MustCompile(`^Cannot (?:access|assign to) attribute "([^"]+)" for class "([^"]+)"`)
 	importFailed   = regexp.MustCompile(`^Import "([^"]+)" could not be resolved$`)
 	notDefined     = regexp.MustCompile(`^"([^"]+)" is not defined`)
 	noParameter    = regexp.MustCompile(`^No parameter named "([^"]+)"`)
 	arity          = regexp.MustCompile(`^(Expected \d+ positional argument|Arguments? missing for parameter)`)
 	notCallable    = regexp.MustCompile(`is not callable`)
+	noOverloads    = regexp.MustCompile(`^No overloads for "[^"]+" match the provided arguments`)
+	argumentType   = regexp.MustCompile(`^Argument of type "(.*)" cannot be assigned to parameter "[^"]*" of type "([^"]*)"`)
 	requiresPython = regexp.MustCompile(`requires? Python (\d+\.\d+) or newer`)
 )
 
@@ -204,6 +253,9 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 	p := lang.Problem{Location: t.location(d.Range), Message: msg}
 	switch d.Rule {
 	case "reportAttributeAccessIssue":
+		if !j.madeUpMember(t, p.Location, d.Message) {
+			return p, false
+		}
 		j.attribute(t, &p, msg)
 	case "reportMissingImports":
 		p.Kind = lang.UnknownImport
@@ -227,6 +279,9 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 			p.Suggestion = j.keywordSuggestion(t, p.Location, p.Symbol)
 		}
 	case "reportArgumentType":
+		if inferredArgument(d.Message) {
+			return p, false
+		}
 		p.Kind = lang.WrongSignature
 	case "":
 		if m := requiresPython.FindStringSubmatch(msg); m != nil {
@@ -239,6 +294,54 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 		return p, false
 	}
 	return p, true
+}
+
+// madeUpMember reports whether pyright's attribute error full at loc is about a name
+// that does not exist: not one of its type errors (madeUpAttribute), not a parameter it
+// took for self, not a mixin's attribute the project provides.
+func (j *job) madeUpMember(t *target, loc lang.Location, full string) bool {
+	if !madeUpAttribute(full) {
+		return false
+	}
+	if m := anyAttribute.FindStringSubmatch(full); m != nil && j.definedOn(classOf(m[2]), m[1]) {
+		return false // set from outside the class: Logger.manager = Manager(…)
+	}
+	m := noAttribute.FindStringSubmatch(full)
+	if m == nil {
+		return true
+	}
+	if !strings.HasSuffix(m[2], "*") {
+		return true
+	}
+	if r := t.receiver(loc); r != "self" && r != "cls" {
+		// pyright took the first parameter of a function in a class for self
+		// (pygments' analyse_text(text), made static by its metaclass).
+		return false
+	}
+	return !j.mixinMember(strings.TrimSuffix(m[2], "*"), m[1])
+}
+
+// classOf is the class name in pyright's "C", "C*" or "type[C]".
+func classOf(s string) string {
+	if inner, ok := strings.CutPrefix(s, "type["); ok {
+		s = strings.TrimSuffix(inner, "]")
+	}
+	return strings.TrimSuffix(s, "*")
+}
+
+// madeUpAttribute tells pyright's attribute errors about a name that does not exist from
+// its type errors, which are not hallucinations: an assignment whose value does not fit
+// the type pyright inferred from the class's own assignments (requests' Response sets
+// self.encoding = None, its adapter assigns a str), and an attribute of a value typed
+// None (the same inference: Response.raw is None until the adapter sets it).
+func madeUpAttribute(full string) bool {
+	if m := noAttribute.FindStringSubmatch(full); m != nil && m[2] == "None" {
+		return false
+	}
+	if strings.HasPrefix(full, "Cannot assign to attribute") {
+		return strings.Contains(full, "\" is unknown")
+	}
+	return true
 }
 
 func call(p *lang.Problem, msg string) {
@@ -336,6 +439,23 @@ func (t *target) location(r pyright.Range) lang.Location {
 		EndLine:   r.End.Line + 1,
 		EndColumn: t.column(r.End),
 	}
+}
+
+// receiver is the name before the dot of the attribute at loc ("text" in
+// text.startswith), or "" when it is not a plain name.
+func (t *target) receiver(loc lang.Location) string {
+	if loc.Line < 1 || loc.Line > len(t.lf.Lines) {
+		return ""
+	}
+	line := t.lf.Lines[loc.Line-1]
+	end := min(loc.Column-1, len(line))
+	before := strings.TrimRight(line[:max(end, 0)], " \t")
+	if !strings.HasSuffix(before, ".") {
+		return ""
+	}
+	before = strings.TrimRight(strings.TrimSuffix(before, "."), " \t")
+	i := strings.LastIndexFunc(before, func(r rune) bool { return !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) })
+	return before[i+1:]
 }
 
 func (t *target) column(p pyright.Position) int {

@@ -107,10 +107,30 @@ func (x *extractor) funcIdents(def *node, sc *scope, override bool) {
 		x.ident(id, kind)
 	}
 	inner := newScope(functionScope, def.child("body"), x.src)
+	bound := boundGlobals(def.child("parameters"), x.src)
 	for _, p := range paramNames(def.child("parameters")) {
-		x.param(p, inner)
+		x.param(p, inner, bound)
 	}
 	x.walkScope(def.child("body"), inner)
+}
+
+// boundGlobals are the parameters whose default is the name itself (ValueError=ValueError,
+// len=len): the idiom that makes a global a fast local, whose name is the global's.
+func boundGlobals(ps *node, src []byte) map[string]bool {
+	out := map[string]bool{}
+	if ps == nil {
+		return out
+	}
+	for _, p := range ps.namedChildren() {
+		if p.kind != "default_parameter" && p.kind != "typed_default_parameter" {
+			continue
+		}
+		id, v := p.child("name"), p.child("value")
+		if id != nil && v != nil && v.kind == "identifier" && v.text(src) == id.text(src) {
+			out[id.text(src)] = true
+		}
+	}
+	return out
 }
 
 func (x *extractor) classIdents(def *node, sc *scope) {
@@ -124,8 +144,9 @@ func (x *extractor) classIdents(def *node, sc *scope) {
 
 func (x *extractor) lambdaIdents(n *node, sc *scope) {
 	inner := newScope(functionScope, nil, x.src)
+	bound := boundGlobals(n.child("parameters"), x.src)
 	for _, p := range paramNames(n.child("parameters")) {
-		x.param(p, inner)
+		x.param(p, inner, bound)
 	}
 	x.visitIdent(n.child("body"), inner)
 }
@@ -180,9 +201,13 @@ func (x *extractor) bind(id *node, sc *scope) {
 	x.ident(id, bindingKind(sc.kind, name))
 }
 
-// param declares a parameter of a function or lambda whose scope is sc.
-func (x *extractor) param(id *node, sc *scope) {
+// param declares a parameter of a function or lambda whose scope is sc, unless it binds
+// a global of its name (bound).
+func (x *extractor) param(id *node, sc *scope, bound map[string]bool) {
 	sc.seen[id.text(x.src)] = true
+	if bound[id.text(x.src)] {
+		return
+	}
 	x.ident(id, lang.IdentParam)
 }
 

@@ -35,6 +35,8 @@ type job struct {
 	// interpreter's sys.path, once asked.
 	members map[string][]string
 	path    *[]string
+	// projClasses indexes the project's classes for the mixin check, once asked.
+	projClasses projectClasses
 }
 
 // target is one changed Python file, as the head of the change has it.

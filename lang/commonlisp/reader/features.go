@@ -21,13 +21,18 @@ func featureReader(want bool) dispatchFn {
 
 // readConditional reads #+ (want) or #- (!want): a feature expression, then a form that
 // is returned when the expression's value is want and skipped otherwise, as SBCL does
-// also inside a skipped form ("#+nil #+nil a b" skips a and b).
+// also inside a skipped form ("#+nil #+nil a b" skips a and b). The feature expression is
+// read with *read-suppress* off, as SBCL binds it, so (or …) in a form an outer #+/#-
+// excludes is still an operator; only the outermost excluded form is recorded.
 func (r *reader) readConditional(start int, want bool) (*Form, item, *Error) {
 	mark := "#+"
 	if !want {
 		mark = "#-"
 	}
+	outer := r.suppress
+	r.suppress = 0
 	expr, err := r.nextForm(start, mark)
+	r.suppress = outer
 	if err != nil {
 		return nil, itemForm, err
 	}
@@ -45,7 +50,9 @@ func (r *reader) readConditional(start int, want bool) (*Form, item, *Error) {
 	if err != nil {
 		return nil, itemForm, err
 	}
-	r.file.Skipped = append(r.file.Skipped, f.Span)
+	if outer == 0 {
+		r.file.Skipped = append(r.file.Skipped, f.Span)
+	}
 	return nil, itemNone, nil
 }
 

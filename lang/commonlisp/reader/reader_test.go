@@ -326,3 +326,25 @@ func BenchmarkReadAlexandria(b *testing.B) {
 		}
 	}
 }
+
+// TestNestedConditionals reads a feature expression inside a form that an outer #+/#-
+// excludes as SBCL does, with *read-suppress* off, so (or …) there is still an operator
+// (closer-mop's #-(or abcl sbcl) (progn … #-(or allegro lispworks) …)).
+func TestNestedConditionals(t *testing.T) {
+	for _, src := range []string{
+		"#-sbcl (progn #-(or allegro lispworks) (f))\n(g)",
+		"#+ccl (a #+(and unix (not darwin)) b #-(or) c)\n(g)",
+		"#+nil `(,@x #-(or sunos darwin) \"-Wl\")\n(g)",
+	} {
+		f := Read([]byte(src), Options{})
+		if len(f.Errors) != 0 {
+			t.Errorf("%q: errors %v, want none", src, f.Errors)
+		}
+		if len(f.Forms) != 1 || f.Forms[0].String() != "(G)" {
+			t.Errorf("%q: forms %v, want only (G)", src, f.Forms)
+		}
+		if len(f.Skipped) != 1 {
+			t.Errorf("%q: skipped %+v, want the outer form only", src, f.Skipped)
+		}
+	}
+}

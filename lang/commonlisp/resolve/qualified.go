@@ -83,11 +83,29 @@ func (k *walker) packageName(name string, s reader.Span, symbol string) {
 			fmt.Sprintf("add %q to :depends-on in a reviewed change, or do without it", v.system))
 	case v.missing:
 		k.missingUse(v, name, s, symbol)
+	case v.system == "" && k.loadedAtRunTime(name, s):
 	case v.system == "":
 		k.rep.add(lang.UnknownPackage, s, strings.ToLower(name),
 			fmt.Sprintf("no package %s exists: no system of the project, its dependencies, SBCL or ASDF defines it", name),
 			k.suggestPackage(name))
 	}
+}
+
+// loadedAtRunTime reports, once per file and package, a package no system defines that
+// a system the file loads at run time before s presumably does (a script's
+// (ql:quickload :x) then x:run): it could not be verified, which is not a made-up name.
+func (k *walker) loadedAtRunTime(name string, s reader.Span) bool {
+	l, ok := loadedBefore(k.rep.loads, s.Start.Offset)
+	if !ok {
+		return false
+	}
+	if !k.rep.missingNoted["load:"+name] {
+		k.rep.missingNoted["load:"+name] = true
+		k.rep.add(lang.MissingDependency, s, strings.ToLower(name),
+			fmt.Sprintf("package %s could not be verified: no system of the project or its dependencies defines it, and the file loads %s at run time before this use", name, l.text),
+			"declare the system in the .asd :depends-on so its packages can be checked")
+	}
+	return true
 }
 
 // missingUse reports, once per file and system, a use that could not be verified because

@@ -14,8 +14,11 @@ import (
 type reporter struct {
 	path     string
 	problems []lang.Problem
-	// missingNoted holds the missing systems already reported at a use in this file.
+	// missingNoted holds the missing systems already reported at a use in this file, and
+	// the packages a run-time load may define ("load:NAME").
 	missingNoted map[string]bool
+	// loads are the file's top-level forms that load a system at run time.
+	loads []runtimeLoad
 }
 
 func (r *reporter) add(kind lang.Kind, s reader.Span, symbol, msg, suggestion string) {

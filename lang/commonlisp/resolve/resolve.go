@@ -333,7 +333,7 @@ func (w *world) loadDeclared() {
 
 // check reports the problems of one changed file.
 func (w *world) check(pf *projectFile) []lang.Problem {
-	rep := &reporter{path: pf.path, missingNoted: map[string]bool{}}
+	rep := &reporter{path: pf.path, missingNoted: map[string]bool{}, loads: runtimeLoads(pf.rf.Forms, pf.src)}
 	forms := pf.rf.Forms
 	for _, e := range pf.rf.Errors {
 		if computedFeature(e.Msg) {

@@ -1,0 +1,222 @@
+package python
+
+import (
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/agentverify/agentverify/lang/python/pyright"
+)
+
+// classInfo is what the mixin check needs of one class of the project: its bases (and
+// metaclass) by their last dotted name and the attributes its body and methods define.
+type classInfo struct {
+	bases []string
+	attrs map[string]bool
+}
+
+// projectClasses maps a class name to every class of that name in the project.
+type projectClasses map[string][]*classInfo
+
+// mixinMember reports whether attr, which pyright finds on no class in self's type
+// (class), is defined by a class of the project that derives from class, or by another
+// base of such a class: a mixin's self.attr that the class it is mixed into provides
+// (PyYAML's Scanner uses self.peek from Reader; requests' RequestHooksMixin uses
+// self.hooks from Request). A made-up attribute no class of the project defines is
+// still reported.
+func (j *job) mixinMember(class, attr string) bool {
+	classes := j.classes()
+	for _, infos := range classes {
+		for _, c := range infos {
+			anc := map[string]bool{}
+			classes.ancestors(c, anc)
+			if anc[class] && classes.defines(c, attr, map[*classInfo]bool{}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ancestors adds the names of c's bases, transitively through the project's classes.
+func (pc projectClasses) ancestors(c *classInfo, seen map[string]bool) {
+	for _, b := range c.bases {
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		for _, bc := range pc[b] {
+			pc.ancestors(bc, seen)
+		}
+	}
+}
+
+// defines reports whether c or one of its bases in the project defines attr.
+func (pc projectClasses) defines(c *classInfo, attr string, seen map[*classInfo]bool) bool {
+	if seen[c] {
+		return false
+	}
+	seen[c] = true
+	if c.attrs[attr] {
+		return true
+	}
+	for _, b := range c.bases {
+		for _, bc := range pc[b] {
+			if pc.defines(bc, attr, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// classes indexes the classes of the project's Python files in the head tree, once per
+// job.
+func (j *job) classes() projectClasses {
+	if j.projClasses != nil {
+		return j.projClasses
+	}
+	j.projClasses = projectClasses{}
+	fsys := j.headFS()
+	if fsys == nil {
+		return j.projClasses
+	}
+	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil // an unreadable directory defines nothing we can see
+		case d.IsDir() && p != "." && pyright.SkipDir(fsys, p):
+			return fs.SkipDir
+		case d.IsDir() || !d.Type().IsRegular() || path.Ext(p) != ".py":
+			return nil
+		}
+		src, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return nil
+		}
+		if tree, err := j.fe.g.parse(src); err == nil {
+			collectClasses(tree, src, j.projClasses)
+		}
+		return nil
+	})
+	return j.projClasses
+}
+
+// collectClasses adds the class definitions under n, nested ones included.
+func collectClasses(n *node, src []byte, out projectClasses) {
+	if n == nil {
+		return
+	}
+	if n.kind == "class_definition" {
+		if name := n.child("name"); name != nil {
+			c := &classInfo{bases: classBases(n.child("superclasses"), src), attrs: map[string]bool{}}
+			classAttrs(n.child("body"), src, c.attrs, false)
+			out[name.text(src)] = append(out[name.text(src)], c)
+		}
+	}
+	if n.kind == "assignment" {
+		outside(n.child("left"), src, out)
+	}
+	for _, ch := range n.children {
+		collectClasses(ch, src, out)
+	}
+}
+
+// outside records C.attr = … written outside the class (logging's Logger.manager =
+// Manager(Logger.root)) as an attribute of every class named C.
+func outside(left *node, src []byte, out projectClasses) {
+	if left == nil || left.kind != "attribute" {
+		return
+	}
+	obj, a := left.child("object"), left.child("attribute")
+	if obj == nil || a == nil || obj.kind != "identifier" || obj.text(src) == "self" || obj.text(src) == "cls" {
+		return
+	}
+	name := obj.text(src)
+	out[name] = append(out[name], &classInfo{attrs: map[string]bool{a.text(src): true}})
+}
+
+// definedOn reports whether a class named class, or one of its bases in the project,
+// defines attr (assignments from outside the class included).
+func (j *job) definedOn(class, attr string) bool {
+	classes := j.classes()
+	for _, c := range classes[class] {
+		if classes.defines(c, attr, map[*classInfo]bool{}) {
+			return true
+		}
+	}
+	return false
+}
+
+// classBases are the last dotted names of a class's bases and metaclass (a class is its
+// metaclass's self).
+func classBases(sup *node, src []byte) []string {
+	if sup == nil {
+		return nil
+	}
+	var out []string
+	for _, b := range sup.namedChildren() {
+		if b.kind == "keyword_argument" && b.child("name").text(src) == "metaclass" {
+			b = b.child("value")
+		}
+		if b != nil && (b.kind == "identifier" || b.kind == "attribute") {
+			t := b.text(src)
+			out = append(out, t[strings.LastIndexByte(t, '.')+1:])
+		}
+	}
+	return out
+}
+
+// classAttrs adds the names a class body defines: its functions and assigned names, and
+// every self.name (any attribute of a method's receiver) its methods assign.
+func classAttrs(n *node, src []byte, attrs map[string]bool, inMethod bool) {
+	if n == nil {
+		return
+	}
+	switch n.kind {
+	case "class_definition":
+		if !inMethod {
+			if name := n.child("name"); name != nil {
+				attrs[name.text(src)] = true
+			}
+		}
+		return // a nested class's body is its own
+	case "function_definition":
+		if !inMethod {
+			if name := n.child("name"); name != nil {
+				attrs[name.text(src)] = true
+			}
+		}
+		classAttrs(n.child("body"), src, attrs, true)
+		return
+	case "assignment", "augmented_assignment":
+		assignedAttrs(n.child("left"), src, attrs, inMethod)
+	}
+	for _, ch := range n.children {
+		classAttrs(ch, src, attrs, inMethod)
+	}
+}
+
+// assignedAttrs adds what an assignment's left side defines: a name in the class body, an
+// attribute of self (or cls) in a method.
+func assignedAttrs(n *node, src []byte, attrs map[string]bool, inMethod bool) {
+	if n == nil {
+		return
+	}
+	switch n.kind {
+	case "identifier":
+		if !inMethod {
+			attrs[n.text(src)] = true
+		}
+	case "attribute":
+		if obj := n.child("object"); obj != nil && (obj.text(src) == "self" || obj.text(src) == "cls") {
+			if a := n.child("attribute"); a != nil {
+				attrs[a.text(src)] = true
+			}
+		}
+	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list":
+		for _, ch := range n.namedChildren() {
+			assignedAttrs(ch, src, attrs, inMethod)
+		}
+	}
+}
