@@ -397,3 +397,26 @@ func TestBuildConfiguration(t *testing.T) {
 		t.Errorf("cold=%d warm=%d, want 3 cold loads (one per configuration) and 1 warm", cold, warm)
 	}
 }
+
+// Another port's dependencies come from export data, and one that does not compile for
+// that port (so has none) is type-checked from source: the checked package still gets
+// its types and exactly its own errors, never the dependency's.
+func TestBuildConfigurationBrokenDependency(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"go.mod":             "module example.com/m\n\ngo 1.22\n",
+		"lib/lib.go":         "package lib\n\n// Name names the platform.\nfunc Name() string { return name }\n",
+		"lib/lib_windows.go": "package lib\n\nconst name = undefinedOnWindows\n",
+		"lib/lib_other.go":   "//go:build !windows\n\npackage lib\n\nconst name = \"other\"\n",
+		"app/app.go":         "package app\n",
+		"app/app_windows.go": "package app\n\nimport (\n\t\"strings\"\n\n\t\"example.com/m/lib\"\n)\n\nfunc Home() string { return strings.ToUpper(lib.Name()) + lib.Nmae() }\n",
+	})
+	l := New(Options{Forget: true})
+	res, err := l.Check(context.Background(), Request{Dir: dir, Files: []string{filepath.Join(dir, "app", "app_windows.go")}, Build: Build{GOOS: "windows", GOARCH: "amd64"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(msgs(res), "\n")
+	if !strings.Contains(got, "app_windows.go:9:") || !strings.Contains(got, "Nmae") || strings.Contains(got, "undefinedOnWindows") {
+		t.Errorf("errors %q, want only app_windows.go's undefined lib.Nmae", got)
+	}
+}
