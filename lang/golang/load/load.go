@@ -315,21 +315,24 @@ func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, err
 	if err != nil {
 		return nil, nil, err
 	}
-	// Dependencies come from export data in every configuration. For another port the go
-	// command compiles them once (its standard library takes a minute on a cold build
-	// cache) and the build cache serves every later run; type-checking them from source
-	// instead cost every whole-repository run seconds and hundreds of megabytes. A
-	// dependency that does not compile for the port has no export data, and go/packages
-	// type-checks it from source.
+	mode := loadMode
+	if req.Build.GOOS != "" || req.Build.GOARCH != "" {
+		// Dependencies from source: export data for another port means compiling the
+		// standard library for it first (a minute on a cold build cache).
+		mode |= packages.NeedDeps
+	}
 	cfg := &packages.Config{
 		Context:    ctx,
-		Mode:       loadMode,
+		Mode:       mode,
 		Dir:        req.Dir,
 		Env:        append(l.Env(req.Dir), req.Build.env()...),
 		BuildFlags: req.Build.flags(),
 		Tests:      true,
 		Overlay:    req.Overlay,
 		Fset:       token.NewFileSet(),
+	}
+	if mode&packages.NeedDeps != 0 {
+		cfg.ParseFile = bodiesOnlyIn(req)
 	}
 	start := time.Now() // files changed from here on may be in the load either way
 	pkgs, err := packages.Load(cfg, patterns...)
@@ -604,3 +607,31 @@ func parseFiles(fset *token.FileSet, files []string, overlay map[string][]byte) 
 // MemoKey is the key under which the dimensions of one verification share a Loader in
 // check.Memo, so hallucination and semantics load each package once.
 const MemoKey = "golang/load.Loader"
+
+// bodiesOnlyIn returns a ParseFile that keeps function bodies only in the files of req's
+// package directories. With NeedDeps, go/packages type-checks every dependency from
+// source, bodies included (it sets types.Config.IgnoreFuncBodies only without NeedDeps),
+// though only their declarations can matter to the checked packages: for another port's
+// standard library and module dependencies the bodies were most of a whole-repository
+// check's time and memory. Generic functions keep theirs (go/types wants one). Errors the
+// trimmed dependencies then have (an import only a body used) are theirs, never reported.
+func bodiesOnlyIn(req Request) func(*token.FileSet, string, []byte) (*ast.File, error) {
+	dirs := map[string]bool{}
+	for _, f := range req.Files {
+		dirs[filepath.Dir(f)] = true
+	}
+	return func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+		if dirs[filepath.Dir(filename)] {
+			return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments)
+		}
+		f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
+		if f != nil {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Type.TypeParams.NumFields() == 0 {
+					fd.Body = nil
+				}
+			}
+		}
+		return f, err
+	}
+}

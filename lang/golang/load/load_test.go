@@ -398,9 +398,9 @@ func TestBuildConfiguration(t *testing.T) {
 	}
 }
 
-// Another port's dependencies come from export data, and one that does not compile for
-// that port (so has none) is type-checked from source: the checked package still gets
-// its types and exactly its own errors, never the dependency's.
+// A dependency that does not compile for another port (it would have no export data
+// there) still gives the checked package its types, and the checked package gets exactly
+// its own errors, never the dependency's.
 func TestBuildConfigurationBrokenDependency(t *testing.T) {
 	dir := writeModule(t, map[string]string{
 		"go.mod":             "module example.com/m\n\ngo 1.22\n",
