@@ -219,10 +219,19 @@ func (m *module) tree(fsys fs.FS, fset *token.FileSet, modPath string, deps map[
 // changes runs apidiff on the pair and keeps its incompatible changes.
 func (p *pair) changes() []lang.APIChange {
 	var out []lang.APIChange
+	var moved *moves // the types that moved behind aliases, once a change needs them
 	for _, ch := range apidiff.Changes(p.base.pkg, p.head.pkg).Changes {
 		s, detail, ok := strings.Cut(ch.Message, ": ")
 		if ch.Compatible || !ok || strings.Contains(detail, "invalid type") {
 			continue
+		}
+		if strings.HasPrefix(detail, "changed from ") {
+			if moved == nil {
+				moved = newMoves(p.base.pkg, p.head.pkg)
+			}
+			if moved.movedBehindAlias(p.base.path, detail) {
+				continue
+			}
 		}
 		c := lang.APIChange{Package: p.base.path, Dir: p.base.dir, Subject: s, Detail: detail, Removed: detail == "removed"}
 		p.place(&c, s)
