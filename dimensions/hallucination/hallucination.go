@@ -2,7 +2,7 @@ package hallucination
 
 import (
 	"fmt"
-	"sort"
+	"strings"
 
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/lang"
@@ -105,55 +105,44 @@ var Dimension = &check.Dimension{
 }
 
 func run(p *check.Pass) ([]check.Finding, error) {
-	declared := map[string]bool{}
-	for _, r := range rules {
-		declared[r.ID] = true
-	}
 	req := p.Request()
 	resolved := map[string]bool{}
-	var out []check.Finding
+	var problems []lang.Problem
 	for _, fe := range p.Languages {
 		r, ok := fe.(lang.Resolver)
 		if !ok {
 			continue
 		}
 		resolved[fe.Name()] = true
-		problems, err := r.Resolve(req)
+		ps, err := r.Resolve(req)
 		if err != nil {
 			return nil, fmt.Errorf("resolving the %s code: %w", fe.Name(), err)
 		}
-		for _, pr := range problems {
-			f := check.Problem(policy.Hallucination, pr)
-			if !declared[f.Rule] {
-				return nil, fmt.Errorf("the %s frontend reported %s, which the dimension does not declare", fe.Name(), f.Rule)
+		for _, pr := range ps {
+			if !declared[string(pr.Kind)] {
+				return nil, fmt.Errorf("the %s frontend reported %s/%s, which the dimension does not declare", fe.Name(), policy.Hallucination, pr.Kind)
 			}
-			out = append(out, f)
 		}
+		problems = append(problems, ps...)
 	}
 	syntax, err := frontendSyntaxErrors(p, resolved)
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, syntax...)
-	sortFindings(out)
+	problems = append(problems, syntax...)
+	lang.SortProblems(problems)
+	out := make([]check.Finding, len(problems))
+	for i, pr := range problems {
+		out[i] = check.Problem(policy.Hallucination, pr)
+	}
 	return out, nil
 }
 
-func sortFindings(fs []check.Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i].Location, fs[j].Location
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		if fs[i].Rule != fs[j].Rule {
-			return fs[i].Rule < fs[j].Rule
-		}
-		return fs[i].Message < fs[j].Message
-	})
-}
+// declared holds the kinds of problem the dimension has a rule for ("unknown-symbol").
+var declared = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range rules {
+		m[strings.TrimPrefix(r.ID, policy.Hallucination+"/")] = true
+	}
+	return m
+}()

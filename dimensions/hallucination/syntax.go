@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang"
 )
 
 // frontendSyntaxErrors reports the syntax errors the language frontends find in the
@@ -12,8 +13,8 @@ import (
 // one), so a file that does not parse never passes because nothing looked at it. A
 // frontend that cannot parse at all is the dimension's error: unverified never means
 // passed.
-func frontendSyntaxErrors(p *check.Pass, resolved map[string]bool) ([]check.Finding, error) {
-	var out []check.Finding
+func frontendSyntaxErrors(p *check.Pass, resolved map[string]bool) ([]lang.Problem, error) {
+	var out []lang.Problem
 	for _, f := range p.Changes.Files {
 		if f.Op == change.Delete || f.Head == nil || !f.Analyzable() {
 			continue
@@ -29,9 +30,9 @@ func frontendSyntaxErrors(p *check.Pass, resolved map[string]bool) ([]check.Find
 			continue // no frontend for this language: scope checks only
 		}
 		for _, e := range lf.SyntaxErrors {
-			out = append(out, check.Finding{
-				Rule:     RuleSyntaxError,
-				Location: check.Location{File: f.Path, Line: max(e.Pos.Line, 1), Column: e.Pos.Column},
+			out = append(out, lang.Problem{
+				Kind:     lang.SyntaxErrorKind,
+				Location: lang.Location{File: f.Path, Line: max(e.Pos.Line, 1), Column: e.Pos.Column},
 				Message:  e.Message,
 				Symbol:   f.Path,
 			})

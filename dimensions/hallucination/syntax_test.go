@@ -19,7 +19,7 @@ func TestFrontendSyntaxErrors(t *testing.T) {
 	}}
 	p := &check.Pass{Changes: set, Languages: lang.Registry{fakeFrontend{}}, Files: check.NewFiles(lang.Registry{fakeFrontend{}})}
 	got, err := frontendSyntaxErrors(p, nil)
-	if err != nil || len(got) != 1 || got[0].Location.File != "a.py" || got[0].Location.Line != 1 || got[0].Rule != RuleSyntaxError {
+	if err != nil || len(got) != 1 || got[0].Location.File != "a.py" || got[0].Location.Line != 1 || got[0].Kind != lang.SyntaxErrorKind {
 		t.Fatalf("findings %+v, error %v; want one syntax error in a.py", got, err)
 	}
 }
