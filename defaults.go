@@ -9,6 +9,7 @@ import (
 	"github.com/agentverify/agentverify/dimensions/scope"
 	"github.com/agentverify/agentverify/dimensions/semantic"
 	"github.com/agentverify/agentverify/dimensions/style"
+	"github.com/agentverify/agentverify/internal/resultcache"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/commonlisp"
 	"github.com/agentverify/agentverify/lang/commonlisp/resolve"
@@ -36,6 +37,14 @@ func Dimensions() []*check.Dimension {
 // frontend one pyright language server per project, which exits with the process).
 func NewChecker() *Checker {
 	return &Checker{Languages: languages(load.New(load.Options{}), pyright.NewServers())}
+}
+
+// NewCheckerWithStore returns a Checker as NewChecker does whose Go frontend also keeps
+// the package loads it makes in c, and starts from those that earlier processes kept
+// there when they are still valid: for a process that checks one edit and exits (hook
+// claude), whose cold start is mostly go list (load.Store, design.md §9).
+func NewCheckerWithStore(c *resultcache.Cache) *Checker {
+	return &Checker{Languages: languages(load.New(load.Options{Store: load.NewStore(c)}), pyright.NewServers())}
 }
 
 // Languages returns the built-in frontends, each verification starting cold.

@@ -9,8 +9,10 @@ import (
 )
 
 const cacheLong = `Manages the result cache: check replays from it the findings of every directory whose
-files, dependencies, policy and agentverify build are unchanged since a run stored them
-(design.md §9). The cache is in the user cache directory, or $AGENTVERIFY_CACHE_DIR.
+files, dependencies, policy and agentverify build are unchanged since a run stored them,
+and hook claude keeps in it the Go package loads (what go list answered) that its next
+run starts from when nothing they depend on changed (design.md §9). The cache is in the
+user cache directory, or $AGENTVERIFY_CACHE_DIR.
 
   agentverify cache dir     print the cache directory
   agentverify cache stats   print the number of entries and their size
@@ -74,4 +76,19 @@ func withResultCache(env *Env) func() {
 	checker.Cache = c
 	env.Checker = checker
 	return func() { _ = c.Trim() }
+}
+
+// hookChecker returns the Checker of a hook run in its own process and the function to
+// call after the run: unless noCache, its Go frontend keeps package loads in the user's
+// cache between runs, and the cache is trimmed after the run. A cache that cannot be
+// opened only costs time.
+func hookChecker(env *Env, noCache bool) (*agentverify.Checker, func()) {
+	if !noCache {
+		if dir, err := resultcache.DefaultDir(env.Getenv); err == nil {
+			if c, err := resultcache.Open(dir, resultcache.Options{}); err == nil {
+				return agentverify.NewCheckerWithStore(c), func() { _ = c.Trim() }
+			}
+		}
+	}
+	return agentverify.NewChecker(), func() {}
 }

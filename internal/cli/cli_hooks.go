@@ -39,12 +39,15 @@ const hookLong = `Connects agentverify to the places where agent code enters a r
       warnings are passed to the model as additional context. Anything that cannot be
       verified is denied: the hook fails closed — and so is an edit whose verification
       takes longer than --timeout (default 50s), since Claude Code lets a tool run when
-      its hook times out (after 60s).`
+      its hook times out (after 60s). Package loads are kept in the user's cache
+      (agentverify cache dir) for the next edit's run, which starts from them when
+      nothing they depend on changed; --no-cache neither uses nor keeps them.`
 
 func runHook(ctx context.Context, env *Env, args []string) int {
 	fs := newFlags(env, "hook")
 	force := fs.Bool("force", false, "install: replace a pre-commit hook that agentverify did not write")
 	policyFile := fs.String("policy", "", "claude: policy `FILE` (default: the repository's .agentverify.yaml)")
+	noCache := fs.Bool("no-cache", false, "claude: neither start from nor keep the package loads of earlier runs (agentverify cache dir)")
 	budget := fs.Duration("timeout", DefaultHookTimeout, "claude: deny an edit whose verification takes longer than `DURATION` (Claude Code lets the tool run when its hook times out, after 60s by default)")
 	noServerFlag(fs)
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -73,7 +76,7 @@ func runHook(ctx context.Context, env *Env, args []string) int {
 		if *budget <= 0 {
 			return usageError(env, "hook", errors.New("--timeout must be positive"))
 		}
-		return runClaudeHook(ctx, env, *policyFile, *budget)
+		return runClaudeHook(ctx, env, *policyFile, *budget, *noCache)
 	}
 	return usageError(env, "hook", fmt.Errorf("unknown hook %q (want install or claude)", fs.Arg(0)))
 }
@@ -84,10 +87,12 @@ const DefaultHookTimeout = 50 * time.Second
 
 // runClaudeHook answers one PreToolUse payload. A verification that does not finish
 // within budget denies the edit: the hook must answer before Claude Code gives up on it.
-func runClaudeHook(ctx context.Context, env *Env, policyFile string, budget time.Duration) int {
+func runClaudeHook(ctx context.Context, env *Env, policyFile string, budget time.Duration, noCache bool) int {
 	checker := env.Checker
 	if checker == nil {
-		checker = agentverify.NewChecker()
+		var done func()
+		checker, done = hookChecker(env, noCache)
+		defer done()
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()

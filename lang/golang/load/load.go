@@ -65,6 +65,10 @@ type Import struct {
 	// Errors says why the import resolves to no package (from `go list`); it is empty when
 	// the package was found, even if that package has errors of its own.
 	Errors []Error
+	// export is the export data file go list named for the package (persist.go), and
+	// exportSize its size when a Store saved it.
+	export     string
+	exportSize int64
 }
 
 // Package is one type-checked package. A package with test files comes in up to three
@@ -191,6 +195,9 @@ type Options struct {
 	// no base view (check mode), whose snapshots would only hold the type information of
 	// the whole module until the end of the run, next to the loads of other ports.
 	Forget bool
+	// Store, when set, keeps the snapshots of cold loads on the disk for later processes,
+	// and starts checks from those earlier processes kept (persist.go, design.md §9).
+	Store *Store
 }
 
 // Loader type-checks packages, caching dependency type information per module. It is safe
@@ -198,6 +205,7 @@ type Options struct {
 type Loader struct {
 	env    []string
 	forget bool
+	store  *Store
 
 	mu sync.Mutex
 	// mods holds the last snapshots of each module and configuration, the most recently
@@ -207,11 +215,13 @@ type Loader struct {
 	stamps *stampCache
 	// colds and warms count the checks by path taken, for tests and diagnostics.
 	colds, warms int
+	// restored counts the warm checks made on a snapshot a Store kept.
+	restored int
 }
 
 // New returns a Loader.
 func New(opts Options) *Loader {
-	return &Loader{env: opts.Env, forget: opts.Forget, mods: map[string][]*snapshot{}, stamps: newStampCache()}
+	return &Loader{env: opts.Env, forget: opts.Forget, store: opts.Store, mods: map[string][]*snapshot{}, stamps: newStampCache()}
 }
 
 // Stats returns how many checks were cold (ran `go list`) and warm (reused the cache).
@@ -241,6 +251,9 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 	if res, ok, err := l.warm(ctx, key, req); err != nil || ok {
 		return res, err
 	}
+	if res, ok, err := l.warmFromStore(ctx, key, req); err != nil || ok {
+		return res, err
+	}
 	if len(req.Overlay) > 0 && modHash(req.Dir, req.Overlay) == modHash(req.Dir, nil) {
 		// go/packages type-checks every dependency from source as soon as there is an
 		// overlay (seconds and hundreds of megabytes on a large module). Load the disk
@@ -253,6 +266,7 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 		if _, snap, err := l.cold(ctx, disk); err == nil && snap != nil {
 			l.colds++
 			l.remember(key, snap)
+			l.save(disk, snap)
 			if res, ok, err := l.warm(ctx, key, req); err != nil || ok {
 				return res, err
 			}
@@ -265,6 +279,7 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 	l.colds++
 	if snap != nil {
 		l.remember(key, snap)
+		l.save(req, snap)
 	}
 	return res, nil
 }
@@ -320,12 +335,14 @@ func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, err
 		// Dependencies from source: export data for another port means compiling the
 		// standard library for it first (a minute on a cold build cache).
 		mode |= packages.NeedDeps
+	} else {
+		mode |= packages.NeedExportFile // go list -export runs anyway; a Store keeps the files
 	}
 	cfg := &packages.Config{
 		Context:    ctx,
 		Mode:       mode,
 		Dir:        req.Dir,
-		Env:        append(l.Env(req.Dir), req.Build.env()...),
+		Env:        l.loadEnv(req),
 		BuildFlags: req.Build.flags(),
 		Tests:      true,
 		Overlay:    req.Overlay,
@@ -471,7 +488,7 @@ func convert(p *packages.Package, dir string) *Package {
 		}
 	}
 	for path, ip := range p.Imports {
-		im := &Import{ID: ip.ID, Path: ip.PkgPath, Types: ip.Types}
+		im := &Import{ID: ip.ID, Path: ip.PkgPath, Types: ip.Types, export: ip.ExportFile}
 		if len(ip.GoFiles) > 0 || len(ip.CompiledGoFiles) > 0 {
 			pkg.Imports[path] = im // resolved; its own errors are its own
 			continue
