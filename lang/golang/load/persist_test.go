@@ -1,0 +1,472 @@
+package load
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"go/types"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentverify/agentverify/internal/resultcache"
+)
+
+func newStore(t testing.TB) *Store {
+	t.Helper()
+	c, err := resultcache.Open(t.TempDir(), resultcache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewStore(c)
+}
+
+// describe renders what a check found, for comparing two checks: every package's
+// files, errors and declarations with their types, and every import's declarations.
+func describe(res *Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "module %+v\n", res.Module)
+	for _, p := range res.Packages {
+		fmt.Fprintf(&b, "package %s %s %s\n", p.ID, p.Name, strings.Join(p.Files, ","))
+		for _, e := range p.Errors {
+			fmt.Fprintf(&b, "  error %d %s soft=%t\n", e.Kind, e.Error(), e.Soft)
+		}
+		if p.Types != nil {
+			b.WriteString(scope(p.Types))
+		}
+		paths := make([]string, 0, len(p.Imports))
+		for path := range p.Imports {
+			paths = append(paths, path)
+		}
+		sort.Strings(paths)
+		for _, path := range paths {
+			im := p.Imports[path]
+			fmt.Fprintf(&b, "  import %q %s %s errors=%v\n", path, im.ID, im.Path, im.Errors)
+			if im.Types != nil && !strings.Contains(im.ID, " [") {
+				b.WriteString(scope(im.Types))
+			}
+		}
+	}
+	return b.String()
+}
+
+func scope(p *types.Package) string {
+	var b strings.Builder
+	for _, name := range p.Scope().Names() {
+		if obj := p.Scope().Lookup(name); obj.Exported() || p.Scope().Len() < 50 {
+			fmt.Fprintf(&b, "    %s\n", types.ObjectString(obj, nil))
+		}
+	}
+	return b.String()
+}
+
+// TestPersistedSnapshotIsCold: a check that a new loader starts from a snapshot an
+// earlier one kept (no go list) finds exactly what a loader without a store finds, for
+// the disk's tree, an edit with mistakes, and an added file.
+func TestPersistedSnapshotIsCold(t *testing.T) {
+	ctx := context.Background()
+	edited := strings.Replace(module["app/app.go"], "auth.VerifyToken(strings.TrimSpace(s))", "auth.VerifyTokne(strings.Trim(s))", 1)
+	cases := []struct {
+		name    string
+		overlay map[string]string
+	}{
+		{"disk", nil},
+		{"edit with mistakes", map[string]string{"app/app.go": edited}},
+		{"edit using more of an import", map[string]string{"app/app.go": module["app/app.go"] + "\nvar _ = strings.NewReader(\"\").Len() + len(strings.Fields(\"a b\"))\n"}},
+		{"file added", map[string]string{"app/more.go": "package app\n\nimport \"strings\"\n\nvar _ int = strings.ToUpper\n"}},
+		{"external test edited", map[string]string{"app/x_test.go": strings.Replace(module["app/x_test.go"], "app.F(\"x\")", "app.G()", 1)}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := writeModule(t, module)
+			store := newStore(t)
+			files := []string{filepath.Join(dir, "app", "app.go")}
+			if _, err := New(Options{Store: store}).Check(ctx, Request{Dir: dir, Files: files}); err != nil {
+				t.Fatal(err)
+			}
+			req := Request{Dir: dir, Files: files, Overlay: map[string][]byte{}}
+			for p, s := range c.overlay {
+				req.Overlay[filepath.Join(dir, filepath.FromSlash(p))] = []byte(s)
+			}
+			l := New(Options{Store: store})
+			got, err := l.Check(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.restored != 1 || l.colds != 0 {
+				t.Fatalf("restored=%d cold=%d, want the kept snapshot used", l.restored, l.colds)
+			}
+			want, err := New(Options{}).Check(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := describe(got), describe(want); g != w {
+				t.Errorf("from the store:\n%s\nwithout a store:\n%s", g, w)
+			}
+		})
+	}
+}
+
+// TestPersistedSnapshotInvalidation changes what a kept snapshot depends on, and
+// requires the next loader to load cold and find what a loader without a store finds.
+// The module's app package calls auth.VerifyToken; auth.Extra exists only with the build
+// tag "extra".
+func TestPersistedSnapshotInvalidation(t *testing.T) {
+	files := map[string]string{
+		"auth/extra.go": "//go:build extra\n\npackage auth\n\n// Extra is there with the tag extra.\nfunc Extra() {}\n",
+		"app/use.go":    "package app\n\nimport \"example.com/m/auth\"\n\nvar _ = auth.Extra\n",
+	}
+	for p, s := range module {
+		files[p] = s
+	}
+	type env struct {
+		opts  Options
+		build Build
+	}
+	cases := []struct {
+		name   string
+		change func(t *testing.T, dir string) env
+	}{
+		{"dependency file edited", func(t *testing.T, dir string) env {
+			write(t, filepath.Join(dir, "auth", "auth.go"), strings.Replace(files["auth/auth.go"], "VerifyToken", "Verify", 2))
+			return env{}
+		}},
+		{"file added to a dependency", func(t *testing.T, dir string) env {
+			write(t, filepath.Join(dir, "auth", "more.go"), "package auth\n\nfunc Extra() {}\n")
+			return env{}
+		}},
+		{"file added to the package", func(t *testing.T, dir string) env {
+			write(t, filepath.Join(dir, "app", "more.go"), "package app\n\nfunc F() {}\n")
+			return env{}
+		}},
+		{"file deleted from the package", func(t *testing.T, dir string) env {
+			os.Remove(filepath.Join(dir, "app", "use.go"))
+			return env{}
+		}},
+		{"go.mod changed", func(t *testing.T, dir string) env {
+			write(t, filepath.Join(dir, "go.mod"), "module example.com/m\n\ngo 1.21\n")
+			return env{}
+		}},
+		{"GOFLAGS", func(t *testing.T, dir string) env {
+			return env{opts: Options{Env: []string{"GOFLAGS=-tags=extra"}}}
+		}},
+		{"go env file", func(t *testing.T, dir string) env {
+			f := filepath.Join(t.TempDir(), "env")
+			write(t, f, "GOFLAGS=-tags=extra\n")
+			t.Setenv("GOENV", f)
+			return env{}
+		}},
+		{"build tags", func(t *testing.T, dir string) env { return env{build: Build{Tags: []string{"extra"}}} }},
+		{"another port", func(t *testing.T, dir string) env { return env{build: Build{GOOS: "windows", GOARCH: "amd64"}} }},
+		{"another go command", func(t *testing.T, dir string) env {
+			goBin, err := exec.LookPath("go")
+			if err != nil {
+				t.Fatal(err)
+			}
+			bin := t.TempDir()
+			write(t, filepath.Join(bin, "go"), "#!/bin/sh\nexec "+goBin+" \"$@\"\n")
+			os.Chmod(filepath.Join(bin, "go"), 0o755)
+			t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			return env{}
+		}},
+	}
+	ctx := context.Background()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("GOENV", "off")
+			dir := writeModule(t, files)
+			store := newStore(t)
+			app := []string{filepath.Join(dir, "app", "app.go")}
+			first := New(Options{Store: store})
+			if _, err := first.Check(ctx, Request{Dir: dir, Files: app}); err != nil {
+				t.Fatal(err)
+			}
+			e := c.change(t, dir)
+			req := Request{Dir: dir, Files: app, Build: e.build}
+			opts := e.opts
+			opts.Store = store
+			l := New(opts)
+			got, err := l.Check(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.restored != 0 {
+				t.Fatal("a kept snapshot served the check after a change it depends on")
+			}
+			opts.Store = nil
+			want, err := New(opts).Check(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := msgs(got), msgs(want); !slices.Equal(g, w) {
+				t.Errorf("with a store: %q\nwithout: %q", g, w)
+			}
+		})
+	}
+}
+
+// TestCorruptEntries: an entry that does not decode, is of another version or module,
+// or names export data that is gone or is not export data, is a miss, never a panic or
+// a wrong answer.
+func TestCorruptEntries(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name   string
+		mangle func(t *testing.T, dir string, e *entry) []byte
+	}{
+		{"not json", func(*testing.T, string, *entry) []byte { return []byte("{\"Version\": 1, \"Pack") }},
+		{"another version", func(_ *testing.T, _ string, e *entry) []byte { e.Version++; return nil }},
+		{"another module", func(t *testing.T, _ string, e *entry) []byte { e.Dir = t.TempDir(); return nil }},
+		{"bad module hash", func(_ *testing.T, _ string, e *entry) []byte { e.ModHash = "zz"; return nil }},
+		{"unknown sizes", func(_ *testing.T, _ string, e *entry) []byte { e.Packages[0].Arch = "pdp11"; return nil }},
+		{"file outside its directory", func(_ *testing.T, dir string, e *entry) []byte {
+			e.Packages[0].Files = append(e.Packages[0].Files, filepath.Join(dir, "auth", "auth.go"))
+			return nil
+		}},
+		{"export data deleted", func(t *testing.T, _ string, e *entry) []byte {
+			exportOf(t, e, "strings", func(si *savedImport) { si.Export = filepath.Join(t.TempDir(), "gone") })
+			return nil
+		}},
+		{"export data not export data", func(t *testing.T, dir string, e *entry) []byte {
+			junk := filepath.Join(t.TempDir(), "junk")
+			write(t, junk, strings.Repeat("junk", 100))
+			exportOf(t, e, "strings", func(si *savedImport) { si.Export, si.Size = junk, 400 })
+			return nil
+		}},
+		{"export data of another size", func(t *testing.T, _ string, e *entry) []byte {
+			exportOf(t, e, "strings", func(si *savedImport) { si.Size++ })
+			return nil
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := writeModule(t, module)
+			store := newStore(t)
+			req := Request{Dir: dir, Files: []string{filepath.Join(dir, "app", "app.go")}}
+			first := New(Options{Store: store})
+			if _, err := first.Check(ctx, req); err != nil {
+				t.Fatal(err)
+			}
+			key, ok := entryKey(req, first.loadEnv(req), targetDirs(req.Files))
+			if !ok {
+				t.Fatal("no key")
+			}
+			data, ok := store.cache.Get(key)
+			if !ok {
+				t.Fatal("the cold load kept nothing")
+			}
+			var e entry
+			if err := json.Unmarshal(data, &e); err != nil {
+				t.Fatal(err)
+			}
+			mangled := c.mangle(t, dir, &e)
+			if mangled == nil {
+				mangled, _ = json.Marshal(e)
+			}
+			if err := store.cache.Put(key, mangled); err != nil {
+				t.Fatal(err)
+			}
+			bad := strings.Replace(module["app/app.go"], "TrimSpace", "TrimSpice", 1)
+			req.Overlay = map[string][]byte{req.Files[0]: []byte(bad)}
+			l := New(Options{Store: store})
+			res, err := l.Check(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.restored != 0 || l.colds != 1 {
+				t.Errorf("restored=%d cold=%d, want a cold load", l.restored, l.colds)
+			}
+			if got := strings.Join(msgs(res), "\n"); !strings.Contains(got, "undefined: strings.TrimSpice") {
+				t.Errorf("errors %q", got)
+			}
+		})
+	}
+}
+
+// exportOf changes the import of path in every package of e.
+func exportOf(t *testing.T, e *entry, path string, f func(*savedImport)) {
+	t.Helper()
+	n := 0
+	for _, p := range e.Packages {
+		if si, ok := p.Imports[path]; ok {
+			f(&si)
+			p.Imports[path] = si
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no package imports %s", path)
+	}
+}
+
+// TestExportDataTrimmed: when the Go build cache no longer has an export data file a
+// kept snapshot names (go clean -cache, its trimming), the check is cold and right. The
+// module uses a build cache of its own, and imports nothing of the standard library,
+// so that building it is quick.
+func TestExportDataTrimmed(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.22\n",
+		"lib/lib.go": "package lib\n\n// N is a number.\nconst N = 1\n",
+		"app/app.go": "package app\n\nimport \"example.com/m/lib\"\n\nvar _ = lib.N\n",
+	})
+	ctx := context.Background()
+	store := newStore(t)
+	opts := Options{Store: store, Env: []string{"GOCACHE=" + t.TempDir()}}
+	req := Request{Dir: dir, Files: []string{filepath.Join(dir, "app", "app.go")}}
+	if _, err := New(opts).Check(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	l := New(opts)
+	key, _ := entryKey(req, l.loadEnv(req), targetDirs(req.Files))
+	data, ok := store.cache.Get(key)
+	if !ok {
+		t.Fatal("the cold load kept nothing")
+	}
+	var e entry
+	if err := json.Unmarshal(data, &e); err != nil {
+		t.Fatal(err)
+	}
+	exportOf(t, &e, "example.com/m/lib", func(si *savedImport) {
+		if err := os.Remove(si.Export); err != nil {
+			t.Fatal(err)
+		}
+	})
+	req.Overlay = map[string][]byte{req.Files[0]: []byte("package app\n\nimport \"example.com/m/lib\"\n\nvar _ = lib.M\n")}
+	res, err := l.Check(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.restored != 0 {
+		t.Error("a snapshot whose export data is gone served the check")
+	}
+	if got := strings.Join(msgs(res), "\n"); !strings.Contains(got, "undefined: lib.M") {
+		t.Errorf("errors %q", got)
+	}
+}
+
+// TestConcurrentStores: loaders of concurrent processes (here goroutines, each with its
+// own loader and cache handle on one directory) write and read the same entries; every
+// check is right, and a later loader starts from what they kept.
+func TestConcurrentStores(t *testing.T) {
+	dir := writeModule(t, module)
+	cacheDir := t.TempDir()
+	ctx := context.Background()
+	app := filepath.Join(dir, "app", "app.go")
+	bad := strings.Replace(module["app/app.go"], "TrimSpace", "TrimSpice", 1)
+	req := Request{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte(bad)}}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, err := resultcache.Open(cacheDir, resultcache.Options{})
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			res, err := New(Options{Store: NewStore(c)}).Check(ctx, req)
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			if got := strings.Join(msgs(res), "\n"); !strings.Contains(got, "undefined: strings.TrimSpice") {
+				errs <- got
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	c, err := resultcache.Open(cacheDir, resultcache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := New(Options{Store: NewStore(c)})
+	if _, err := l.Check(ctx, req); err != nil || l.restored != 1 {
+		t.Errorf("later loader: restored=%d err=%v", l.restored, err)
+	}
+}
+
+// TestPersistedAcrossProcesses runs the check in two processes (this test binary, run
+// again): the second starts from what the first kept and prints what the first did.
+func TestPersistedAcrossProcesses(t *testing.T) {
+	if os.Getenv("AGENTVERIFY_LOAD_HELPER") != "" {
+		return
+	}
+	dir := writeModule(t, module)
+	cacheDir := t.TempDir()
+	run := func() string {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLoadHelperProcess$")
+		cmd.Env = append(os.Environ(), "AGENTVERIFY_LOAD_HELPER="+dir, "AGENTVERIFY_CACHE_DIR="+cacheDir)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return string(out)
+	}
+	first, second := run(), run()
+	if !strings.Contains(first, "restored=0") || !strings.Contains(second, "restored=1") {
+		t.Fatalf("first process:\n%s\nsecond process:\n%s", first, second)
+	}
+	if strings.Replace(first, "restored=0", "restored=1", 1) != second {
+		t.Errorf("first process:\n%s\nsecond process:\n%s", first, second)
+	}
+}
+
+// TestLoadHelperProcess is the process TestPersistedAcrossProcesses starts.
+func TestLoadHelperProcess(t *testing.T) {
+	dir := os.Getenv("AGENTVERIFY_LOAD_HELPER")
+	if dir == "" {
+		t.Skip("run by TestPersistedAcrossProcesses")
+	}
+	c, err := resultcache.Open(os.Getenv("AGENTVERIFY_CACHE_DIR"), resultcache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := filepath.Join(dir, "app", "app.go")
+	bad := strings.Replace(module["app/app.go"], "TrimSpace", "TrimSpice", 1)
+	l := New(Options{Store: NewStore(c)})
+	res, err := l.Check(context.Background(), Request{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte(bad)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("restored=%d\n%s", l.restored, describe(res))
+}
+
+func BenchmarkCheckPersisted(b *testing.B) { benchmarkCheck(b, true) }
+
+func BenchmarkCheckCold(b *testing.B) { benchmarkCheck(b, false) }
+
+// benchmarkCheck measures a new process's check of an edit: a new loader each time,
+// with or without the snapshot a first one kept.
+func benchmarkCheck(b *testing.B, persisted bool) {
+	dir := writeModule(b, module)
+	store := newStore(b)
+	app := filepath.Join(dir, "app", "app.go")
+	ctx := context.Background()
+	if _, err := New(Options{Store: store}).Check(ctx, Request{Dir: dir, Files: []string{app}}); err != nil {
+		b.Fatal(err)
+	}
+	opts := Options{}
+	if persisted {
+		opts.Store = store
+	}
+	for i := 0; b.Loop(); i++ {
+		src := module["app/app.go"] + fmt.Sprintf("\nfunc G%d() {}\n", i)
+		l := New(opts)
+		if _, err := l.Check(ctx, Request{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte(src)}}); err != nil {
+			b.Fatal(err)
+		}
+		if persisted != (l.restored == 1) {
+			b.Fatalf("restored=%d", l.restored)
+		}
+	}
+}
