@@ -50,3 +50,43 @@ func TestCacheCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestHookKeepsPackageLoads: hook claude keeps its Go package loads in the cache named by
+// $AGENTVERIFY_CACHE_DIR, a later run answers the same from them, --no-cache neither
+// reads nor keeps them, and cache clean removes them.
+func TestHookKeepsPackageLoads(t *testing.T) {
+	repo := testrepo.New(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"a/a.go": "// Package a is small.\npackage a\n\nimport \"strings\"\n\n// A is one.\nfunc A() string { return strings.ToUpper(\"a\") }\n",
+	})
+	cacheDir := t.TempDir()
+	cli := func(stdin string, args ...string) (int, string) {
+		var out, errb bytes.Buffer
+		env := &Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Dir: repo.Dir, Getenv: func(k string) string {
+			if k == resultcache.EnvDir {
+				return cacheDir
+			}
+			return ""
+		}}
+		code := Main(context.Background(), args, env)
+		return code, out.String() + errb.String()
+	}
+	bad := hookPayload(repo.Dir, "a/a.go", "// Package a is small.\npackage a\n\nimport \"strings\"\n\n// A is one.\nfunc A() string { return strings.ToUpperr(\"a\") }\n")
+	noCache, noCacheOut := cli(bad, "hook", "claude", "--no-cache")
+	if _, stats := cli("", "cache", "stats"); !strings.Contains(stats, ": 0 entries") {
+		t.Fatalf("after hook claude --no-cache: %s", stats)
+	}
+	for i := range 2 {
+		code, out := cli(bad, "hook", "claude")
+		if code != noCache || out != noCacheOut || !strings.Contains(out, "strings.ToUpperr") {
+			t.Fatalf("run %d: exit %d\n%s\nwith --no-cache: exit %d\n%s", i, code, out, noCache, noCacheOut)
+		}
+		if _, stats := cli("", "cache", "stats"); strings.Contains(stats, ": 0 entries") {
+			t.Fatalf("run %d kept nothing: %s", i, stats)
+		}
+	}
+	cli("", "cache", "clean")
+	if _, stats := cli("", "cache", "stats"); !strings.Contains(stats, ": 0 entries") {
+		t.Fatalf("after cache clean: %s", stats)
+	}
+}

@@ -27,7 +27,16 @@ func TestMain(m *testing.M) {
 	// The agentverify binaries other tests build and run (through git hooks) verify in
 	// their own process: no test leaves a server behind in the user's cache.
 	os.Setenv(NoServerEnv, "1")
-	os.Exit(m.Run())
+	// Nor does any test leave an entry in the user's cache (hook claude keeps package
+	// loads there).
+	cache, err := os.MkdirTemp("", "avcli")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
+	code := m.Run()
+	os.RemoveAll(cache)
+	os.Exit(code)
 }
 
 // withServers gives the test a private cache directory (so its servers, and only them,
