@@ -248,10 +248,7 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	key := req.cacheKey()
-	if res, ok, err := l.warm(ctx, key, req); err != nil || ok {
-		return res, err
-	}
-	if res, ok, err := l.warmFromStore(ctx, key, req); err != nil || ok {
+	if res, ok, err := l.warmOrKept(ctx, key, req); err != nil || ok {
 		return res, err
 	}
 	if len(req.Overlay) > 0 && modHash(req.Dir, req.Overlay) == modHash(req.Dir, nil) {

@@ -312,6 +312,15 @@ func sizesName(s types.Sizes, env []string) (compiler, arch string, ok bool) {
 	return "", "", false
 }
 
+// warmOrKept checks req warm on one of the loader's snapshots, or else on one a Store
+// kept; ok is false when neither can serve it. l.mu is held.
+func (l *Loader) warmOrKept(ctx context.Context, key string, req Request) (*Result, bool, error) {
+	if res, ok, err := l.warm(ctx, key, req); err != nil || ok {
+		return res, ok, err
+	}
+	return l.warmFromStore(ctx, key, req)
+}
+
 // warmFromStore checks req on a snapshot a Store kept, when there is one for req's
 // packages and it validates; ok is false otherwise. l.mu is held.
 func (l *Loader) warmFromStore(ctx context.Context, key string, req Request) (*Result, bool, error) {

@@ -248,22 +248,7 @@ func TestCorruptEntries(t *testing.T) {
 			dir := writeModule(t, module)
 			store := newStore(t)
 			req := Request{Dir: dir, Files: []string{filepath.Join(dir, "app", "app.go")}}
-			first := New(Options{Store: store})
-			if _, err := first.Check(ctx, req); err != nil {
-				t.Fatal(err)
-			}
-			key, ok := entryKey(req, first.loadEnv(req), targetDirs(req.Files))
-			if !ok {
-				t.Fatal("no key")
-			}
-			data, ok := store.cache.Get(key)
-			if !ok {
-				t.Fatal("the cold load kept nothing")
-			}
-			var e entry
-			if err := json.Unmarshal(data, &e); err != nil {
-				t.Fatal(err)
-			}
+			key, e := keptEntry(t, Options{Store: store}, req)
 			mangled := c.mangle(t, dir, &e)
 			if mangled == nil {
 				mangled, _ = json.Marshal(e)
@@ -286,6 +271,29 @@ func TestCorruptEntries(t *testing.T) {
 			}
 		})
 	}
+}
+
+// keptEntry checks req cold with a new loader of opts and returns the entry its store
+// kept, with the entry's key.
+func keptEntry(t *testing.T, opts Options, req Request) (resultcache.Key, entry) {
+	t.Helper()
+	l := New(opts)
+	if _, err := l.Check(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	key, ok := entryKey(req, l.loadEnv(req), targetDirs(req.Files))
+	if !ok {
+		t.Fatal("no key")
+	}
+	data, ok := opts.Store.cache.Get(key)
+	if !ok {
+		t.Fatal("the cold load kept nothing")
+	}
+	var e entry
+	if err := json.Unmarshal(data, &e); err != nil {
+		t.Fatal(err)
+	}
+	return key, e
 }
 
 // exportOf changes the import of path in every package of e.
@@ -318,19 +326,8 @@ func TestExportDataTrimmed(t *testing.T) {
 	store := newStore(t)
 	opts := Options{Store: store, Env: []string{"GOCACHE=" + t.TempDir()}}
 	req := Request{Dir: dir, Files: []string{filepath.Join(dir, "app", "app.go")}}
-	if _, err := New(opts).Check(ctx, req); err != nil {
-		t.Fatal(err)
-	}
+	_, e := keptEntry(t, opts, req)
 	l := New(opts)
-	key, _ := entryKey(req, l.loadEnv(req), targetDirs(req.Files))
-	data, ok := store.cache.Get(key)
-	if !ok {
-		t.Fatal("the cold load kept nothing")
-	}
-	var e entry
-	if err := json.Unmarshal(data, &e); err != nil {
-		t.Fatal(err)
-	}
 	exportOf(t, &e, "example.com/m/lib", func(si *savedImport) {
 		if err := os.Remove(si.Export); err != nil {
 			t.Fatal(err)
@@ -425,7 +422,7 @@ func TestPersistedAcrossProcesses(t *testing.T) {
 func TestLoadHelperProcess(t *testing.T) {
 	dir := os.Getenv("AGENTVERIFY_LOAD_HELPER")
 	if dir == "" {
-		t.Skip("run by TestPersistedAcrossProcesses")
+		return // only as the process TestPersistedAcrossProcesses starts
 	}
 	c, err := resultcache.Open(os.Getenv("AGENTVERIFY_CACHE_DIR"), resultcache.Options{})
 	if err != nil {
