@@ -138,8 +138,8 @@ func executableID() (string, bool) {
 // toolchainKey identifies the go command a load runs and everything in its environment
 // that can change go list's answer or the export data it names: the resolved go binary
 // (path, size, modification time), its GOROOT's VERSION and go.env, the user's go env
-// file (go env -w), and every GO*, CGO_* and C toolchain setting, the search path and
-// the home directories that locate the go env file and the caches.
+// file (go env -w), the C compilers it would run (cCompilers), and every GO*, CGO_* and
+// C toolchain setting and the home directories that locate the go env file and caches.
 func toolchainKey(env []string) (string, bool) {
 	goBin, err := exec.LookPath("go") // as go/packages finds it: in this process's PATH
 	if err != nil {
@@ -166,6 +166,9 @@ func toolchainKey(env []string) (string, bool) {
 		fmt.Fprintf(h, "%s %t %d\n", name, err == nil, len(b))
 		h.Write(b)
 	}
+	for _, cc := range cCompilers(env) {
+		fmt.Fprintf(h, "cc %s\n", cc)
+	}
 	vars := map[string]string{}
 	for _, kv := range env {
 		if k, v, ok := strings.Cut(kv, "="); ok && keyVar(k) {
@@ -183,10 +186,34 @@ func toolchainKey(env []string) (string, bool) {
 	return hex.EncodeToString(h.Sum(nil)), true
 }
 
+// cCompilers identifies the C compilers cgo would run, as this process's search path
+// resolves them: $CC, or the go command's defaults. (The search path itself is not part
+// of the key: it differs between shells, virtual environments and version managers
+// without changing which go and C compiler it finds.)
+func cCompilers(env []string) []string {
+	names := []string{"gcc", "clang"}
+	if f := strings.Fields(lastValue(env, "CC")); len(f) > 0 {
+		names = f[:1]
+	}
+	var out []string
+	for _, name := range names {
+		id := name + " none"
+		if p, err := exec.LookPath(name); err == nil {
+			if p, err = filepath.EvalSymlinks(p); err == nil {
+				if fi, err := os.Stat(p); err == nil {
+					id = fmt.Sprintf("%s %s %d %d", name, p, fi.Size(), fi.ModTime().UnixNano())
+				}
+			}
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
 // keyVar reports whether the environment variable k can change what go list answers.
 func keyVar(k string) bool {
 	switch k {
-	case "CC", "CXX", "FC", "AR", "PKG_CONFIG", "PATH", "HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME":
+	case "CC", "CXX", "FC", "AR", "PKG_CONFIG", "HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME":
 		return true
 	}
 	return strings.HasPrefix(k, "GO") || strings.HasPrefix(k, "CGO_")

@@ -210,6 +210,23 @@ func TestPersistedSnapshotInvalidation(t *testing.T) {
 	}
 }
 
+// TestKeptAcrossShells: what differs between a user's shells without changing the go
+// command or its configuration (the search path of a virtual environment, the working
+// directory) keeps the entries valid.
+func TestKeptAcrossShells(t *testing.T) {
+	dir := writeModule(t, module)
+	store := newStore(t)
+	req := Request{Dir: dir, Files: []string{filepath.Join(dir, "app", "app.go")}}
+	keptEntry(t, Options{Store: store}, req)
+	t.Setenv("PATH", t.TempDir()+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Chdir(t.TempDir())
+	t.Setenv("PWD", "/elsewhere")
+	l := New(Options{Store: store})
+	if _, err := l.Check(context.Background(), req); err != nil || l.restored != 1 {
+		t.Errorf("restored=%d err=%v, want the kept snapshot used", l.restored, err)
+	}
+}
+
 // TestCorruptEntries: an entry that does not decode, is of another version or module,
 // or names export data that is gone or is not export data, is a miss, never a panic or
 // a wrong answer.
