@@ -215,6 +215,8 @@ func keyVar(k string) bool {
 	switch k {
 	case "CC", "CXX", "FC", "AR", "PKG_CONFIG", "HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME":
 		return true
+	case "GOGC", "GOMAXPROCS", "GOMEMLIMIT", "GOTRACEBACK": // the runtime's, not the build's
+		return false
 	}
 	return strings.HasPrefix(k, "GO") || strings.HasPrefix(k, "CGO_")
 }
