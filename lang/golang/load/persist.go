@@ -87,8 +87,12 @@ func (l *Loader) loadEnv(req Request) []string {
 }
 
 // entryKey names the entry of the packages in dirs of req's module and configuration
-// loaded with env; false when the toolchain or the agentverify build cannot be named.
+// loaded with env; false when the toolchain or the agentverify build cannot be named, or
+// GOFLAGS names a go.mod or an overlay of its own, whose content no snapshot checks.
 func entryKey(req Request, env []string, dirs []string) (resultcache.Key, bool) {
+	if flags := lastValue(env, "GOFLAGS"); strings.Contains(flags, "-modfile") || strings.Contains(flags, "-overlay") {
+		return resultcache.Key{}, false // files the snapshot does not fingerprint
+	}
 	tool, ok := toolchainKey(env)
 	if !ok {
 		return resultcache.Key{}, false

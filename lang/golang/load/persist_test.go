@@ -227,6 +227,26 @@ func TestKeptAcrossShells(t *testing.T) {
 	}
 }
 
+// TestNotKept: a load whose go list answer depends on files a snapshot does not
+// fingerprint (GOFLAGS -modfile, -overlay) is not kept.
+func TestNotKept(t *testing.T) {
+	for _, flags := range []string{"", "-modfile=alt.mod", "-overlay=overlay.json"} {
+		dir := writeModule(t, module)
+		write(t, filepath.Join(dir, "alt.mod"), module["go.mod"])
+		write(t, filepath.Join(dir, "overlay.json"), "{\"Replace\": {}}")
+		store := newStore(t)
+		req := Request{Dir: dir, Files: []string{filepath.Join(dir, "app", "app.go")}}
+		opts := Options{Store: store, Env: []string{"GOFLAGS=" + flags}}
+		res, err := New(opts).Check(context.Background(), req)
+		if err != nil || len(msgs(res)) > 0 {
+			t.Fatalf("GOFLAGS=%s: %v %q", flags, err, msgs(res))
+		}
+		if st, err := store.cache.Stats(); err != nil || (st.Entries == 0) != (flags != "") {
+			t.Errorf("GOFLAGS=%q: %d entries kept (%v)", flags, st.Entries, err)
+		}
+	}
+}
+
 // TestCorruptEntries: an entry that does not decode, is of another version or module,
 // or names export data that is gone or is not export data, is a miss, never a panic or
 // a wrong answer.
