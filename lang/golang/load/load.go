@@ -66,7 +66,7 @@ type Import struct {
 	// the package was found, even if that package has errors of its own.
 	Errors []Error
 	// export is the export data file go list named for the package (persist.go), and
-	// exportSize its size when a Store saved it.
+	// exportSize its size when a Store saved it (0: not known).
 	export     string
 	exportSize int64
 }
@@ -215,8 +215,9 @@ type Loader struct {
 	stamps *stampCache
 	// colds and warms count the checks by path taken, for tests and diagnostics.
 	colds, warms int
-	// restored counts the warm checks made on a snapshot a Store kept.
-	restored int
+	// restored counts the warm checks made on a snapshot a Store kept; fromList the
+	// disk loads made from go list's answer alone (listed.go).
+	restored, fromList int
 }
 
 // New returns a Loader.
@@ -254,13 +255,13 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 	if len(req.Overlay) > 0 && modHash(req.Dir, req.Overlay) == modHash(req.Dir, nil) {
 		// go/packages type-checks every dependency from source as soon as there is an
 		// overlay (seconds and hundreds of megabytes on a large module). Load the disk
-		// state instead, with dependencies from export data, and re-check the overlaid
-		// packages on the warm path; when it declines (new files or imports), the full
-		// load with the overlay below runs as before. (With go.mod changed in the
-		// overlay, it would.)
+		// state instead, with dependencies from export data (listed.go), and re-check
+		// the overlaid packages on the warm path; when it declines (new files or
+		// imports), the full load with the overlay below runs as before. (With go.mod
+		// changed in the overlay, it would.)
 		disk := req
 		disk.Overlay = nil
-		if _, snap, err := l.cold(ctx, disk); err == nil && snap != nil {
+		if snap, err := l.diskSnapshot(ctx, disk); err == nil && snap != nil {
 			l.colds++
 			l.remember(key, snap)
 			l.save(disk, snap)

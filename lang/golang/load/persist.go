@@ -488,7 +488,7 @@ func readExportData(fset *token.FileSet, view map[string]*types.Package, im *Imp
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || fi.Size() != im.exportSize {
+	if fi, err := f.Stat(); err != nil || im.exportSize != 0 && fi.Size() != im.exportSize {
 		return nil, fmt.Errorf("%s: export data changed", im.export)
 	}
 	defer func() {

@@ -108,8 +108,28 @@ func TestPersistedSnapshotIsCold(t *testing.T) {
 			if g, w := describe(got), describe(want); g != w {
 				t.Errorf("from the store:\n%s\nwithout a store:\n%s", g, w)
 			}
+			if g, w := describe(got), describe(typeCheckedDisk(t, req)); g != w {
+				t.Errorf("from the store:\n%s\nfrom the type-checked disk:\n%s", g, w)
+			}
 		})
 	}
+}
+
+// typeCheckedDisk checks req as Loader.Check did before listed.go: on the snapshot of a
+// cold load of the disk, whose packages go/packages type-checked.
+func typeCheckedDisk(t *testing.T, req Request) *Result {
+	t.Helper()
+	disk := req
+	disk.Overlay = nil
+	_, snap, err := New(Options{}).cold(context.Background(), disk)
+	if err != nil || snap == nil {
+		t.Fatalf("cold load of the disk: %v", err)
+	}
+	res, ok, err := snap.warm(context.Background(), req)
+	if err != nil || !ok {
+		t.Fatalf("warm check on the cold snapshot: ok=%t %v", ok, err)
+	}
+	return res
 }
 
 // TestPersistedSnapshotInvalidation changes what a kept snapshot depends on, and

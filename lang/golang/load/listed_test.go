@@ -1,0 +1,54 @@
+package load
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestListedDiskLoad: an overlaid check of packages no snapshot holds loads the disk
+// from go list's answer and export data, without type-checking the disk's packages, and
+// finds what the check on a type-checked disk load finds; when a dependency has no
+// export data (it does not compile), it loads cold, with the same answer.
+func TestListedDiskLoad(t *testing.T) {
+	broken := map[string]string{
+		"auth/broken.go": "package auth\n\nvar _ int = \"not an int\"\n",
+	}
+	cases := []struct {
+		name     string
+		extra    map[string]string
+		fromList int
+	}{
+		{"dependencies compile", nil, 1},
+		{"a dependency does not compile", broken, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			files := map[string]string{}
+			for p, s := range module {
+				files[p] = s
+			}
+			for p, s := range c.extra {
+				files[p] = s
+			}
+			dir := writeModule(t, files)
+			app := filepath.Join(dir, "app", "app.go")
+			bad := strings.Replace(module["app/app.go"], "strings.TrimSpace(s)", "strings.TrimSpace(s, 1)", 1)
+			req := Request{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte(bad)}}
+			l := New(Options{})
+			res, err := l.Check(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.fromList != c.fromList || !res.Warm {
+				t.Errorf("disk loads from go list alone: %d, want %d (warm %t)", l.fromList, c.fromList, res.Warm)
+			}
+			got, want := msgs(res), msgs(typeCheckedDisk(t, req))
+			if !slices.Equal(got, want) || len(got) == 0 || !strings.Contains(got[0], "too many arguments") {
+				t.Errorf("errors %q, want %q", got, want)
+			}
+		})
+	}
+}
