@@ -10,6 +10,7 @@ import (
 	"go/build"
 	"go/token"
 	"go/types"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -435,6 +436,9 @@ func restoreState(sp savedPackage, stamps *stampCache) (*pkgState, bool) {
 		st.deps = map[string]string{}
 	}
 	for path, si := range sp.Imports {
+		if si.Export != "" && si.Size <= 0 {
+			return nil, false
+		}
 		st.imports[path] = &Import{ID: si.ID, Path: si.Path, Errors: si.Errors, export: si.Export, exportSize: si.Size}
 	}
 	return st, true
@@ -488,7 +492,8 @@ func readExportData(fset *token.FileSet, view map[string]*types.Package, im *Imp
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || im.exportSize != 0 && fi.Size() != im.exportSize {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || im.exportSize != 0 && fi.Size() != im.exportSize {
 		return nil, fmt.Errorf("%s: export data changed", im.export)
 	}
 	defer func() {
@@ -496,7 +501,7 @@ func readExportData(fset *token.FileSet, view map[string]*types.Package, im *Imp
 			tp, err = nil, fmt.Errorf("%s: %v", im.export, r)
 		}
 	}()
-	r, err := gcexportdata.NewReader(bufio.NewReader(f))
+	r, err := gcexportdata.NewReader(bufio.NewReader(io.LimitReader(f, fi.Size())))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", im.export, err)
 	}

@@ -524,3 +524,33 @@ func benchmarkCheck(b *testing.B, persisted bool) {
 		}
 	}
 }
+
+// FuzzRestore: whatever bytes an entry holds (the cache directory is the user's, and
+// files get torn), rebuilding a snapshot from it never panics, and a snapshot it gives
+// is one that validates for the request.
+func FuzzRestore(f *testing.F) {
+	dir := writeModule(f, module)
+	store := newStore(f)
+	req := Request{Dir: dir, Files: []string{filepath.Join(dir, "app", "app.go")}}
+	l := New(Options{Store: store})
+	if _, err := l.Check(context.Background(), req); err != nil {
+		f.Fatal(err)
+	}
+	env := l.loadEnv(req)
+	key, _ := entryKey(req, env, targetDirs(req.Files))
+	data, ok := store.cache.Get(key)
+	if !ok {
+		f.Fatal("nothing kept")
+	}
+	f.Add(data)
+	f.Add([]byte(`{"Version":1,"Dir":"` + dir + `","Packages":[{"Dir":"/","Files":["/x.go"],"Compiler":"gc","Arch":"amd64"}]}`))
+	f.Add([]byte("null"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		snap, ok := New(Options{}).restore(data, req, env)
+		if ok {
+			if _, _, valid := snap.reusable(req); !valid {
+				t.Error("restored a snapshot that does not validate")
+			}
+		}
+	})
+}
