@@ -59,7 +59,7 @@ func (l *Loader) listed(ctx context.Context, req Request) (snap *snapshot, decid
 		return nil, false
 	}
 	snap = &snapshot{dir: req.Dir, fset: token.NewFileSet(), modHash: modHash(req.Dir, nil), byDir: map[string][]*pkgState{},
-		build: buildContext(env), env: env, stamps: l.stamps, loaded: start}
+		build: buildContext(env, req.Build.Tags), env: env, stamps: l.stamps, loaded: start}
 	for _, p := range pkgs {
 		if isTestMain(p) {
 			continue

@@ -52,3 +52,29 @@ func TestListedDiskLoad(t *testing.T) {
 		})
 	}
 }
+
+// TestTaggedFileAdded: a file the overlay adds that only the configuration's build tags
+// include belongs to the package on the warm path, as in a cold load.
+func TestTaggedFileAdded(t *testing.T) {
+	dir := writeModule(t, module)
+	app := filepath.Join(dir, "app", "app.go")
+	tagged := filepath.Join(dir, "app", "tagged.go")
+	build := Build{Tags: []string{"special"}}
+	over := map[string][]byte{tagged: []byte("//go:build special\n\npackage app\n\nvar _ int = \"s\"\n")}
+	l := New(Options{})
+	if _, err := l.Check(context.Background(), Request{Dir: dir, Files: []string{app}, Build: build}); err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Dir: dir, Files: []string{app}, Build: build, Overlay: over}
+	got, err := l.Check(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := New(Options{}).cold(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := msgs(got), msgs(want); !slices.Equal(g, w) || len(w) == 0 {
+		t.Errorf("warm: %q\ncold: %q", g, w)
+	}
+}

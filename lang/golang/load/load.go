@@ -377,7 +377,7 @@ func (l *Loader) cold(ctx context.Context, req Request) (*Result, *snapshot, err
 // the warm path, or nil when a package cannot be re-checked alone.
 func moduleResult(res *Result, pkgs []*packages.Package, req Request, env []string, stamps *stampCache, start time.Time) *snapshot {
 	snap := &snapshot{dir: req.Dir, fset: res.Fset, modHash: modHash(req.Dir, req.Overlay), byDir: map[string][]*pkgState{},
-		build: buildContext(env), env: env, stamps: stamps, loaded: start}
+		build: buildContext(env, req.Build.Tags), env: env, stamps: stamps, loaded: start}
 	for _, p := range pkgs {
 		if isTestMain(p) {
 			continue

@@ -397,7 +397,7 @@ func (l *Loader) restore(data []byte, req Request, env []string) (*snapshot, boo
 		return nil, false
 	}
 	snap := &snapshot{dir: e.Dir, module: e.Module, fset: token.NewFileSet(), byDir: map[string][]*pkgState{},
-		build: buildContext(env), env: env, stamps: l.stamps, src: newSources(e.Dir, e.Module.Path, env)}
+		build: buildContext(env, req.Build.Tags), env: env, stamps: l.stamps, src: newSources(e.Dir, e.Module.Path, env)}
 	copy(snap.modHash[:], sum)
 	for _, sp := range e.Packages {
 		st, ok := restoreState(sp, l.stamps)

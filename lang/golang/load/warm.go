@@ -386,10 +386,12 @@ func (s *snapshot) belongs(st *pkgState, abs string, overlay map[string][]byte) 
 	return false, false // no variant takes it (a first test file, another package name)
 }
 
-// buildContext returns the go/build configuration of env for deciding which files belong
-// to a package, or nil when env sets build tags it does not model.
-func buildContext(env []string) *build.Context {
+// buildContext returns the go/build configuration of env and the build tags of a Build
+// for deciding which files belong to a package, or nil when env sets build tags it does
+// not model.
+func buildContext(env, tags []string) *build.Context {
 	ctxt := build.Default
+	ctxt.BuildTags = tags
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
