@@ -2,8 +2,15 @@ package load
 
 import (
 	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/token"
+	"go/types"
+	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"time"
 
 	"golang.org/x/tools/go/packages"
@@ -14,8 +21,9 @@ import (
 // imports' types, not the disk's packages type-checked: that check would be thrown away
 // by the warm one. So it asks go list for the package graph and the export data files,
 // and reads the imports' types from those as a snapshot a Store kept is rebuilt
-// (persist.go): the packages are type-checked once, on the warm path. Anything this
-// cannot settle (cgo, a dependency without export data) falls back to a cold load.
+// (persist.go): the packages are type-checked once, on the warm path. A dependency that
+// does not compile, and so has no export data, is type-checked from source; anything
+// else this cannot settle falls back to a cold load.
 
 const listMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
 	packages.NeedImports | packages.NeedExportFile | packages.NeedModule | packages.NeedTypesSizes
@@ -41,7 +49,7 @@ func (l *Loader) diskSnapshot(ctx context.Context, req Request) (*snapshot, erro
 
 // listed builds the snapshot of the disk's packages of req from go list's answer alone.
 // decided is false when that cannot be done but a cold load may (go list failed, export
-// data is missing or unreadable); it is true with a nil snapshot when the packages
+// data is unreadable); it is true with a nil snapshot when the packages
 // cannot be re-checked alone either way (cgo, no Go files, outside a module).
 func (l *Loader) listed(ctx context.Context, req Request) (snap *snapshot, decided bool) {
 	if !fileExists(filepath.Join(req.Dir, "go.mod"), nil) {
@@ -74,10 +82,128 @@ func (l *Loader) listed(ctx context.Context, req Request) (snap *snapshot, decid
 		st := listedState(snap, p)
 		snap.byDir[st.dir] = append(snap.byDir[st.dir], st)
 	}
-	if err := snap.importExportData(); err != nil {
+	if err := listedTypes(snap, pkgs); err != nil {
 		return nil, false
 	}
 	return snap, true
+}
+
+// listedTypes gives the imports of snap's packages their types: from the export data go
+// list named, into one map by package path (see importExportData), or, for a dependency
+// with none because it does not compile (a state an agent's multi-package edit passes
+// through), type-checked from source without function bodies, as go/packages does — a
+// cold load would run go list again, and the compiler's failures are not cached.
+func listedTypes(snap *snapshot, roots []*packages.Package) error {
+	byID := map[string]*packages.Package{}
+	var index func(*packages.Package)
+	index = func(p *packages.Package) {
+		if byID[p.ID] == nil {
+			byID[p.ID] = p
+			for _, ip := range p.Imports {
+				index(ip)
+			}
+		}
+	}
+	for _, p := range roots {
+		index(p)
+	}
+	var imps []*Import
+	ld := &typesLoader{fset: snap.fset, view: map[string]*types.Package{}, done: map[string]*types.Package{}, own: map[string]bool{}}
+	for _, sts := range snap.byDir {
+		for _, st := range sts {
+			ld.own[st.id] = true
+			for _, im := range st.imports {
+				imps = append(imps, im)
+			}
+		}
+	}
+	sort.Slice(imps, func(i, j int) bool { return imps[i].ID < imps[j].ID })
+	for _, im := range imps {
+		if len(im.Errors) > 0 {
+			continue
+		}
+		p := byID[im.ID]
+		if p == nil {
+			return fmt.Errorf("%s: not in go list's answer", im.ID)
+		}
+		t, err := ld.load(p)
+		if err != nil {
+			return err
+		}
+		im.Types = t
+	}
+	return nil
+}
+
+// typesLoader loads the types of listed packages, each once.
+type typesLoader struct {
+	fset *token.FileSet
+	view map[string]*types.Package // by package path, for gcexportdata
+	done map[string]*types.Package // by package ID
+	own  map[string]bool           // the IDs of the snapshot's packages
+}
+
+func (ld *typesLoader) load(p *packages.Package) (*types.Package, error) {
+	if t := ld.done[p.ID]; t != nil {
+		return t, nil
+	}
+	var t *types.Package
+	var err error
+	switch {
+	case p.PkgPath == "unsafe":
+		t = types.Unsafe
+	case strings.Contains(p.ID, " [") && !ld.own[p.ID]:
+		// A dependency recompiled for a test: export data of others refers to it by path,
+		// which one map by path cannot tell from the package itself.
+		err = fmt.Errorf("%s: a test variant of a dependency", p.ID)
+	case p.ExportFile != "":
+		t, err = readExportData(ld.fset, ld.view, &Import{ID: p.ID, Path: p.PkgPath, export: p.ExportFile})
+	default:
+		t, err = ld.fromSource(p)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ld.done[p.ID] = t
+	return t, nil
+}
+
+// fromSource type-checks p from its files, without function bodies, ignoring its errors:
+// they are its own, never the checked packages'.
+func (ld *typesLoader) fromSource(p *packages.Package) (*types.Package, error) {
+	if len(p.CompiledGoFiles) == 0 {
+		return nil, fmt.Errorf("%s: no export data and no files", p.ID)
+	}
+	var files []*ast.File
+	for _, name := range p.CompiledGoFiles {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		if f, _ := parser.ParseFile(ld.fset, name, src, parser.SkipObjectResolution); f != nil {
+			files = append(files, f)
+		}
+	}
+	cfg := &types.Config{
+		IgnoreFuncBodies: true,
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			ip := p.Imports[path]
+			if ip == nil {
+				return nil, fmt.Errorf("%s: import %q not in go list's answer", p.ID, path)
+			}
+			return ld.load(ip)
+		}),
+		Sizes: p.TypesSizes,
+		Error: func(error) {},
+	}
+	if p.Module != nil && p.Module.GoVersion != "" {
+		cfg.GoVersion = "go" + p.Module.GoVersion
+	}
+	t, _ := cfg.Check(p.PkgPath, ld.fset, files, nil)
+	if ld.view[p.PkgPath] == nil && !ld.own[p.ID] {
+		ld.view[p.PkgPath] = t
+	}
+	return t, nil
 }
 
 // listedState returns the state of package p of a listed snapshot: its files and imports

@@ -22,7 +22,7 @@ func TestListedDiskLoad(t *testing.T) {
 		fromList int
 	}{
 		{"dependencies compile", nil, 1},
-		{"a dependency does not compile", broken, 0},
+		{"a dependency does not compile", broken, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
