@@ -75,13 +75,7 @@ func (j *job) declared(module string) []string {
 	if src == nil {
 		return nil
 	}
-	tree, err := j.fe.g.parse(src)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	stubNames(tree, src, "", &out)
-	return out
+	return j.fe.declaredNames(src)
 }
 
 // source returns the source of a module: its typeshed stub, else its stub or source

@@ -71,7 +71,7 @@ func (pc projectClasses) defines(c *classInfo, attr string, seen map[*classInfo]
 }
 
 // classes indexes the classes of the project's Python files in the head tree, once per
-// job.
+// job; each file's classes are computed once per content (cache.fileClasses).
 func (j *job) classes() projectClasses {
 	if j.projClasses != nil {
 		return j.projClasses
@@ -94,16 +94,16 @@ func (j *job) classes() projectClasses {
 		if err != nil {
 			return nil
 		}
-		if tree, err := j.fe.g.parse(src); err == nil {
-			collectClasses(tree, src, j.projClasses)
+		for _, c := range j.fe.fileClasses(src) {
+			j.projClasses[c.name] = append(j.projClasses[c.name], c.info)
 		}
 		return nil
 	})
 	return j.projClasses
 }
 
-// collectClasses adds the class definitions under n, nested ones included.
-func collectClasses(n *node, src []byte, out projectClasses) {
+// collectClasses appends the class definitions under n, nested ones included.
+func collectClasses(n *node, src []byte, out *[]namedClass) {
 	if n == nil {
 		return
 	}
@@ -111,7 +111,7 @@ func collectClasses(n *node, src []byte, out projectClasses) {
 		if name := n.child("name"); name != nil {
 			c := &classInfo{bases: classBases(n.child("superclasses"), src), attrs: map[string]bool{}}
 			classAttrs(n.child("body"), src, c.attrs, false)
-			out[name.text(src)] = append(out[name.text(src)], c)
+			*out = append(*out, namedClass{name.text(src), c})
 		}
 	}
 	if n.kind == "assignment" {
@@ -124,7 +124,7 @@ func collectClasses(n *node, src []byte, out projectClasses) {
 
 // outside records C.attr = … written outside the class (logging's Logger.manager =
 // Manager(Logger.root)) as an attribute of every class named C.
-func outside(left *node, src []byte, out projectClasses) {
+func outside(left *node, src []byte, out *[]namedClass) {
 	if left == nil || left.kind != "attribute" {
 		return
 	}
@@ -132,8 +132,7 @@ func outside(left *node, src []byte, out projectClasses) {
 	if obj == nil || a == nil || obj.kind != "identifier" || obj.text(src) == "self" || obj.text(src) == "cls" {
 		return
 	}
-	name := obj.text(src)
-	out[name] = append(out[name], &classInfo{attrs: map[string]bool{a.text(src): true}})
+	*out = append(*out, namedClass{obj.text(src), &classInfo{attrs: map[string]bool{a.text(src): true}}})
 }
 
 // definedOn reports whether a class named class, or one of its bases in the project,

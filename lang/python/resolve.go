@@ -102,7 +102,7 @@ func (j *job) collect() error {
 		}
 		t.lf = lf
 		t.broken = len(lf.SyntaxErrors) > 0
-		if tree, err := j.fe.g.parse(f.Head); err == nil {
+		if tree, err := j.fe.parse(f.Head); err == nil {
 			t.tree = tree
 			t.idx = indexFile(tree, f.Head)
 		}
@@ -129,7 +129,7 @@ func (j *job) pyright() (*pyright.Tool, error) {
 	if j.tool == nil {
 		t, err := pyright.Find(j.req.Changes.Root)
 		if err != nil {
-			return nil, err
+			return nil, &lang.SetupError{Err: err}
 		}
 		j.tool = t
 	}
