@@ -2,7 +2,9 @@ package python
 
 import (
 	"crypto/sha256"
+	"os"
 	"sync"
+	"time"
 )
 
 // cache keeps what the frontend derives from file contents, keyed by the content's
@@ -24,6 +26,65 @@ type cache struct {
 	classes map[[32]byte][]namedClass
 	// names are the names one module source declares (stubNames), by its content.
 	names map[[32]byte][]string
+	// paths are interpreters' sys.path, by interpreter.
+	paths map[string]sysPathEntry
+}
+
+// sysPathEntry is an interpreter's sys.path with what it was read from: the interpreter
+// and the directories' modification times (installing a distribution, or a .pth file
+// that adds a directory, changes its site-packages directory's).
+type sysPathEntry struct {
+	dirs   []string
+	stamps map[string]stamp
+}
+
+// stamp is what stat says of a file; the zero value is a file that does not exist.
+type stamp struct {
+	mod  time.Time
+	size int64
+}
+
+func stampOf(p string) stamp {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return stamp{}
+	}
+	return stamp{fi.ModTime(), fi.Size()}
+}
+
+// sysPath returns the sys.path of the interpreter py: ask's answer, kept while the
+// interpreter and the directories are unchanged (running an interpreter costs more than
+// the rest of a warm verification). A failed ask (nil) is asked again next time.
+func (c *cache) sysPath(py string, ask func() []string) []string {
+	if c == nil {
+		return ask()
+	}
+	c.mu.Lock()
+	e, ok := c.paths[py]
+	c.mu.Unlock()
+	if ok && e.valid() {
+		return e.dirs
+	}
+	e = sysPathEntry{dirs: ask(), stamps: map[string]stamp{py: stampOf(py)}}
+	if e.dirs == nil {
+		return nil
+	}
+	for _, d := range e.dirs {
+		e.stamps[d] = stampOf(d)
+	}
+	c.mu.Lock()
+	c.paths[py] = e
+	c.mu.Unlock()
+	return e.dirs
+}
+
+func (e sysPathEntry) valid() bool {
+	for p, st := range e.stamps {
+		if stampOf(p) != st {
+			return false
+		}
+	}
+	return true
 }
 
 // maxTreeBytes bounds the sources whose trees the cache keeps (a tree takes about 30
@@ -36,7 +97,7 @@ const maxEntries = 50000
 
 func newCache() *cache {
 	return &cache{trees: map[[32]byte]*node{}, sizes: map[[32]byte]int{},
-		classes: map[[32]byte][]namedClass{}, names: map[[32]byte][]string{}}
+		classes: map[[32]byte][]namedClass{}, names: map[[32]byte][]string{}, paths: map[string]sysPathEntry{}}
 }
 
 // namedClass is one class a file defines, in source order.
