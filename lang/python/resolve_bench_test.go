@@ -101,12 +101,14 @@ func benchCold(b *testing.B, file string, onDisk bool) {
 			b.Fatal(err)
 		}
 	}
-	fe := python.New().(lang.Resolver)
+	cpu := startCPU()
 	for b.Loop() {
+		fe := python.New().(lang.Resolver) // a new process knows nothing
 		if _, err := fe.Resolve(benchRequest(root, file, head)); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cpu.report(b)
 }
 
 func benchWarm(b *testing.B, file string, newEdits bool) {
@@ -118,6 +120,7 @@ func benchWarm(b *testing.B, file string, newEdits bool) {
 		b.Fatal(err)
 	}
 	i := 0
+	cpu := startCPU()
 	for b.Loop() {
 		if newEdits {
 			i++
@@ -126,4 +129,5 @@ func benchWarm(b *testing.B, file string, newEdits bool) {
 			b.Fatal(err)
 		}
 	}
+	cpu.report(b)
 }
