@@ -3,7 +3,9 @@ package python
 import (
 	"io/fs"
 	"path"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/agentverify/agentverify/lang/python/pyright"
 )
@@ -71,16 +73,47 @@ func (pc projectClasses) defines(c *classInfo, attr string, seen map[*classInfo]
 }
 
 // classes indexes the classes of the project's Python files in the head tree, once per
-// job; each file's classes are computed once per content (cache.fileClasses).
+// job; each file's classes are computed once per content (cache.fileClasses), files
+// not yet known on every core.
 func (j *job) classes() projectClasses {
 	if j.projClasses != nil {
 		return j.projClasses
 	}
 	j.projClasses = projectClasses{}
+	srcs := j.projectSources()
+	found := make([][]namedClass, len(srcs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(srcs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				found[i] = j.fe.fileClasses(srcs[i])
+			}
+		}()
+	}
+	for i := range srcs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, cs := range found {
+		for _, c := range cs {
+			j.projClasses[c.name] = append(j.projClasses[c.name], c.info)
+		}
+	}
+	return j.projClasses
+}
+
+// projectSources returns the content of the project's Python files in the head tree,
+// in walk order.
+func (j *job) projectSources() [][]byte {
 	fsys := j.headFS()
 	if fsys == nil {
-		return j.projClasses
+		return nil
 	}
+	var out [][]byte
 	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
@@ -90,16 +123,12 @@ func (j *job) classes() projectClasses {
 		case d.IsDir() || !d.Type().IsRegular() || path.Ext(p) != ".py":
 			return nil
 		}
-		src, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return nil
-		}
-		for _, c := range j.fe.fileClasses(src) {
-			j.projClasses[c.name] = append(j.projClasses[c.name], c.info)
+		if src, err := fs.ReadFile(fsys, p); err == nil {
+			out = append(out, src)
 		}
 		return nil
 	})
-	return j.projClasses
+	return out
 }
 
 // collectClasses appends the class definitions under n, nested ones included.
