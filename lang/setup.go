@@ -7,6 +7,8 @@ package lang
 // was learnt, and the fix is the user's, not the agent's.
 type SetupError struct{ Err error }
 
+// Error is the tool's error, which says how to install it.
 func (e *SetupError) Error() string { return e.Err.Error() }
 
+// Unwrap returns the tool's error.
 func (e *SetupError) Unwrap() error { return e.Err }
