@@ -178,11 +178,27 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("verification interrupted: %w", err)
 	}
+	if err := setupError(outcomes); err != nil {
+		return nil, err
+	}
 	violations, results := engine.Process(pass, outcomes, rules)
 	rep := newReport(pol.Name, req.Task, set, violations, results, ruleList(dims))
 	rep.Root = set.Root
 	rep.DurationMS = now().Sub(start).Milliseconds()
 	return rep, nil
+}
+
+// setupError returns the first lang.SetupError a dimension failed with: a tool the
+// verification needs is missing, which fails the run (exit 2) rather than reporting an
+// internal-error finding.
+func setupError(outcomes []engine.Outcome) error {
+	for _, o := range outcomes {
+		var se *lang.SetupError
+		if errors.As(o.Err, &se) {
+			return se
+		}
+	}
+	return nil
 }
 
 // newReport assembles the canonical report of a run.

@@ -90,6 +90,7 @@ func moduleOf(fsys fs.FS, p string) modulePlace {
 // apiSide is one side of a changed module.
 type apiSide struct {
 	g     *grammar
+	cache *cache
 	src   []byte
 	lf    *lang.File
 	decls map[string]lang.Decl // exported declarations by name
@@ -109,7 +110,7 @@ func (fe frontend) side(req *lang.Request, f *change.File, s change.Side) (*apiS
 	if err != nil || lf == nil || len(lf.SyntaxErrors) > 0 {
 		return nil, err
 	}
-	out := &apiSide{g: fe.g, src: f.Content(s), lf: lf, decls: map[string]lang.Decl{}}
+	out := &apiSide{g: fe.g, cache: fe.cache, src: f.Content(s), lf: lf, decls: map[string]lang.Decl{}}
 	for _, d := range lf.Decls {
 		if d.Exported {
 			out.decls[d.Name] = d
@@ -184,7 +185,7 @@ func (s *apiSide) still(name string) bool {
 	}
 	if s.bound == nil && s.err == nil {
 		var root *node
-		if root, s.err = s.g.parse(s.src); s.err != nil {
+		if root, s.err = s.cache.parse(s.g, s.src); s.err != nil {
 			return true // cannot tell: not reported (the parse error is the frontend's)
 		}
 		s.bound, s.star = moduleBindings(root, s.src, s.star)

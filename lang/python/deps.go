@@ -21,8 +21,10 @@ type DepChecker struct {
 	g *grammar
 	// Locator finds the environment; its zero value reads VIRTUAL_ENV and runs python3.
 	Locator pydeps.Locator
-	// cache, when set, keeps environment indexes between verifications (NewWarmDepChecker).
-	cache *pydeps.Cache
+	// envs, when set, keeps environment indexes between verifications (NewWarmDepChecker).
+	envs *pydeps.Cache
+	// cache, when set, holds the trees the frontend parsed (nil: parse every file).
+	cache *cache
 }
 
 // NewDepChecker returns a checker that finds the environment the usual way, once per
@@ -32,7 +34,7 @@ func NewDepChecker() *DepChecker { return &DepChecker{g: newGrammar()} }
 // NewWarmDepChecker returns a checker for long-lived processes: it keeps the index of an
 // environment while its site-packages directories are unchanged, so a verification
 // neither runs python3 nor reads the installed metadata again.
-func NewWarmDepChecker() *DepChecker { return &DepChecker{g: newGrammar(), cache: &pydeps.Cache{}} }
+func NewWarmDepChecker() *DepChecker { return &DepChecker{g: newGrammar(), envs: &pydeps.Cache{}} }
 
 // Problems reports, for the imports of the Python files of the change (at the head):
 // unknown-package for a package neither installed nor declared, missing-dependency for
@@ -104,8 +106,8 @@ func (st *depState) environment() (*pydeps.Env, error) {
 	st.envOnce.Do(func() {
 		root := st.req.Changes.Root
 		build := func() any {
-			if st.c.cache != nil {
-				env, err := st.c.cache.Env(st.req.Context, st.c.Locator, root)
+			if st.c.envs != nil {
+				env, err := st.c.envs.Env(st.req.Context, st.c.Locator, root)
 				if err != nil {
 					return err
 				}
@@ -138,7 +140,7 @@ func (st *depState) environment() (*pydeps.Env, error) {
 
 // file checks the imports of one changed file.
 func (st *depState) file(f *change.File) error {
-	root, err := st.c.g.parse(f.Head)
+	root, err := st.c.cache.parse(st.c.g, f.Head)
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", f.Path, err)
 	}

@@ -25,7 +25,7 @@ func (j *job) keywordSuggestion(t *target, loc lang.Location, kw string) string 
 	} else if q := t.idx.qualified(fn); q != "" {
 		i := strings.LastIndexByte(q, '.')
 		if src := j.source(q[:i]); src != nil {
-			if tree, err := j.fe.g.parse(src); err == nil {
+			if tree, err := j.fe.parse(src); err == nil {
 				names = keywordNames(findDef(tree, src, q[i+1:]), src)
 			}
 		}

@@ -75,13 +75,7 @@ func (j *job) declared(module string) []string {
 	if src == nil {
 		return nil
 	}
-	tree, err := j.fe.g.parse(src)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	stubNames(tree, src, "", &out)
-	return out
+	return j.fe.declaredNames(src)
 }
 
 // source returns the source of a module: its typeshed stub, else its stub or source
@@ -113,7 +107,8 @@ func (j *job) source(module string) []byte {
 }
 
 // sysPath returns the directories the project's interpreter imports from (it runs the
-// interpreter once, to print sys.path, and imports nothing of the project).
+// interpreter once per process and interpreter, see cache.sysPath, to print sys.path, and
+// imports nothing of the project).
 func (j *job) sysPath() []string {
 	if j.path != nil {
 		return *j.path
@@ -127,7 +122,13 @@ func (j *job) sysPath() []string {
 	if py == "" {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(j.req.Context, 10*time.Second)
+	*j.path = j.fe.cache.sysPath(py, func() []string { return askSysPath(j.req.Context, py) })
+	return *j.path
+}
+
+// askSysPath runs the interpreter py to print its sys.path; nil when it fails.
+func askSysPath(ctx context.Context, py string) []string {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py, "-I", "-c", "import sys, json; print(json.dumps(sys.path))")
 	cmd.Dir = os.TempDir()
@@ -135,15 +136,15 @@ func (j *job) sysPath() []string {
 	if err != nil {
 		return nil
 	}
-	var dirs []string
+	var dirs, abs []string
 	if json.Unmarshal(out, &dirs) == nil {
 		for _, d := range dirs {
 			if filepath.IsAbs(d) {
-				*j.path = append(*j.path, d)
+				abs = append(abs, d)
 			}
 		}
 	}
-	return *j.path
+	return abs
 }
 
 // topLevelModules are the modules an import may have meant: the standard library's, the

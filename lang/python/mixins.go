@@ -3,7 +3,9 @@ package python
 import (
 	"io/fs"
 	"path"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/agentverify/agentverify/lang/python/pyright"
 )
@@ -71,16 +73,47 @@ func (pc projectClasses) defines(c *classInfo, attr string, seen map[*classInfo]
 }
 
 // classes indexes the classes of the project's Python files in the head tree, once per
-// job.
+// job; each file's classes are computed once per content (cache.fileClasses), files
+// not yet known on every core.
 func (j *job) classes() projectClasses {
 	if j.projClasses != nil {
 		return j.projClasses
 	}
 	j.projClasses = projectClasses{}
+	srcs := j.projectSources()
+	found := make([][]namedClass, len(srcs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(srcs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				found[i] = j.fe.fileClasses(srcs[i])
+			}
+		}()
+	}
+	for i := range srcs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, cs := range found {
+		for _, c := range cs {
+			j.projClasses[c.name] = append(j.projClasses[c.name], c.info)
+		}
+	}
+	return j.projClasses
+}
+
+// projectSources returns the content of the project's Python files in the head tree,
+// in walk order.
+func (j *job) projectSources() [][]byte {
 	fsys := j.headFS()
 	if fsys == nil {
-		return j.projClasses
+		return nil
 	}
+	var out [][]byte
 	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
@@ -90,20 +123,16 @@ func (j *job) classes() projectClasses {
 		case d.IsDir() || !d.Type().IsRegular() || path.Ext(p) != ".py":
 			return nil
 		}
-		src, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return nil
-		}
-		if tree, err := j.fe.g.parse(src); err == nil {
-			collectClasses(tree, src, j.projClasses)
+		if src, err := fs.ReadFile(fsys, p); err == nil {
+			out = append(out, src)
 		}
 		return nil
 	})
-	return j.projClasses
+	return out
 }
 
-// collectClasses adds the class definitions under n, nested ones included.
-func collectClasses(n *node, src []byte, out projectClasses) {
+// collectClasses appends the class definitions under n, nested ones included.
+func collectClasses(n *node, src []byte, out *[]namedClass) {
 	if n == nil {
 		return
 	}
@@ -111,7 +140,7 @@ func collectClasses(n *node, src []byte, out projectClasses) {
 		if name := n.child("name"); name != nil {
 			c := &classInfo{bases: classBases(n.child("superclasses"), src), attrs: map[string]bool{}}
 			classAttrs(n.child("body"), src, c.attrs, false)
-			out[name.text(src)] = append(out[name.text(src)], c)
+			*out = append(*out, namedClass{name.text(src), c})
 		}
 	}
 	if n.kind == "assignment" {
@@ -124,7 +153,7 @@ func collectClasses(n *node, src []byte, out projectClasses) {
 
 // outside records C.attr = … written outside the class (logging's Logger.manager =
 // Manager(Logger.root)) as an attribute of every class named C.
-func outside(left *node, src []byte, out projectClasses) {
+func outside(left *node, src []byte, out *[]namedClass) {
 	if left == nil || left.kind != "attribute" {
 		return
 	}
@@ -132,8 +161,7 @@ func outside(left *node, src []byte, out projectClasses) {
 	if obj == nil || a == nil || obj.kind != "identifier" || obj.text(src) == "self" || obj.text(src) == "cls" {
 		return
 	}
-	name := obj.text(src)
-	out[name] = append(out[name], &classInfo{attrs: map[string]bool{a.text(src): true}})
+	*out = append(*out, namedClass{obj.text(src), &classInfo{attrs: map[string]bool{a.text(src): true}}})
 }
 
 // definedOn reports whether a class named class, or one of its bases in the project,

@@ -19,17 +19,25 @@ type frontend struct {
 	servers *pyright.Servers
 	// deps checks imports against the declared and installed distributions.
 	deps *DepChecker
+	// cache keeps trees and what is derived from files, by content.
+	cache *cache
 }
 
 // New returns the Python frontend; each verification runs pyright in batch mode.
 func New() lang.Frontend {
-	return frontend{g: newGrammar(), steps: defaultSteps(), deps: NewDepChecker()}
+	c := newCache()
+	deps := NewDepChecker()
+	deps.cache = c
+	return frontend{g: newGrammar(), steps: defaultSteps(), deps: deps, cache: c}
 }
 
 // NewWarm returns the Python frontend for a long-lived process: edits to a working tree
 // are checked by pyright language servers that s keeps running, one per project.
 func NewWarm(s *pyright.Servers) lang.Frontend {
-	return frontend{g: newGrammar(), steps: defaultSteps(), servers: s, deps: NewWarmDepChecker()}
+	c := newCache()
+	deps := NewWarmDepChecker()
+	deps.cache = c
+	return frontend{g: newGrammar(), steps: defaultSteps(), servers: s, deps: deps, cache: c}
 }
 
 func (frontend) Name() string { return "python" }
@@ -46,7 +54,7 @@ func (frontend) Match(p string) bool {
 // Parse parses src as the Python file at p. Syntax errors go to File.SyntaxErrors, all
 // of them, with whatever tree-sitter recovered around them; Parse never panics.
 func (fe frontend) Parse(p string, src []byte) (*lang.File, error) {
-	root, err := fe.g.parse(src)
+	root, err := fe.parse(src)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", p, err)
 	}

@@ -59,20 +59,46 @@ func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 	if err := j.collect(); err != nil {
 		return nil, err
 	}
-	var out []lang.Problem
-	if fe.deps != nil {
-		ps, err := fe.deps.Problems(req)
-		if err != nil {
-			return nil, err
+	// The dependency checks (which may run the interpreter) go on while pyright checks
+	// the files: a cold verification waits for the slower of the two, not their sum.
+	deps := make(chan depResult, 1)
+	go func() {
+		var r depResult
+		if fe.deps != nil {
+			r.ps, r.err = fe.deps.Problems(req)
 		}
-		out = append(out, ps...)
+		deps <- r
+	}()
+	out, err := j.run()
+	d := <-deps
+	if d.err != nil {
+		return nil, d.err // reported first, as when the checks ran first
 	}
+	if err != nil {
+		return nil, err
+	}
+	out = append(d.ps, out...)
+	if len(j.targets) > 0 {
+		out = j.dropGuarded(dedupe(out))
+	}
+	lang.SortProblems(out)
+	return out, nil
+}
+
+// depResult is what the dependency checks found.
+type depResult struct {
+	ps  []lang.Problem
+	err error
+}
+
+// run runs the frontend's steps in order over the job's files.
+func (j *job) run() ([]lang.Problem, error) {
 	if len(j.targets) == 0 {
-		lang.SortProblems(out)
-		return out, nil
+		return nil, nil
 	}
-	for _, s := range fe.steps {
-		if err := req.Context.Err(); err != nil {
+	var out []lang.Problem
+	for _, s := range j.fe.steps {
+		if err := j.req.Context.Err(); err != nil {
 			return nil, err
 		}
 		ps, err := s(j)
@@ -81,8 +107,6 @@ func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 		}
 		out = append(out, ps...)
 	}
-	out = j.dropGuarded(dedupe(out))
-	lang.SortProblems(out)
 	return out, nil
 }
 
@@ -102,7 +126,7 @@ func (j *job) collect() error {
 		}
 		t.lf = lf
 		t.broken = len(lf.SyntaxErrors) > 0
-		if tree, err := j.fe.g.parse(f.Head); err == nil {
+		if tree, err := j.fe.parse(f.Head); err == nil {
 			t.tree = tree
 			t.idx = indexFile(tree, f.Head)
 		}
@@ -129,7 +153,7 @@ func (j *job) pyright() (*pyright.Tool, error) {
 	if j.tool == nil {
 		t, err := pyright.Find(j.req.Changes.Root)
 		if err != nil {
-			return nil, err
+			return nil, &lang.SetupError{Err: err}
 		}
 		j.tool = t
 	}

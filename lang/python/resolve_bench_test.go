@@ -2,6 +2,7 @@ package python_test
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,6 +30,18 @@ var benchFiles = []struct{ name, path string }{
 // copyProject copies the benchmark package into a new project and returns its root and the
 // edited file's head content (one added function).
 func copyProject(b *testing.B, file string) (string, []byte) {
+	root, src := copyTree(b, file)
+	return root, edit(src, 0)
+}
+
+// edit returns src with the i-th agent edit: one added function.
+func edit(src []byte, i int) []byte {
+	return fmt.Appendf(append([]byte{}, src...), "\n\ndef _added%d(x):\n    return len(x)\n", i)
+}
+
+// copyTree copies the benchmark package into a new project and returns its root and the
+// content of file.
+func copyTree(b *testing.B, file string) (string, []byte) {
 	b.Helper()
 	pyrighttest.Require(b)
 	if _, err := os.Stat(benchProject); err != nil {
@@ -57,7 +70,7 @@ func copyProject(b *testing.B, file string) (string, []byte) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return root, append(src, []byte("\n\ndef _added(x):\n    return len(x)\n")...)
+	return root, src
 }
 
 func benchRequest(root, file string, head []byte) *lang.Request {
@@ -68,13 +81,16 @@ func benchRequest(root, file string, head []byte) *lang.Request {
 
 // BenchmarkResolve verifies a one-file change to a 50k-line project: cold, with pyright
 // in batch mode and the edit proposed (a mirror of the head's Python files is checked);
-// cold with the edit on disk (pyright runs in place); and warm, through a running
-// language server (the first check, which starts it, is not timed).
+// cold with the edit on disk (pyright runs in place); warm, through a running language
+// server, each iteration a new edit of the file (an agent's next edit; the first check,
+// which starts the server, is not timed); and warm-same, the same edit verified again
+// (an MCP verify_edit, then the diff of the written file).
 func BenchmarkResolve(b *testing.B) {
 	for _, f := range benchFiles {
 		b.Run("cold/"+f.name, func(b *testing.B) { benchCold(b, f.path, false) })
 		b.Run("cold-on-disk/"+f.name, func(b *testing.B) { benchCold(b, f.path, true) })
-		b.Run("warm/"+f.name, func(b *testing.B) { benchWarm(b, f.path) })
+		b.Run("warm/"+f.name, func(b *testing.B) { benchWarm(b, f.path, true) })
+		b.Run("warm-same/"+f.name, func(b *testing.B) { benchWarm(b, f.path, false) })
 	}
 }
 
@@ -85,25 +101,33 @@ func benchCold(b *testing.B, file string, onDisk bool) {
 			b.Fatal(err)
 		}
 	}
-	fe := python.New().(lang.Resolver)
+	cpu := startCPU()
 	for b.Loop() {
+		fe := python.New().(lang.Resolver) // a new process knows nothing
 		if _, err := fe.Resolve(benchRequest(root, file, head)); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cpu.report(b)
 }
 
-func benchWarm(b *testing.B, file string) {
-	root, head := copyProject(b, file)
+func benchWarm(b *testing.B, file string, newEdits bool) {
+	root, src := copyTree(b, file)
 	servers := pyright.NewServers()
 	defer servers.Close()
 	fe := python.NewWarm(servers).(lang.Resolver)
-	if _, err := fe.Resolve(benchRequest(root, file, head)); err != nil {
+	if _, err := fe.Resolve(benchRequest(root, file, edit(src, 0))); err != nil {
 		b.Fatal(err)
 	}
+	i := 0
+	cpu := startCPU()
 	for b.Loop() {
-		if _, err := fe.Resolve(benchRequest(root, file, head)); err != nil {
+		if newEdits {
+			i++
+		}
+		if _, err := fe.Resolve(benchRequest(root, file, edit(src, i))); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cpu.report(b)
 }

@@ -2,6 +2,7 @@ package pyright
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,8 +74,9 @@ type server struct {
 	cmd     *exec.Cmd
 	conn    *jsonrpc2.Conn
 	version int
-	// open holds the URIs of the documents the server has open.
-	open map[string]bool
+	// open holds the URIs of the documents the server has open, with the SHA-256 of
+	// the text it has of each.
+	open map[string][32]byte
 	// stamps are the Python files of the tree as last seen, by slash path: the server
 	// is told of every file created, changed or deleted on disk since (see watch).
 	stamps map[string]stamp
@@ -155,9 +157,17 @@ func (s *server) sync(ctx context.Context, paths []string, files map[string][]by
 	s.version++
 	for _, p := range paths {
 		uri := fileURI(filepath.Join(s.root, filepath.FromSlash(p)))
+		sum, open := s.open[uri]
+		if open && sum == sha256.Sum256(files[p]) {
+			// The server has this text: any change on disk since has been reported
+			// (watch), so its diagnostics are current, and an update would only make it
+			// discard every type it inferred (pyright starts a new type evaluator on
+			// each change) and check the file again.
+			continue
+		}
 		text := string(files[p])
 		var err error
-		if s.open[uri] {
+		if open {
 			err = s.conn.Notify(ctx, "textDocument/didChange", map[string]any{
 				"textDocument":   map[string]any{"uri": uri, "version": s.version},
 				"contentChanges": []map[string]string{{"text": text}},
@@ -169,7 +179,7 @@ func (s *server) sync(ctx context.Context, paths []string, files map[string][]by
 		if err != nil {
 			return err
 		}
-		s.open[uri] = true
+		s.open[uri] = sha256.Sum256(files[p])
 	}
 	return nil
 }
@@ -205,7 +215,7 @@ func start(ctx context.Context, t *Tool, root string, o Options) (*server, error
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting pyright-langserver: %w", err)
 	}
-	s := &server{root: root, opts: o, cmd: cmd, open: map[string]bool{}, stamps: scan(root)}
+	s := &server{root: root, opts: o, cmd: cmd, open: map[string][32]byte{}, stamps: scan(root)}
 	stream := jsonrpc2.NewBufferedStream(stdio{out, in}, jsonrpc2.VSCodeObjectCodec{})
 	// The library's log would go to the process's stderr (the MCP server's, a hook's):
 	// every failure that matters comes back as an error instead.

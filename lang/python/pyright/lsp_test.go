@@ -30,6 +30,9 @@ func TestServersOverlay(t *testing.T) {
 			[]string{"Expected 1 positional argument", `"dumpz" is not a known attribute of module "json"`}},
 		{"from pkg.util import helper\nhelper(1)\n", nil},
 		{"from pkg.util import helpr\n", []string{`"helpr" is unknown import symbol`}},
+		// The same text again is not sent again: the server's report still holds.
+		{"from pkg.util import helpr\n", []string{`"helpr" is unknown import symbol`}},
+		{"from pkg.util import helper\nhelper(1)\n", nil},
 	}
 	for i, c := range cases {
 		diags, err := s.Check(ctx, tool, root, pyright.Options{}, map[string][]byte{"pkg/app.py": []byte(c.src)})

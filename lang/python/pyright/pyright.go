@@ -42,7 +42,7 @@ func Find(root string) (*Tool, error) {
 	if p := os.Getenv(EnvVar); p != "" {
 		t, err := at(p)
 		if err != nil {
-			return nil, fmt.Errorf("%s=%s: %w", EnvVar, p, err)
+			return nil, fmt.Errorf("%s=%s: %w; install pyright with `npm install -g pyright@%s` and point %s at its `pyright` command", EnvVar, p, err, Version, EnvVar)
 		}
 		return t, nil
 	}

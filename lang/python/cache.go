@@ -1,0 +1,204 @@
+package python
+
+import (
+	"crypto/sha256"
+	"os"
+	"sync"
+	"time"
+)
+
+// cache keeps what the frontend derives from file contents, keyed by the content's
+// SHA-256, so that one verification parses each file once (Parse, the resolver's steps,
+// the dependency checks and the API comparison share the tree) and a long-lived process
+// re-derives only what changed (design.md §4.3): syntax trees of recent sources, the
+// classes each project file defines, the names each module source declares. A key is
+// the content itself, so an entry is never stale; the trees are bounded by their
+// sources' size. It is safe for concurrent use; what it returns is shared and must not be
+// modified.
+type cache struct {
+	mu sync.Mutex
+	// trees are the syntax trees of recently parsed sources, oldest first in order.
+	trees     map[[32]byte]*node
+	order     [][32]byte
+	sizes     map[[32]byte]int
+	treeBytes int
+	// classes are the classes one file defines (collectClasses), by its content.
+	classes map[[32]byte][]namedClass
+	// names are the names one module source declares (stubNames), by its content.
+	names map[[32]byte][]string
+	// paths are interpreters' sys.path, by interpreter.
+	paths map[string]sysPathEntry
+}
+
+// sysPathEntry is an interpreter's sys.path with what it was read from: the interpreter
+// and the directories' modification times (installing a distribution, or a .pth file
+// that adds a directory, changes its site-packages directory's).
+type sysPathEntry struct {
+	dirs   []string
+	stamps map[string]stamp
+}
+
+// stamp is what stat says of a file; the zero value is a file that does not exist.
+type stamp struct {
+	mod  time.Time
+	size int64
+}
+
+func stampOf(p string) stamp {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return stamp{}
+	}
+	return stamp{fi.ModTime(), fi.Size()}
+}
+
+// sysPath returns the sys.path of the interpreter py: ask's answer, kept while the
+// interpreter and the directories are unchanged (running an interpreter costs more than
+// the rest of a warm verification). A failed ask (nil) is asked again next time.
+func (c *cache) sysPath(py string, ask func() []string) []string {
+	if c == nil {
+		return ask()
+	}
+	c.mu.Lock()
+	e, ok := c.paths[py]
+	c.mu.Unlock()
+	if ok && e.valid() {
+		return e.dirs
+	}
+	e = sysPathEntry{dirs: ask(), stamps: map[string]stamp{py: stampOf(py)}}
+	if e.dirs == nil {
+		return nil
+	}
+	for _, d := range e.dirs {
+		e.stamps[d] = stampOf(d)
+	}
+	c.mu.Lock()
+	c.paths[py] = e
+	c.mu.Unlock()
+	return e.dirs
+}
+
+func (e sysPathEntry) valid() bool {
+	for p, st := range e.stamps {
+		if stampOf(p) != st {
+			return false
+		}
+	}
+	return true
+}
+
+// maxTreeBytes bounds the sources whose trees the cache keeps (a tree takes about 30
+// times its source): enough for every file of a change and the stubs its suggestions
+// read, not for a whole repository.
+const maxTreeBytes = 4 << 20
+
+// maxEntries bounds the classes and names kept: a project's files several times over.
+const maxEntries = 50000
+
+func newCache() *cache {
+	return &cache{trees: map[[32]byte]*node{}, sizes: map[[32]byte]int{},
+		classes: map[[32]byte][]namedClass{}, names: map[[32]byte][]string{}, paths: map[string]sysPathEntry{}}
+}
+
+// namedClass is one class a file defines, in source order.
+type namedClass struct {
+	name string
+	info *classInfo
+}
+
+// parse returns src's syntax tree, parsing it only when the cache does not hold it.
+func (fe frontend) parse(src []byte) (*node, error) { return fe.cache.parse(fe.g, src) }
+
+// parse returns src's syntax tree as g parses it, parsing it only when c does not hold
+// it; a nil c parses every time.
+func (c *cache) parse(g *grammar, src []byte) (*node, error) {
+	if c == nil {
+		return g.parse(src)
+	}
+	key := sha256.Sum256(src)
+	c.mu.Lock()
+	tree := c.trees[key]
+	c.mu.Unlock()
+	if tree != nil {
+		return tree, nil
+	}
+	tree, err := g.parse(src)
+	if err != nil || len(src) > maxTreeBytes/4 {
+		return tree, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.trees[key]; !ok {
+		c.trees[key], c.sizes[key] = tree, len(src)
+		c.order = append(c.order, key)
+		c.treeBytes += len(src)
+	}
+	for c.treeBytes > maxTreeBytes && len(c.order) > 0 {
+		old := c.order[0]
+		c.order = c.order[1:]
+		c.treeBytes -= c.sizes[old]
+		delete(c.trees, old)
+		delete(c.sizes, old)
+	}
+	return tree, nil
+}
+
+// fileClasses returns the classes src defines, computed once per content.
+func (fe frontend) fileClasses(src []byte) []namedClass {
+	var key [32]byte
+	if fe.cache != nil {
+		key = sha256.Sum256(src)
+		fe.cache.mu.Lock()
+		cs, ok := fe.cache.classes[key]
+		fe.cache.mu.Unlock()
+		if ok {
+			return cs
+		}
+	}
+	// Parsed without the tree cache: a whole project's trees would evict the change's.
+	tree, err := fe.g.parse(src)
+	if err != nil {
+		return nil // a file that does not parse defines nothing we can see
+	}
+	var cs []namedClass
+	collectClasses(tree, src, &cs)
+	if fe.cache != nil {
+		fe.cache.mu.Lock()
+		if len(fe.cache.classes) >= maxEntries {
+			clear(fe.cache.classes) // a long session's old versions of files
+		}
+		fe.cache.classes[key] = cs
+		fe.cache.mu.Unlock()
+	}
+	return cs
+}
+
+// declaredNames returns the names the module source src declares (stubNames), computed
+// once per content.
+func (fe frontend) declaredNames(src []byte) []string {
+	var key [32]byte
+	if fe.cache != nil {
+		key = sha256.Sum256(src)
+		fe.cache.mu.Lock()
+		names, ok := fe.cache.names[key]
+		fe.cache.mu.Unlock()
+		if ok {
+			return names
+		}
+	}
+	tree, err := fe.g.parse(src)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	stubNames(tree, src, "", &out)
+	if fe.cache != nil {
+		fe.cache.mu.Lock()
+		if len(fe.cache.names) >= maxEntries {
+			clear(fe.cache.names)
+		}
+		fe.cache.names[key] = out
+		fe.cache.mu.Unlock()
+	}
+	return out
+}
