@@ -49,7 +49,8 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 	if err != nil {
 		return true, err
 	}
-	s := &stream{ctx: ctx, dir: req.Dir, env: l.Env(req.Dir), fset: token.NewFileSet(), view: map[string]*types.Package{}}
+	s := &stream{ctx: ctx, dir: req.Dir, env: l.Env(req.Dir), fset: token.NewFileSet(), view: map[string]*types.Package{},
+		sourced: map[*packages.Package]*sync.Once{}}
 	roots, err := s.list(patterns)
 	if err != nil {
 		return true, err
@@ -78,6 +79,9 @@ type stream struct {
 	export map[string]string         // export data file by package ID
 	parsed map[string]*parsedFile    // files by name, while a package needs them
 	pmu    sync.Mutex                // guards parsed
+	// sourced holds, for each outside package without export data, its one check from
+	// source.
+	sourced map[*packages.Package]*sync.Once
 }
 
 // node is a package type-checked from source.
@@ -86,11 +90,6 @@ type node struct {
 	initial    bool
 	pending    int     // imports not yet checked
 	dependents []*node // source packages importing it
-	failed     bool    // it has errors
-	// exported is set for a package go/packages would read from export data (not initial,
-	// importing no package checked from source): with errors, its export data would not
-	// build, and its importers could not import it.
-	exported bool
 }
 
 type parsedFile struct {
@@ -149,7 +148,7 @@ func (s *stream) graph(roots []*packages.Package) {
 		}
 		src[p] = (initial[p] || srcImport || p.Module != nil && p.Module.Main) && p.PkgPath != "unsafe"
 		if src[p] {
-			n := &node{pkg: p, initial: initial[p], exported: !initial[p] && !srcImport}
+			n := &node{pkg: p, initial: initial[p]}
 			s.nodes[p] = n
 			s.order = append(s.order, n)
 		} else {
@@ -239,14 +238,14 @@ func (s *stream) exportFiles() error {
 // importOutside returns the types of an outside package, reading its export data on
 // first use; the error is the one go/packages gives for export data it cannot read.
 func (s *stream) importOutside(p *packages.Package) (*types.Package, error) {
+	file := s.export[p.ID]
+	if file == "" {
+		return s.outsideFromSource(p), nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p.Types != nil && p.Types.Complete() {
 		return p.Types, nil
-	}
-	file := s.export[p.ID]
-	if file == "" {
-		return nil, fmt.Errorf("no export data file")
 	}
 	f, err := os.Open(file)
 	if err != nil {
@@ -263,6 +262,42 @@ func (s *stream) importOutside(p *packages.Package) (*types.Package, error) {
 	}
 	p.Types, s.view[p.PkgPath] = tp, tp
 	return tp, nil
+}
+
+// outsideFromSource type-checks, declarations only, an outside package that has no
+// export data (a package `go list` cannot find, one that does not compile), as
+// go/packages does: a missing package becomes an empty one without a name, which its
+// importers cannot import. Its own errors are not reported.
+func (s *stream) outsideFromSource(p *packages.Package) *types.Package {
+	s.mu.Lock()
+	once := s.sourced[p]
+	if once == nil {
+		once = new(sync.Once)
+		s.sourced[p] = once
+	}
+	s.mu.Unlock()
+	once.Do(func() {
+		var files []*ast.File
+		for _, name := range p.CompiledGoFiles {
+			if src, err := os.ReadFile(name); err == nil {
+				if f, _ := parser.ParseFile(s.fset, name, src, parser.AllErrors|parser.ParseComments); f != nil {
+					files = append(files, f)
+				}
+			}
+		}
+		imp := importerFunc(func(path string) (*types.Package, error) {
+			if path == "unsafe" {
+				return types.Unsafe, nil
+			}
+			if ip := p.Imports[path]; ip != nil {
+				return s.importOutside(ip)
+			}
+			return nil, fmt.Errorf("no metadata for %s", path)
+		})
+		tc := &types.Config{Importer: imp, IgnoreFuncBodies: true, Error: func(error) {}, Sizes: p.TypesSizes}
+		_ = types.NewChecker(tc, s.fset, p.Types, nil).Files(files)
+	})
+	return p.Types
 }
 
 // run type-checks the source packages in dependency order, GOMAXPROCS at a time, and
@@ -393,12 +428,10 @@ func (s *stream) check(n *node) {
 			p.Errors = append(p.Errors, packages.Error{Pos: "-", Msg: typErr.Error(), Kind: packages.UnknownError})
 		}
 	}
-	n.failed = len(p.Errors) > 0
 }
 
 // importFor resolves an import of n's package: source packages are checked before their
-// importers; outside packages come from export data. A non-initial source package with
-// errors stands for one whose export data `go list -export` could not build.
+// importers; outside packages come from export data.
 func (s *stream) importFor(n *node, path string) (*types.Package, error) {
 	if path == "unsafe" {
 		return types.Unsafe, nil
@@ -407,10 +440,7 @@ func (s *stream) importFor(n *node, path string) (*types.Package, error) {
 	if ip == nil {
 		return nil, fmt.Errorf("no metadata for %s", path)
 	}
-	if d := s.nodes[ip]; d != nil {
-		if d.failed && d.exported {
-			return nil, fmt.Errorf("no export data file")
-		}
+	if s.nodes[ip] != nil {
 		return ip.Types, nil
 	}
 	return s.importOutside(ip)
