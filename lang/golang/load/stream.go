@@ -34,13 +34,16 @@ const metaMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // packages that import it. The Result given to each has Module, Fset and that one
 // package. The errors are those Check reports.
 //
+// For another build configuration (req.Build) the packages outside the module are
+// type-checked from source, declarations only, and dropped as well: export data for
+// another port would mean compiling its standard library first.
+//
 // handled is false, and nothing was checked, when req is not for this path: files
-// outside a module, an overlay (the disk is not the tree checked), or another build
-// configuration; the caller then uses Check.
+// outside a module, or an overlay (the disk is not the tree checked); the caller then
+// uses Check.
 func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) error) (handled bool, err error) {
 	req = withAbsent(req)
-	if len(req.Files) == 0 || len(req.Overlay) > 0 || req.Build.key() != (Build{}).key() ||
-		!fileExists(filepath.Join(req.Dir, "go.mod"), nil) {
+	if len(req.Files) == 0 || len(req.Overlay) > 0 || !fileExists(filepath.Join(req.Dir, "go.mod"), nil) {
 		return false, nil
 	}
 	l.mu.Lock()
@@ -49,24 +52,33 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 	if err != nil {
 		return true, err
 	}
-	s := &stream{ctx: ctx, dir: req.Dir, env: l.Env(req.Dir), fset: token.NewFileSet(), view: map[string]*types.Package{},
+	s := &stream{ctx: ctx, dir: req.Dir, env: append(l.Env(req.Dir), req.Build.env()...), flags: req.Build.flags(),
+		port: req.Build.key() != (Build{}).key(), fset: token.NewFileSet(), view: map[string]*types.Package{},
 		sourced: map[*packages.Package]*sync.Once{}}
 	roots, err := s.list(patterns)
 	if err != nil {
 		return true, err
 	}
 	l.colds++
-	if err := s.exportFiles(); err != nil {
-		return true, err
+	if !s.port {
+		if err := s.exportFiles(); err != nil {
+			return true, err
+		}
 	}
 	return true, s.run(roots, each)
 }
 
 // stream is one CheckEach.
 type stream struct {
-	ctx  context.Context
-	dir  string
-	env  []string
+	ctx context.Context
+	dir string
+	env []string
+	// flags are the build flags (-tags) of the configuration.
+	flags []string
+	// port is set for another build configuration: its packages outside the module come
+	// from source, declarations only, for their export data may not be built (compiling
+	// another port's standard library on a cold build cache takes minutes).
+	port bool
 	fset *token.FileSet
 	mod  Module
 
@@ -102,7 +114,7 @@ type parsedFile struct {
 // list runs `go list` for the metadata of patterns and their dependencies, and returns
 // the initial packages.
 func (s *stream) list(patterns []string) ([]*packages.Package, error) {
-	cfg := &packages.Config{Context: s.ctx, Mode: metaMode, Dir: s.dir, Env: s.env, Tests: true}
+	cfg := &packages.Config{Context: s.ctx, Mode: metaMode, Dir: s.dir, Env: s.env, BuildFlags: s.flags, Tests: true}
 	roots, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		if s.ctx.Err() != nil {
@@ -221,7 +233,7 @@ func (s *stream) exportFiles() error {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	cfg := &packages.Config{Context: s.ctx, Mode: packages.NeedName | packages.NeedExportFile, Dir: s.dir, Env: s.env}
+	cfg := &packages.Config{Context: s.ctx, Mode: packages.NeedName | packages.NeedExportFile, Dir: s.dir, Env: s.env, BuildFlags: s.flags}
 	pkgs, err := packages.Load(cfg, ids...)
 	if err != nil {
 		if s.ctx.Err() != nil {
@@ -280,7 +292,8 @@ func (s *stream) outsideFromSource(p *packages.Package) *types.Package {
 		var files []*ast.File
 		for _, name := range p.CompiledGoFiles {
 			if src, err := os.ReadFile(name); err == nil {
-				if f, _ := parser.ParseFile(s.fset, name, src, parser.AllErrors|parser.ParseComments); f != nil {
+				if f, _ := parser.ParseFile(s.fset, name, src, parser.SkipObjectResolution); f != nil {
+					dropBodies(f)
 					files = append(files, f)
 				}
 			}
@@ -298,6 +311,16 @@ func (s *stream) outsideFromSource(p *packages.Package) *types.Package {
 		_ = types.NewChecker(tc, s.fset, p.Types, nil).Files(files)
 	})
 	return p.Types
+}
+
+// dropBodies drops the bodies of a file's functions, but those of generic functions: only
+// declarations matter to importers.
+func dropBodies(f *ast.File) {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Type.TypeParams.NumFields() == 0 {
+			fd.Body = nil
+		}
+	}
 }
 
 // run type-checks the source packages in dependency order, GOMAXPROCS at a time, and

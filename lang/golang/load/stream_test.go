@@ -73,8 +73,9 @@ func streamed(t *testing.T, l *Loader, req Request) (*Result, bool, error) {
 	return res, handled, err
 }
 
-// compareLoads checks that CheckEach reports what Check reports for req.
-func compareLoads(t *testing.T, req Request) {
+// compareLoads checks that CheckEach reports what Check reports for req, and returns
+// the errors (nil when the load failed).
+func compareLoads(t *testing.T, req Request) []string {
 	t.Helper()
 	want, werr := New(Options{Forget: true}).Check(context.Background(), req)
 	got, handled, gerr := streamed(t, New(Options{Forget: true}), req)
@@ -85,7 +86,7 @@ func compareLoads(t *testing.T, req Request) {
 		t.Fatalf("Check error %v, CheckEach error %v", werr, gerr)
 	}
 	if werr != nil {
-		return
+		return nil
 	}
 	if want.Module != got.Module {
 		t.Errorf("module: Check %+v, CheckEach %+v", want.Module, got.Module)
@@ -94,6 +95,7 @@ func compareLoads(t *testing.T, req Request) {
 	if strings.Join(w, "\n") != strings.Join(g, "\n") {
 		t.Errorf("Check and CheckEach differ\nCheck:\n%s\n\nCheckEach:\n%s", strings.Join(w, "\n"), strings.Join(g, "\n"))
 	}
+	return msgs(want)
 }
 
 // goFilesUnder lists the Go files of the module at dir, leaving out testdata and nested
@@ -209,6 +211,27 @@ func TestCheckEachCases(t *testing.T) {
 	}
 }
 
+// TestCheckEachPorts compares the two loads under another port's build configuration,
+// for which both type-check the dependencies from source.
+func TestCheckEachPorts(t *testing.T) {
+	files := map[string]string{
+		"go.mod":              "module example.com/m\n\ngo 1.22\n",
+		"w/w.go":              "package w\n\nfunc Common() int { return 1 }\n",
+		"w/w_windows.go":      "package w\n\nimport (\n\t\"os\"\n\t\"syscall\"\n)\n\nvar H syscall.Handle\n\nfunc Win() string { return os.Getenv(1) + syscall.Nope }\n",
+		"w/w_windows_test.go": "package w\n\nimport \"testing\"\n\nfunc TestWin(t *testing.T) { _ = Win() + Common() }\n",
+		"d/d_darwin.go":       "package d\n\nimport \"example.com/m/w\"\n\nvar X = w.Common()\n",
+	}
+	dir := writeModule(t, files)
+	for _, b := range []Build{{GOOS: "windows", GOARCH: "amd64"}, {GOOS: "darwin", GOARCH: "arm64"}} {
+		t.Run(b.GOOS, func(t *testing.T) {
+			errs := compareLoads(t, Request{Dir: dir, Files: goFilesUnder(t, dir), Build: b})
+			if want := b.GOOS == "windows"; want != (len(errs) > 0) {
+				t.Errorf("errors under %s: %q", b.GOOS, errs)
+			}
+		})
+	}
+}
+
 // TestCheckEachDeclines: requests the stream cannot serve go to Check.
 func TestCheckEachDeclines(t *testing.T) {
 	dir := writeModule(t, module)
@@ -216,7 +239,6 @@ func TestCheckEachDeclines(t *testing.T) {
 	l := New(Options{})
 	for _, req := range []Request{
 		{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte("package app\n")}},
-		{Dir: dir, Files: []string{app}, Build: Build{GOOS: "windows"}},
 		{Dir: filepath.Join(dir, "app"), Files: []string{app}}, // no go.mod there
 		{Dir: dir},
 	} {
