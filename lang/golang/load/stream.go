@@ -173,6 +173,12 @@ func (s *stream) graph(roots []*packages.Package) {
 			visit(r)
 		}
 	}
+	s.link()
+}
+
+// link records, for each source package, the source packages it waits for and those
+// that wait for it, and gives every outside package its (so far empty) types.Package.
+func (s *stream) link() {
 	for _, n := range s.order {
 		for _, ip := range sortedImports(n.pkg) {
 			if d := s.nodes[ip]; d != nil {

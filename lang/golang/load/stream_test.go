@@ -130,9 +130,6 @@ func goFilesUnder(t *testing.T, dir string) []string {
 // both ways and compares what the packages report: list, parse and type errors, soft
 // or not, imports and their errors.
 func TestCheckEachAsCheck(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go list for every case")
-	}
 	cases, _ := filepath.Glob("../../../dimensions/hallucination/testdata/*.txtar")
 	n := 0
 	for _, path := range cases {
