@@ -110,6 +110,18 @@ func (c *converter) findings() []lang.Problem {
 	return c.out
 }
 
+// pkg converts the errors of one package, for a load that streams its packages: its
+// imports first, as findings does for all of them, so that a type error at an import
+// reported already is not reported twice.
+func (c *converter) pkg(pkg *load.Package) {
+	c.imports(pkg)
+	for _, e := range pkg.Errors {
+		c.loadError(pkg, e)
+	}
+	c.blankName(pkg)
+	c.tooNew(pkg)
+}
+
 // imports reports the import specs that resolve to no package.
 func (c *converter) imports(pkg *load.Package) {
 	for i, f := range pkg.Syntax {

@@ -193,21 +193,48 @@ func checkUnit(p *lang.Request, loader *load.Loader, head fs.FS, u *unit) ([]lan
 	req := newRequest(p.Changes.Root, head, u)
 	hostReq, excl := splitExcluded(p.Changes.Root, req, u)
 	if len(hostReq.Files) > 0 {
-		res, err := loadView(p, loader, head, u, hostReq)
+		fs, failed, err := checkHost(p, loader, head, u, hostReq)
 		if err != nil {
-			f, err := loadFailure(p, u, err)
-			if err != nil {
-				return nil, err
-			}
-			return append(out, f), nil
+			return nil, err
 		}
-		out = append(out, newConverter(p, res, u).findings()...)
+		if failed {
+			return append(out, fs...), nil
+		}
+		out = append(out, fs...)
 	}
 	more, err := checkExcluded(p, loader, req, u, excl)
 	if err != nil {
 		return nil, err
 	}
 	return append(out, more...), nil
+}
+
+// checkHost reports the problems of the host build of u. A check of the disk with no
+// base view streams the packages through the converter one by one, each dropped when
+// converted (load.Loader.CheckEach, design.md §9). failed is set when the module could
+// not be loaded at all (the one finding says why).
+func checkHost(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, hostReq load.Request) (_ []lang.Problem, failed bool, _ error) {
+	if p.Changes.NoBase && p.Changes.OnDisk {
+		c := newConverter(p, nil, u)
+		handled, err := loader.CheckEach(p.Context, hostReq, func(res *load.Result) error {
+			c.res = res
+			c.pkg(res.Packages[0])
+			return nil
+		})
+		if handled && err != nil {
+			f, err := loadFailure(p, u, err)
+			return []lang.Problem{f}, true, err
+		}
+		if handled {
+			return c.out, false, nil
+		}
+	}
+	res, err := loadView(p, loader, head, u, hostReq)
+	if err != nil {
+		f, err := loadFailure(p, u, err)
+		return []lang.Problem{f}, true, err
+	}
+	return newConverter(p, res, u).findings(), false, nil
 }
 
 // newRequest builds the loader request that shows the packages of u as the head tree of

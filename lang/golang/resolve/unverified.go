@@ -66,7 +66,7 @@ func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit,
 	for _, e := range files {
 		req.Files = append(req.Files, e.abs)
 	}
-	res, err := loader.Check(p.Context, req)
+	res, err := loadUnder(p, loader, req)
 	if err != nil {
 		if p.Context.Err() != nil {
 			return nil, p.Context.Err()
@@ -90,6 +90,25 @@ func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit,
 		}
 	}
 	return out, nil
+}
+
+// loadUnder loads req for checkUnder. A check of the disk with no base view streams the
+// packages (load.Loader.CheckEach): the packages of the request are kept for the
+// findings, the syntax and type information of their dependencies are not.
+func loadUnder(p *lang.Request, loader *load.Loader, req load.Request) (*load.Result, error) {
+	if !p.Changes.NoBase || !p.Changes.OnDisk {
+		return loader.Check(p.Context, req)
+	}
+	res := &load.Result{}
+	handled, err := loader.CheckEach(p.Context, req, func(r *load.Result) error {
+		res.Module, res.Fset = r.Module, r.Fset
+		res.Packages = append(res.Packages, r.Packages...)
+		return nil
+	})
+	if !handled {
+		return loader.Check(p.Context, req)
+	}
+	return res, err
 }
 
 // describe names a build configuration as the go command's flags would.

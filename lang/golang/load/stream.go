@@ -1,0 +1,506 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/gcexportdata"
+	"golang.org/x/tools/go/packages"
+)
+
+// metaMode lists a module's packages and their whole import graph without type
+// information: go/packages then runs `go list` without -export, which would compile every
+// listed package, the module's own included, though they are type-checked from source.
+const metaMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedDeps | packages.NeedTypesSizes | packages.NeedModule
+
+// CheckEach type-checks the packages containing req.Files, as Check does, for a check
+// that covers many packages of a module and keeps nothing (design.md §9): the module's
+// packages are type-checked from source in dependency order, up to GOMAXPROCS at a time,
+// against export data for the packages outside the module, and each checked package is
+// given to each (one call at a time) as soon as it is done. Its syntax and type
+// information are dropped when each returns; only its *types.Package stays, for the
+// packages that import it. The Result given to each has Module, Fset and that one
+// package. The errors are those Check reports.
+//
+// For another build configuration (req.Build) the packages outside the module are
+// type-checked from source, declarations only, and dropped as well: export data for
+// another port would mean compiling its standard library first.
+//
+// handled is false, and nothing was checked, when req is not for this path: files
+// outside a module, or an overlay (the disk is not the tree checked); the caller then
+// uses Check.
+func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) error) (handled bool, err error) {
+	req = withAbsent(req)
+	if len(req.Files) == 0 || len(req.Overlay) > 0 || !fileExists(filepath.Join(req.Dir, "go.mod"), nil) {
+		return false, nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	patterns, err := loadPatterns(req, true)
+	if err != nil {
+		return true, err
+	}
+	s := &stream{ctx: ctx, dir: req.Dir, env: append(l.Env(req.Dir), req.Build.env()...), flags: req.Build.flags(),
+		port: req.Build.key() != (Build{}).key(), fset: token.NewFileSet(), view: map[string]*types.Package{},
+		sourced: map[*packages.Package]*sync.Once{}}
+	roots, err := s.list(patterns)
+	if err != nil {
+		return true, err
+	}
+	l.colds++
+	if !s.port {
+		if err := s.exportFiles(); err != nil {
+			return true, err
+		}
+	}
+	return true, s.run(roots, each)
+}
+
+// stream is one CheckEach.
+type stream struct {
+	ctx context.Context
+	dir string
+	env []string
+	// flags are the build flags (-tags) of the configuration.
+	flags []string
+	// port is set for another build configuration: its packages outside the module come
+	// from source, declarations only, for their export data may not be built (compiling
+	// another port's standard library on a cold build cache takes minutes).
+	port bool
+	fset *token.FileSet
+	mod  Module
+
+	nodes   map[*packages.Package]*node // the packages checked from source
+	order   []*node                     // nodes, in the order `go list` gave them
+	outside []*packages.Package         // packages read from export data
+
+	mu     sync.Mutex                // guards view and the outside packages' Types
+	view   map[string]*types.Package // outside packages by path, for gcexportdata
+	export map[string]string         // export data file by package ID
+	parsed map[string]*parsedFile    // files by name, while a package needs them
+	pmu    sync.Mutex                // guards parsed
+	// sourced holds, for each outside package without export data, its one check from
+	// source.
+	sourced map[*packages.Package]*sync.Once
+}
+
+// node is a package type-checked from source.
+type node struct {
+	pkg        *packages.Package
+	initial    bool
+	pending    int     // imports not yet checked
+	dependents []*node // source packages importing it
+}
+
+type parsedFile struct {
+	once  sync.Once
+	f     *ast.File
+	err   error
+	users int // packages that have not yet been checked
+}
+
+// list runs `go list` for the metadata of patterns and their dependencies, and returns
+// the initial packages.
+func (s *stream) list(patterns []string) ([]*packages.Package, error) {
+	cfg := &packages.Config{Context: s.ctx, Mode: metaMode, Dir: s.dir, Env: s.env, BuildFlags: s.flags, Tests: true}
+	roots, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		if s.ctx.Err() != nil {
+			return nil, s.ctx.Err()
+		}
+		return nil, fmt.Errorf("go list in %s: %w", s.dir, err)
+	}
+	if fatal := listFailure(roots); fatal != nil {
+		return nil, fatal
+	}
+	s.mod.Dir = s.dir
+	for _, p := range roots {
+		if p.Module != nil && s.mod.Path == "" && !isTestMain(p) {
+			s.mod.Path, s.mod.GoVersion = p.Module.Path, p.Module.GoVersion
+		}
+	}
+	s.graph(roots)
+	return roots, nil
+}
+
+// graph decides which packages are checked from source: the initial ones, those of the
+// main module, and those importing a package checked from source (test variants of
+// dependencies); every other one comes from export data.
+func (s *stream) graph(roots []*packages.Package) {
+	s.nodes = map[*packages.Package]*node{}
+	initial := map[*packages.Package]bool{}
+	for _, r := range roots {
+		initial[r] = true
+	}
+	var visit func(p *packages.Package) bool
+	seen := map[*packages.Package]bool{}
+	src := map[*packages.Package]bool{}
+	visit = func(p *packages.Package) bool {
+		if seen[p] {
+			return src[p]
+		}
+		seen[p] = true
+		srcImport := false
+		for _, ip := range sortedImports(p) {
+			if visit(ip) {
+				srcImport = true
+			}
+		}
+		src[p] = (initial[p] || srcImport || p.Module != nil && p.Module.Main) && p.PkgPath != "unsafe"
+		if src[p] {
+			n := &node{pkg: p, initial: initial[p]}
+			s.nodes[p] = n
+			s.order = append(s.order, n)
+		} else {
+			s.outside = append(s.outside, p)
+		}
+		return src[p]
+	}
+	for _, r := range roots {
+		if !isTestMain(r) { // it imports the test variants; nothing imports it
+			visit(r)
+		}
+	}
+	s.link()
+}
+
+// link records, for each source package, the source packages it waits for and those
+// that wait for it, and gives every outside package its (so far empty) types.Package.
+func (s *stream) link() {
+	for _, n := range s.order {
+		for _, ip := range sortedImports(n.pkg) {
+			if d := s.nodes[ip]; d != nil {
+				n.pending++
+				d.dependents = append(d.dependents, n)
+			}
+		}
+	}
+	for _, p := range s.outside { // as go/packages: a package for every node, complete or not
+		p.Types = types.NewPackage(p.PkgPath, p.Name)
+		s.view[p.PkgPath] = p.Types
+	}
+	if p := s.pkgByPath("unsafe"); p != nil {
+		p.Types = types.Unsafe
+	}
+	s.view["unsafe"] = types.Unsafe
+}
+
+func (s *stream) pkgByPath(path string) *packages.Package {
+	for _, p := range s.outside {
+		if p.PkgPath == path {
+			return p
+		}
+	}
+	return nil
+}
+
+func sortedImports(p *packages.Package) []*packages.Package {
+	paths := make([]string, 0, len(p.Imports))
+	for path := range p.Imports {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	out := make([]*packages.Package, len(paths))
+	for i, path := range paths {
+		out[i] = p.Imports[path]
+	}
+	return out
+}
+
+// exportFiles finds the export data of the outside packages that source packages import
+// (`go list -export` on just those: built by any earlier build, whatever the clone path).
+func (s *stream) exportFiles() error {
+	need := map[string]bool{}
+	for _, n := range s.order {
+		for _, ip := range n.pkg.Imports {
+			if s.nodes[ip] == nil && ip.PkgPath != "unsafe" {
+				need[ip.ID] = true
+			}
+		}
+	}
+	s.export = map[string]string{}
+	if len(need) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, len(need))
+	for id := range need {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	cfg := &packages.Config{Context: s.ctx, Mode: packages.NeedName | packages.NeedExportFile, Dir: s.dir, Env: s.env, BuildFlags: s.flags}
+	pkgs, err := packages.Load(cfg, ids...)
+	if err != nil {
+		if s.ctx.Err() != nil {
+			return s.ctx.Err()
+		}
+		return fmt.Errorf("go list -export in %s: %w", s.dir, err)
+	}
+	for _, p := range pkgs {
+		s.export[p.ID] = p.ExportFile
+	}
+	return nil
+}
+
+// importOutside returns the types of an outside package, reading its export data on
+// first use; the error is the one go/packages gives for export data it cannot read.
+func (s *stream) importOutside(p *packages.Package) (*types.Package, error) {
+	file := s.export[p.ID]
+	if file == "" {
+		return s.outsideFromSource(p), nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p.Types != nil && p.Types.Complete() {
+		return p.Types, nil
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := gcexportdata.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %v", file, err)
+	}
+	tp, err := gcexportdata.Read(r, s.fset, s.view, p.PkgPath)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %v", file, err)
+	}
+	p.Types, s.view[p.PkgPath] = tp, tp
+	return tp, nil
+}
+
+// outsideFromSource type-checks, declarations only, an outside package that has no
+// export data (a package `go list` cannot find, one that does not compile), as
+// go/packages does: a missing package becomes an empty one without a name, which its
+// importers cannot import. Its own errors are not reported.
+func (s *stream) outsideFromSource(p *packages.Package) *types.Package {
+	s.mu.Lock()
+	once := s.sourced[p]
+	if once == nil {
+		once = new(sync.Once)
+		s.sourced[p] = once
+	}
+	s.mu.Unlock()
+	once.Do(func() {
+		var files []*ast.File
+		for _, name := range p.CompiledGoFiles {
+			if src, err := os.ReadFile(name); err == nil {
+				if f, _ := parser.ParseFile(s.fset, name, src, parser.SkipObjectResolution); f != nil {
+					dropBodies(f)
+					files = append(files, f)
+				}
+			}
+		}
+		imp := importerFunc(func(path string) (*types.Package, error) {
+			if path == "unsafe" {
+				return types.Unsafe, nil
+			}
+			if ip := p.Imports[path]; ip != nil {
+				return s.importOutside(ip)
+			}
+			return nil, fmt.Errorf("no metadata for %s", path)
+		})
+		tc := &types.Config{Importer: imp, IgnoreFuncBodies: true, Error: func(error) {}, Sizes: p.TypesSizes}
+		_ = types.NewChecker(tc, s.fset, p.Types, nil).Files(files)
+	})
+	return p.Types
+}
+
+// dropBodies drops the bodies of a file's functions, but those of generic functions: only
+// declarations matter to importers.
+func dropBodies(f *ast.File) {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Type.TypeParams.NumFields() == 0 {
+			fd.Body = nil
+		}
+	}
+}
+
+// run type-checks the source packages in dependency order, GOMAXPROCS at a time, and
+// gives each initial one to each as soon as it is done.
+func (s *stream) run(roots []*packages.Package, each func(*Result) error) error {
+	s.parsed = map[string]*parsedFile{}
+	var ready []*node
+	for _, n := range s.order {
+		for _, f := range n.pkg.CompiledGoFiles {
+			pf := s.parsed[f]
+			if pf == nil {
+				pf = &parsedFile{}
+				s.parsed[f] = pf
+			}
+			pf.users++
+		}
+		if n.pending == 0 {
+			ready = append(ready, n)
+		}
+	}
+	done := make(chan *node)
+	running, finished := 0, 0
+	var firstErr error
+	limit := runtime.GOMAXPROCS(0)
+	for finished < len(s.order) {
+		for firstErr == nil && running < limit && len(ready) > 0 {
+			n := ready[0]
+			ready = ready[1:]
+			running++
+			go func() { s.check(n); done <- n }()
+		}
+		if running == 0 {
+			break // stopped on an error
+		}
+		n := <-done
+		running--
+		finished++
+		s.release(n)
+		if firstErr == nil {
+			firstErr = s.ctx.Err()
+		}
+		if firstErr == nil && n.initial {
+			pkg := convert(n.pkg, s.dir)
+			firstErr = each(&Result{Module: s.mod, Fset: s.fset, Packages: []*Package{pkg}})
+		}
+		n.pkg.Syntax, n.pkg.TypesInfo = nil, nil // its *types.Package is all dependents need
+		for _, d := range n.dependents {
+			if d.pending--; d.pending == 0 {
+				ready = append(ready, d)
+			}
+		}
+	}
+	return firstErr
+}
+
+// release forgets the parsed files of n that no other package still needs.
+func (s *stream) release(n *node) {
+	s.pmu.Lock()
+	defer s.pmu.Unlock()
+	for _, f := range n.pkg.CompiledGoFiles {
+		if pf := s.parsed[f]; pf != nil {
+			if pf.users--; pf.users == 0 {
+				delete(s.parsed, f)
+			}
+		}
+	}
+}
+
+// parse returns the syntax of a file, parsed once for all the packages that list it
+// (a package and its in-package test variant), as go/packages does.
+func (s *stream) parse(name string) (*ast.File, error) {
+	s.pmu.Lock()
+	pf := s.parsed[name]
+	s.pmu.Unlock()
+	pf.once.Do(func() {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			pf.err = err
+			return
+		}
+		pf.f, pf.err = parser.ParseFile(s.fset, name, src, parser.AllErrors|parser.ParseComments)
+	})
+	return pf.f, pf.err
+}
+
+// check parses and type-checks one package the way go/packages does (loadPackage), its
+// errors recorded in the same form.
+func (s *stream) check(n *node) {
+	p := n.pkg
+	p.Fset = s.fset
+	p.Types = types.NewPackage(p.PkgPath, p.Name)
+	if s.ctx.Err() != nil {
+		return
+	}
+	p.Syntax = make([]*ast.File, 0, len(p.CompiledGoFiles))
+	for _, name := range p.CompiledGoFiles {
+		f, err := s.parse(name)
+		if f != nil {
+			p.Syntax = append(p.Syntax, f)
+		}
+		p.Errors = append(p.Errors, parseErrors(err)...)
+	}
+	p.TypesInfo = newTypesInfo()
+	tc := &types.Config{
+		Importer:         importerFunc(func(path string) (*types.Package, error) { return s.importFor(n, path) }),
+		IgnoreFuncBodies: !n.initial,
+		Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				p.TypeErrors = append(p.TypeErrors, te)
+				p.Errors = append(p.Errors, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
+			}
+		},
+		Sizes: p.TypesSizes,
+	}
+	if p.Module != nil && p.Module.GoVersion != "" {
+		tc.GoVersion = "go" + p.Module.GoVersion
+	}
+	typErr := types.NewChecker(tc, s.fset, p.Types, p.TypesInfo).Files(p.Syntax)
+	if typErr != nil && len(p.Errors) == 0 && len(p.Syntax) > 0 {
+		if msg := typErr.Error(); strings.HasPrefix(msg, "package requires newer Go version") {
+			tc.Error(types.Error{Fset: s.fset, Pos: p.Syntax[0].Package, Msg: msg})
+		}
+	}
+	if typErr != nil && len(p.Errors) == 0 {
+		if _, ok := typErr.(types.Error); ok {
+			tc.Error(typErr)
+		} else {
+			p.Errors = append(p.Errors, packages.Error{Pos: "-", Msg: typErr.Error(), Kind: packages.UnknownError})
+		}
+	}
+}
+
+// importFor resolves an import of n's package: source packages are checked before their
+// importers; outside packages come from export data.
+func (s *stream) importFor(n *node, path string) (*types.Package, error) {
+	if path == "unsafe" {
+		return types.Unsafe, nil
+	}
+	ip := n.pkg.Imports[path]
+	if ip == nil {
+		return nil, fmt.Errorf("no metadata for %s", path)
+	}
+	if s.nodes[ip] != nil {
+		return ip.Types, nil
+	}
+	return s.importOutside(ip)
+}
+
+// parseErrors converts a parse error as go/packages does.
+func parseErrors(err error) []packages.Error {
+	switch err := err.(type) {
+	case nil:
+		return nil
+	case *os.PathError:
+		return []packages.Error{{Pos: err.Path + ":1", Msg: err.Err.Error(), Kind: packages.ParseError}}
+	case scanner.ErrorList:
+		out := make([]packages.Error, 0, len(err))
+		for _, e := range err {
+			out = append(out, packages.Error{Pos: e.Pos.String(), Msg: e.Msg, Kind: packages.ParseError})
+		}
+		return out
+	}
+	return []packages.Error{{Pos: "-", Msg: err.Error(), Kind: packages.UnknownError}}
+}
+
+func newTypesInfo() *types.Info {
+	return &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		FileVersions: map[*ast.File]string{},
+	}
+}
