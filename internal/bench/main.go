@@ -138,8 +138,15 @@ func run(module string, hooks int, keep bool) error {
 	if err := wholeRepo(t, repo, av, cacheEnv); err != nil {
 		return err
 	}
-	if err := hookRuns(t, repo, av, cacheEnv, files[0], hooks); err != nil {
+	noServer := append(cacheEnv[:len(cacheEnv):len(cacheEnv)], "AGENTVERIFY_NO_SERVER=1")
+	if err := hookRuns(t, "no server", repo, av, noServer, files[0], hooks); err != nil {
 		return err
+	}
+	if err := hookRuns(t, "shared server", repo, av, cacheEnv, files[0], hooks); err != nil {
+		return err
+	}
+	if _, err := must(repo, cacheEnv, av, "server", "stop"); err != nil {
+		fmt.Fprintln(os.Stderr, "bench: server stop:", err)
 	}
 	t.print()
 	return nil
@@ -241,7 +248,9 @@ func diffs(t *table, repo, av string, env []string, files []string) error {
 			return err
 		}
 		scenario := fmt.Sprintf("%d-file change, `diff`", n)
-		r, _, err := timed(repo, env, nil, av, "diff", "--quiet")
+		// A new process with no server: the cold path, all of its work measured here.
+		noServer := append(env[:len(env):len(env)], "AGENTVERIFY_NO_SERVER=1")
+		r, _, err := timed(repo, noServer, nil, av, "diff", "--quiet")
 		t.add(scenario, "agentverify", r, err)
 		if lint, err := exec.LookPath("golangci-lint"); err == nil {
 			r, _, err := timed(repo, nil, nil, lint, "run", "--new-from-rev", "HEAD", "./...")
@@ -308,8 +317,8 @@ func freshCopy(repo, name string) (string, error) {
 }
 
 // hookRuns times `hook claude` on one Edit of file, each a new process, as Claude Code
-// starts it.
-func hookRuns(t *table, repo, av string, env []string, file string, n int) error {
+// starts it; how says whether it may use the shared server (whose first run starts it).
+func hookRuns(t *table, how, repo, av string, env []string, file string, n int) error {
 	abs := filepath.Join(repo, filepath.FromSlash(file))
 	src, err := os.ReadFile(abs)
 	if err != nil {
@@ -329,14 +338,14 @@ func hookRuns(t *table, repo, av string, env []string, file string, n int) error
 	for range n {
 		r, _, err := timed(repo, env, payload, av, "hook", "claude")
 		if err != nil {
-			t.add("one agent edit, `hook claude`", "agentverify", r, err)
+			t.add("one agent edit, `hook claude`, "+how, "agentverify", r, err)
 			return nil
 		}
 		walls, last = append(walls, r.wall), r
 	}
 	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
 	p := func(q float64) time.Duration { return walls[min(len(walls)-1, int(q*float64(len(walls))))] }
-	t.rows = append(t.rows, row{"one agent edit, `hook claude` (new process each)", "agentverify",
+	t.rows = append(t.rows, row{"one agent edit, `hook claude` (new process each), " + how, "agentverify",
 		fmt.Sprintf("p50 %d ms, p95 %d ms (%d runs; last %d MiB)", p(0.5).Milliseconds(), p(0.95).Milliseconds(), n, last.rssKiB/1024)})
 	return nil
 }
