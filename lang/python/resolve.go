@@ -19,7 +19,7 @@ type step func(*job) ([]lang.Problem, error)
 
 // defaultSteps are the resolver's analyses, in order.
 func defaultSteps() []step {
-	return []step{syntaxStep, pyrightStep, tooNewStep, kwargsStep}
+	return []step{syntaxStep, pyrightStep, tooNewStep, kwargsStep, uncheckedStep}
 }
 
 // job is one resolution: the Python files of the change and what the steps share.
@@ -37,6 +37,7 @@ type job struct {
 	path    *[]string
 	// projClasses indexes the project's classes for the mixin check, once asked.
 	projClasses projectClasses
+	dyn         // what the checks beyond pyright's view of modules read (dynamic.go)
 }
 
 // target is one changed Python file, as the head of the change has it.
@@ -55,7 +56,7 @@ type target struct {
 // reference to something that does not exist (design.md §5), and what pyright misses:
 // APIs newer than requires-python and keywords a function forwards through **kwargs.
 func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
-	j := &job{fe: fe, req: req, members: map[string][]string{}}
+	j := &job{fe: fe, req: req, members: map[string][]string{}, dyn: newDyn()}
 	if err := j.collect(); err != nil {
 		return nil, err
 	}
@@ -81,7 +82,7 @@ func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 		}
 		out = append(out, ps...)
 	}
-	out = j.dropGuarded(dedupe(out))
+	out = j.dropFalseAlarms(j.dropGuarded(dedupe(out)))
 	lang.SortProblems(out)
 	return out, nil
 }

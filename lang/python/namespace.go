@@ -1,0 +1,188 @@
+package python
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// namespace is what a module's real source binds at its top level, read without
+// importing it (design.md §4.3): what a `from m import x` or `m.x` may name.
+type namespace struct {
+	names map[string]bool
+	// dynamic is set when the module builds its namespace at run time beyond what the
+	// source shows (globals().update, setattr on sys.modules, exec, a __getattr__ whose
+	// answers cannot be listed, a star import that cannot be followed): nothing about
+	// its members is reported.
+	dynamic bool
+}
+
+// has reports whether name may be a member of the module.
+func (ns *namespace) has(name string) bool { return ns == nil || ns.dynamic || ns.names[name] }
+
+// public returns the names a suggestion may offer.
+func (ns *namespace) public() []string {
+	var out []string
+	for n := range ns.names {
+		if !strings.HasPrefix(n, "_") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// modSource is the real source of a module: a .py file in the head tree or on the
+// interpreter's sys.path (never a stub: a stub is what pyright already read).
+type modSource struct {
+	fsys fs.FS
+	rel  string // the file, slash-separated, in fsys
+	pkg  bool   // rel is a package's __init__.py
+	// key identifies an installed file and its version for the warm cache ("" for the
+	// head tree's files, which are read once per verification).
+	key string
+	src []byte
+}
+
+// realSource finds the source of a dotted module, nil when it has none (a compiled
+// extension, a stub-only package, no such module).
+func (j *job) realSource(module string) *modSource {
+	rel := strings.ReplaceAll(module, ".", "/")
+	cands := []string{rel + ".py", rel + "/__init__.py"}
+	if head := j.headFS(); head != nil {
+		for i, c := range cands {
+			if src, err := fs.ReadFile(head, c); err == nil {
+				return &modSource{fsys: head, rel: c, pkg: i == 1, src: src}
+			}
+		}
+	}
+	for _, dir := range j.sysPath() {
+		for i, c := range cands {
+			p := filepath.Join(dir, filepath.FromSlash(c))
+			st, err := os.Stat(p)
+			if err != nil || !st.Mode().IsRegular() {
+				continue
+			}
+			src, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			key := p + "\x00" + st.ModTime().String() + "\x00" + strconv.FormatInt(st.Size(), 10)
+			return &modSource{fsys: os.DirFS(dir), rel: c, pkg: i == 1, key: key, src: src}
+		}
+	}
+	return nil
+}
+
+// nsCache keeps the namespaces of installed modules between verifications of a warm
+// process, keyed by file, modification time and size (an upgrade of the package changes
+// the key).
+type nsCache struct {
+	mu sync.Mutex
+	m  map[string]*namespace
+}
+
+func newNSCache() *nsCache { return &nsCache{m: map[string]*namespace{}} }
+
+func (c *nsCache) get(key string) (*namespace, bool) {
+	if c == nil || key == "" {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ns, ok := c.m[key]
+	return ns, ok
+}
+
+func (c *nsCache) put(key string, ns *namespace) {
+	if c == nil || key == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[key] = ns
+}
+
+// namespaceOf returns the namespace of module read from its real source, nil when it has
+// none to read. It parses a module only when asked, once per job, and an installed one
+// once per warm process while its file is unchanged.
+func (j *job) namespaceOf(module string) *namespace {
+	if ns, ok := j.namespaces[module]; ok {
+		return ns
+	}
+	j.namespaces[module] = &namespace{dynamic: true} // an import cycle reads as dynamic
+	ms := j.realSource(module)
+	var ns *namespace
+	if ms != nil {
+		key := "python/ns\x00" + ms.key
+		if cached, ok := j.fe.nsCache.get(ms.key); ok {
+			ns = cached
+		} else if ms.key != "" && j.req.Memo != nil {
+			ns = j.req.Memo.Get(key, func() any { return j.readNamespace(module, ms) }).(*namespace)
+		} else {
+			ns = j.readNamespace(module, ms)
+		}
+		j.fe.nsCache.put(ms.key, ns)
+	}
+	j.namespaces[module] = ns
+	return ns
+}
+
+// readNamespace parses a module's source and collects its top-level names.
+func (j *job) readNamespace(module string, ms *modSource) *namespace {
+	tree, err := j.fe.g.parse(ms.src)
+	if err != nil {
+		return &namespace{dynamic: true}
+	}
+	c := &nsCollector{j: j, module: module, pkg: ms.pkg, src: ms.src, root: tree,
+		ns: &namespace{names: map[string]bool{}}}
+	c.block(tree)
+	c.globals(tree)
+	c.lazy()
+	if ms.pkg {
+		for _, sub := range moduleEntries(ms.fsys, path.Dir(ms.rel)) {
+			c.ns.names[sub] = true
+		}
+		for _, sub := range privateEntries(ms.fsys, path.Dir(ms.rel)) {
+			c.ns.names[sub] = true
+		}
+	}
+	return c.ns
+}
+
+// privateEntries lists the underscore modules and packages of dir (moduleEntries leaves
+// them out: they are not suggested, but they exist).
+func privateEntries(fsys fs.FS, dir string) []string {
+	ents, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasPrefix(name, "_") {
+			continue
+		}
+		if e.IsDir() {
+			out = append(out, name)
+		} else if base, _, ok := strings.Cut(name, "."); ok {
+			out = append(out, base)
+		}
+	}
+	return out
+}
+
+// dyn is the job's state for the checks that read modules' real sources.
+type dyn struct {
+	namespaces map[string]*namespace
+	modules    map[string]bool // isModule
+	blind      map[string]bool // pyrightBlind
+	stubDirs   *[]string
+}
+
+func newDyn() dyn {
+	return dyn{namespaces: map[string]*namespace{}, modules: map[string]bool{}, blind: map[string]bool{}}
+}

@@ -1,0 +1,254 @@
+package python
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/agentverify/agentverify/lang"
+)
+
+// memberRef is a use of a module's member in a changed file: `from m import name` or
+// `m.name`, at the name.
+type memberRef struct {
+	module, name string
+	at           *node
+}
+
+// uncheckedStep reports members of modules pyright accepts any name of — a stub or
+// source with a module-level __getattr__ (typeshed's incomplete stubs, PEP 562 lazy
+// modules) — that the module's real source does not define (design.md §4.3). It reads a
+// module only when a changed file uses one whose stub or source mentions __getattr__.
+func uncheckedStep(j *job) ([]lang.Problem, error) {
+	var out []lang.Problem
+	for _, t := range j.targets {
+		if t.idx == nil || t.broken {
+			continue
+		}
+		for _, r := range j.memberRefs(t) {
+			if t.idx.guarded(r.at.pos.Line) || !j.pyrightBlind(r.module) {
+				continue
+			}
+			ns := j.namespaceOf(r.module)
+			if ns.has(r.name) {
+				continue
+			}
+			out = append(out, lang.Problem{
+				Kind:     lang.UnknownSymbol,
+				Location: lang.Location{File: t.f.Path, Line: r.at.pos.Line, Column: r.at.pos.Column},
+				Message: fmt.Sprintf("%s is not a member of module %s (its source defines no such name, and its __getattr__ answers only the names it lists)",
+					r.name, r.module),
+				Suggestion: didYouMean(closest(r.name, ns.public())),
+				Symbol:     r.module + "." + r.name,
+			})
+		}
+	}
+	return out, nil
+}
+
+// memberRefs lists the uses of module members in t outside the standard library: the
+// names of from-imports and the attributes of names bound to modules, not those the file
+// assigns (m.x = 1 adds a member).
+func (j *job) memberRefs(t *target) []memberRef {
+	module, pkg := fileModule(t.f.Path)
+	bound := map[string]string{} // local name → module, for attribute uses
+	var out []memberRef
+	t.tree.walk(func(n *node) bool {
+		switch n.kind {
+		case "import_statement":
+			for _, ch := range n.children {
+				switch {
+				case ch.field != "name":
+				case ch.kind == "aliased_import":
+					bound[ch.child("alias").text(t.src)] = ch.child("name").text(t.src)
+				default:
+					first, _, _ := strings.Cut(ch.text(t.src), ".")
+					bound[first] = first
+				}
+			}
+		case "import_from_statement":
+			from := resolveModule(n.child("module_name"), t.src, module, pkg)
+			for _, ch := range n.children {
+				if ch.field != "name" || from == "" {
+					continue
+				}
+				name, local := ch, ch
+				if ch.kind == "aliased_import" {
+					name, local = ch.child("name"), ch.child("alias")
+				}
+				out = append(out, memberRef{module: from, name: name.text(t.src), at: name})
+				bound[local.text(t.src)] = from + "." + name.text(t.src) // a module, if it is one
+			}
+		case "assignment", "augmented_assignment", "delete_statement":
+			if r := n.child("right"); r != nil {
+				out = append(out, j.attributeRefs(r, t.src, bound)...)
+			}
+			return false
+		case "attribute":
+			out = append(out, j.attributeRefs(n, t.src, bound)...)
+			return false
+		}
+		return true
+	})
+	std, _ := j.stdlibIndex()
+	kept := out[:0]
+	for _, r := range out {
+		if std != nil {
+			if _, ok := std.Since(r.module); ok {
+				continue
+			}
+		}
+		kept = append(kept, r)
+	}
+	return kept
+}
+
+// attributeRefs lists the module-member uses in the attribute expressions under n.
+func (j *job) attributeRefs(n *node, src []byte, bound map[string]string) []memberRef {
+	var out []memberRef
+	n.walk(func(m *node) bool {
+		if m.kind != "attribute" {
+			return true
+		}
+		obj, attr := m.child("object"), m.child("attribute")
+		if obj == nil || attr == nil {
+			return true
+		}
+		text := obj.text(src)
+		head, rest, dotted := strings.Cut(text, ".")
+		mod, ok := bound[head]
+		if !ok || strings.ContainsAny(text, "()[] \t\n") {
+			return true
+		}
+		if dotted {
+			mod += "." + rest
+		}
+		if j.isModule(mod) {
+			out = append(out, memberRef{module: mod, name: attr.text(src), at: attr})
+		}
+		return true
+	})
+	return out
+}
+
+// isModule reports whether a dotted name is a module with a source or stub to read.
+func (j *job) isModule(module string) bool {
+	if v, ok := j.modules[module]; ok {
+		return v
+	}
+	ok := j.realSource(module) != nil || j.viewFile(module) != nil
+	j.modules[module] = ok
+	return ok
+}
+
+// fileModule is the dotted module of a repository path (a leading src/ dropped) and
+// whether it is a package's __init__.
+func fileModule(p string) (string, bool) {
+	p = strings.TrimPrefix(p, "src/")
+	p = strings.TrimSuffix(strings.TrimSuffix(p, ".pyi"), ".py")
+	pkg := strings.HasSuffix(p, "/__init__") || p == "__init__"
+	p = strings.TrimSuffix(strings.TrimSuffix(p, "__init__"), "/")
+	return strings.ReplaceAll(p, "/", "."), pkg
+}
+
+// moduleGetattr matches a module-level __getattr__ in a stub or source, or the module
+// replacing itself in sys.modules.
+var moduleGetattr = regexp.MustCompile(`(?m)^(?:async\s+)?def\s+__getattr__\s*\(|^sys\.modules\[__name__\]\s*=`)
+
+// pyrightBlind reports whether pyright accepts any member of module: the file it reads for
+// it (see viewFile) has a module-level __getattr__ or replaces itself in sys.modules.
+func (j *job) pyrightBlind(module string) bool {
+	if v, ok := j.blind[module]; ok {
+		return v
+	}
+	src := j.viewFile(module)
+	v := src != nil && moduleGetattr.Match(src)
+	j.blind[module] = v
+	return v
+}
+
+// viewFile returns the file pyright reads for a module outside the standard library, in
+// its order: the project's (typings/ stubs, then its stubs and sources), stub packages and
+// stubs on sys.path, typeshed's third-party stubs it bundles, then installed sources.
+func (j *job) viewFile(module string) []byte {
+	rel := strings.ReplaceAll(module, ".", "/")
+	stubs := []string{rel + ".pyi", rel + "/__init__.pyi"}
+	srcs := []string{rel + ".py", rel + "/__init__.py"}
+	if head := j.headFS(); head != nil {
+		for _, c := range append(append([]string{"typings/" + stubs[0], "typings/" + stubs[1]}, stubs...), srcs...) {
+			if data, err := fs.ReadFile(head, c); err == nil {
+				return data
+			}
+		}
+	}
+	top, sub, _ := strings.Cut(rel, "/")
+	stubPkg := []string{top + "-stubs/" + sub + ".pyi", top + "-stubs/" + sub + "/__init__.pyi"}
+	if sub == "" {
+		stubPkg = []string{top + "-stubs/__init__.pyi"}
+	}
+	if data := readFirst(j.sysPath(), append(stubPkg, stubs...)); data != nil {
+		return data
+	}
+	if data := readFirst(j.bundledStubDirs(), stubs); data != nil {
+		return data
+	}
+	return readFirst(j.sysPath(), srcs)
+}
+
+// readFirst returns the first of the files rels found under one of dirs, in order.
+func readFirst(dirs, rels []string) []byte {
+	for _, d := range dirs {
+		for _, r := range rels {
+			if data, err := os.ReadFile(filepath.Join(d, filepath.FromSlash(r))); err == nil {
+				return data
+			}
+		}
+	}
+	return nil
+}
+
+// bundledStubDirs are the distribution directories of typeshed's third-party stubs that
+// pyright bundles (stubs/<distribution>/), listed once per job.
+func (j *job) bundledStubDirs() []string {
+	if j.stubDirs != nil {
+		return *j.stubDirs
+	}
+	j.stubDirs = new([]string)
+	tool, err := j.pyright()
+	if err != nil || tool.Typeshed == "" {
+		return nil
+	}
+	root := filepath.Join(tool.Typeshed, "stubs")
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	for _, e := range ents {
+		if e.IsDir() {
+			*j.stubDirs = append(*j.stubDirs, filepath.Join(root, e.Name()))
+		}
+	}
+	return *j.stubDirs
+}
+
+// namespaceFalseAlarm reports whether pyright's unknown-symbol p names a member of a
+// module outside the standard library whose real source defines it or builds its
+// namespace at run time (globals().update, a replacement module's __getattr__).
+func (j *job) namespaceFalseAlarm(p lang.Problem) bool {
+	if p.Kind != lang.UnknownSymbol || !strings.Contains(p.Symbol, ".") || bytes.Contains([]byte(p.Message), []byte("its source defines")) {
+		return false
+	}
+	i := strings.LastIndexByte(p.Symbol, '.')
+	module, name := p.Symbol[:i], p.Symbol[i+1:]
+	if std, err := j.stdlibIndex(); err == nil {
+		if _, ok := std.Since(module); ok {
+			return false
+		}
+	}
+	ns := j.namespaceOf(module)
+	return ns != nil && ns.has(name)
+}
