@@ -1,17 +1,175 @@
 package python
 
-import "github.com/agentverify/agentverify/lang"
+import (
+	"regexp"
+	"strings"
+
+	"github.com/agentverify/agentverify/lang"
+)
 
 // dropFalseAlarms drops the findings that idiomatic code draws from pyright (design.md
 // §4.3.1): members of modules whose real source defines them or builds its namespace at
-// run time.
+// run time; standard-library members of another platform or left out of typeshed; code
+// for Python 2 behind an alias (six's `if PY3: … else: …`); a member used where a
+// hasattr test on its owner guards it.
 func (j *job) dropFalseAlarms(ps []lang.Problem) []lang.Problem {
+	byPath := map[string]*target{}
+	for _, t := range j.targets {
+		byPath[t.f.Path] = t
+	}
 	out := ps[:0]
 	for _, p := range ps {
-		if j.namespaceFalseAlarm(p) {
+		t := byPath[p.Location.File]
+		if t != nil && t.tree != nil && existence[p.Kind] && j.otherPython(t).covers(p) {
+			continue
+		}
+		if j.namespaceFalseAlarm(p) || j.stdlibFalseAlarm(p) {
 			continue
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+// existence are the kinds that say something does not exist, which code for another
+// Python or platform may use.
+var existence = map[lang.Kind]bool{
+	lang.Undefined: true, lang.UnknownSymbol: true, lang.UnknownMember: true, lang.UnknownImport: true,
+	lang.WrongArity: true, lang.UnknownKeyword: true, lang.WrongSignature: true, lang.TypeError: true,
+	lang.UnknownPackage: true, lang.UndeclaredDependency: true, lang.MissingDependency: true,
+}
+
+// otherCode is where a file runs only on another Python than the checked one: ranges of
+// lines, each with the name whose members it may use ("" for any).
+type otherCode []guardedRange
+
+type guardedRange struct {
+	from, to int
+	owner    string
+}
+
+func (o otherCode) covers(p lang.Problem) bool {
+	for _, g := range o {
+		if p.Location.Line < g.from || p.Location.Line > g.to {
+			continue
+		}
+		if g.owner == "" || strings.HasPrefix(p.Symbol, g.owner+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// py2Alias matches a condition on an alias of the Python major version: six's PY2/PY3
+// (PY3K, PY34 too), bare or through a module.
+var py2Alias = regexp.MustCompile(`^(not\s+)?(?:\w+\.)?(PY2|PY3\w*|IS_PY3|IS_PY2|PYTHON3|PYTHON2)$`)
+
+// hasattrTest matches hasattr(owner, "name"), negated or not.
+var hasattrTest = regexp.MustCompile(`^(?:not\s+)?hasattr\(\s*([\w.]+)\s*,`)
+
+// otherPython returns where t runs only under Python 2 (the branch an alias test sends
+// Python 2 to) or where a hasattr test guards its owner's members, once per file.
+func (j *job) otherPython(t *target) otherCode {
+	if o, ok := j.other[t]; ok {
+		return o
+	}
+	var o otherCode
+	t.tree.walk(func(n *node) bool {
+		if n.kind != "if_statement" {
+			return true
+		}
+		cond := strings.TrimSpace(n.child("condition").text(t.src))
+		if m := py2Alias.FindStringSubmatch(cond); m != nil {
+			py2 := strings.HasPrefix(m[2], "PY2") || strings.HasSuffix(m[2], "2")
+			if (m[1] != "") == py2 {
+				o = append(o, elseRanges(n)...) // if PY3: / if not PY2: … else: Python 2
+			} else if c := n.child("consequence"); c != nil {
+				o = append(o, guardedRange{from: c.pos.Line, to: c.endPos.Line})
+			}
+		}
+		if m := hasattrTest.FindStringSubmatch(cond); m != nil {
+			o = append(o, guardedRange{from: n.pos.Line, to: n.endPos.Line, owner: m[1]})
+		}
+		return true
+	})
+	j.other[t] = o
+	return o
+}
+
+// elseRanges are the lines of an if statement's elif and else branches.
+func elseRanges(n *node) []guardedRange {
+	var out []guardedRange
+	for _, c := range n.children {
+		if c.field == "alternative" {
+			out = append(out, guardedRange{from: c.pos.Line, to: c.endPos.Line})
+		}
+	}
+	return out
+}
+
+// implementationOnly are members of standard-library modules that exist on one
+// implementation of Python and that typeshed does not describe.
+var implementationOnly = map[string]bool{"sys.pypy_version_info": true, "sys.pypy_translation_info": true}
+
+// stdlibFalseAlarm reports whether pyright's unknown standard-library member p exists
+// after all: typeshed declares it for another platform only (os.startfile, msvcrt's
+// functions on Linux), or leaves it out while the interpreter's own source defines it
+// (urllib.request.proxy_bypass_environment), or it belongs to another implementation.
+func (j *job) stdlibFalseAlarm(p lang.Problem) bool {
+	if p.Kind != lang.UnknownSymbol || !strings.Contains(p.Symbol, ".") {
+		return false
+	}
+	if implementationOnly[p.Symbol] {
+		return true
+	}
+	i := strings.LastIndexByte(p.Symbol, '.')
+	module, name := p.Symbol[:i], p.Symbol[i+1:]
+	std, err := j.stdlibIndex()
+	if err != nil {
+		return false
+	}
+	if _, ok := std.Since(module); !ok {
+		return false
+	}
+	declared, platform := j.stubConditions(module)
+	if platform[name] {
+		return true
+	}
+	if declared[name] {
+		return false // declared for other Python versions: pyright is right
+	}
+	ns := j.namespaceOf(module)
+	return ns != nil && !ns.dynamic && ns.names[name]
+}
+
+// stubConditions returns the top-level names of a standard-library module's stub, and
+// those it declares only under a sys.platform test.
+func (j *job) stubConditions(module string) (all, platform map[string]bool) {
+	all, platform = map[string]bool{}, map[string]bool{}
+	src := j.source(module)
+	if src == nil {
+		return all, platform
+	}
+	tree, err := j.fe.g.parse(src)
+	if err != nil {
+		return all, platform
+	}
+	var names []string
+	stubNames(tree, src, "", &names)
+	for _, n := range names {
+		all[n] = true
+	}
+	tree.walk(func(n *node) bool {
+		if n.kind == "if_statement" && strings.Contains(n.child("condition").text(src), "sys.platform") {
+			var under []string
+			stubNames(n, src, "", &under)
+			for _, u := range under {
+				platform[u] = true
+			}
+			return false
+		}
+		return n.kind == "module" || n.kind == "if_statement" || n.kind == "block" ||
+			n.kind == "else_clause" || n.kind == "elif_clause"
+	})
+	return all, platform
 }

@@ -13,6 +13,8 @@ import (
 type classInfo struct {
 	bases []string
 	attrs map[string]bool
+	// dynamic: attributes are set by computed names (setattr.go).
+	dynamic bool
 }
 
 // projectClasses maps a class name to every class of that name in the project.
@@ -57,7 +59,7 @@ func (pc projectClasses) defines(c *classInfo, attr string, seen map[*classInfo]
 		return false
 	}
 	seen[c] = true
-	if c.attrs[attr] {
+	if c.attrs[attr] || c.dynamic {
 		return true
 	}
 	for _, b := range c.bases {
@@ -96,6 +98,7 @@ func (j *job) classes() projectClasses {
 		}
 		if tree, err := j.fe.g.parse(src); err == nil {
 			collectClasses(tree, src, j.projClasses)
+			collectSetattrs(tree, src, j.projClasses)
 		}
 		return nil
 	})
@@ -140,7 +143,7 @@ func outside(left *node, src []byte, out projectClasses) {
 // defines attr (assignments from outside the class included).
 func (j *job) definedOn(class, attr string) bool {
 	classes := j.classes()
-	for _, c := range classes[class] {
+	for _, c := range append(classes[class], classes[anyClass]...) {
 		if classes.defines(c, attr, map[*classInfo]bool{}) {
 			return true
 		}

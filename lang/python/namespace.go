@@ -181,8 +181,9 @@ type dyn struct {
 	modules    map[string]bool // isModule
 	blind      map[string]bool // pyrightBlind
 	stubDirs   *[]string
+	other      map[*target]otherCode // otherPython
 }
 
 func newDyn() dyn {
-	return dyn{namespaces: map[string]*namespace{}, modules: map[string]bool{}, blind: map[string]bool{}}
+	return dyn{namespaces: map[string]*namespace{}, modules: map[string]bool{}, blind: map[string]bool{}, other: map[*target]otherCode{}}
 }

@@ -1,0 +1,80 @@
+package python
+
+// Attributes set by name: setattr(obj, "name", v) defines name; setattr(obj, expr, v),
+// obj.__dict__.update(…) and vars(obj).update(…) define names only the run knows
+// (requests' status codes: setattr(codes, title, code) for every title of a table). The
+// class of obj — self's or cls's class in a method, C for a module variable bound to
+// C(…) — is then dynamic: no attribute of it is reported made up.
+
+// anyClass holds the attributes set by a literal setattr on an object of unknown class.
+const anyClass = "*"
+
+// collectSetattrs records the setattr and __dict__ updates of a file in out.
+func collectSetattrs(root *node, src []byte, out projectClasses) {
+	vars := map[string]string{} // module variable → the class it is an instance of
+	for _, s := range moduleStatements(root) {
+		as := s.firstOfKind("assignment")
+		if s.kind != "expression_statement" || as == nil || as.child("left").kind != "identifier" {
+			continue
+		}
+		if r := as.child("right"); r != nil && r.kind == "call" && r.child("function").kind == "identifier" {
+			vars[as.child("left").text(src)] = r.child("function").text(src)
+		}
+	}
+	var class []string // the enclosing classes
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n.kind == "class_definition" {
+			class = append(class, n.child("name").text(src))
+			defer func() { class = class[:len(class)-1] }()
+		}
+		if n.kind == "call" {
+			if obj, attr, ok := setByName(n, src); ok {
+				owner := anyClass
+				if len(class) > 0 && (obj == "self" || obj == "cls") {
+					owner = class[len(class)-1]
+				} else if c := vars[obj]; c != "" {
+					owner = c
+				}
+				info := &classInfo{attrs: map[string]bool{}}
+				if attr == "" {
+					info.dynamic = owner != anyClass
+				} else {
+					info.attrs[attr] = true
+				}
+				out[owner] = append(out[owner], info)
+			}
+		}
+		for _, c := range n.children {
+			walk(c)
+		}
+	}
+	walk(root)
+}
+
+// setByName recognises setattr(obj, name, v) (attr the literal name, "" when computed)
+// and obj.__dict__.update(…) / vars(obj).update(…) (attr "").
+func setByName(call *node, src []byte) (obj, attr string, ok bool) {
+	fn := call.child("function")
+	args := call.child("arguments")
+	if fn == nil || args == nil {
+		return "", "", false
+	}
+	as := args.namedChildren()
+	switch t := fn.text(src); {
+	case t == "setattr" && len(as) == 3 && as[0].kind == "identifier":
+		name, _ := stringValue(as[1], src)
+		return as[0].text(src), name, true
+	case fn.kind == "attribute" && fn.child("attribute").text(src) == "update":
+		o := fn.child("object")
+		switch {
+		case o.kind == "attribute" && o.child("attribute").text(src) == "__dict__" && o.child("object").kind == "identifier":
+			return o.child("object").text(src), "", true
+		case o.kind == "call" && o.child("function").text(src) == "vars":
+			if va := o.child("arguments").namedChildren(); len(va) == 1 && va[0].kind == "identifier" {
+				return va[0].text(src), "", true
+			}
+		}
+	}
+	return "", "", false
+}
