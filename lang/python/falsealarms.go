@@ -75,6 +75,9 @@ func (j *job) otherPython(t *target) otherCode {
 	}
 	var o otherCode
 	t.tree.walk(func(n *node) bool {
+		if n.kind == "block" || n.kind == "module" {
+			o = append(o, earlyReturns(n, t.src)...)
+		}
 		if n.kind != "if_statement" {
 			return true
 		}
@@ -94,6 +97,27 @@ func (j *job) otherPython(t *target) otherCode {
 	})
 	j.other[t] = o
 	return o
+}
+
+// earlyReturns are the hasattr guards of a block that return or raise when the member
+// exists: the rest of the block is the fallback (if hasattr(m, "new"): return m.new(x)
+// followed by return m.old(x)).
+func earlyReturns(block *node, src []byte) []guardedRange {
+	var out []guardedRange
+	for _, s := range block.children {
+		if s.kind != "if_statement" || s.child("alternative") != nil {
+			continue
+		}
+		m := hasattrTest.FindStringSubmatch(strings.TrimSpace(s.child("condition").text(src)))
+		body := blockOf(s.child("consequence"))
+		if m == nil || len(body) == 0 {
+			continue
+		}
+		if last := body[len(body)-1]; last.kind == "return_statement" || last.kind == "raise_statement" {
+			out = append(out, guardedRange{from: s.pos.Line, to: block.endPos.Line, owner: m[1]})
+		}
+	}
+	return out
 }
 
 // elseRanges are the lines of an if statement's elif and else branches.
