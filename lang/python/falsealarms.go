@@ -18,7 +18,15 @@ func (j *job) dropFalseAlarms(ps []lang.Problem) []lang.Problem {
 		byPath[t.f.Path] = t
 	}
 	out := ps[:0]
+	keywords := map[lang.Location]bool{}
 	for _, p := range ps {
+		if p.Kind == lang.UnknownKeyword {
+			at := lang.Location{File: p.Location.File, Line: p.Location.Line, Column: p.Location.Column}
+			if keywords[at] {
+				continue // pyright's, and the same keyword followed through **kwargs
+			}
+			keywords[at] = true
+		}
 		t := byPath[p.Location.File]
 		if t != nil && t.tree != nil && existence[p.Kind] && j.otherPython(t).covers(p) {
 			continue

@@ -181,9 +181,10 @@ type dyn struct {
 	modules    map[string]bool // isModule
 	blind      map[string]bool // pyrightBlind
 	stubDirs   *[]string
-	other      map[*target]otherCode // otherPython
+	other      map[*target]otherCode   // otherPython
+	parsed     map[string]parsedSource // parsedModule
 }
 
 func newDyn() dyn {
-	return dyn{namespaces: map[string]*namespace{}, modules: map[string]bool{}, blind: map[string]bool{}, other: map[*target]otherCode{}}
+	return dyn{namespaces: map[string]*namespace{}, modules: map[string]bool{}, blind: map[string]bool{}, other: map[*target]otherCode{}, parsed: map[string]parsedSource{}}
 }

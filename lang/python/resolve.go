@@ -19,7 +19,7 @@ type step func(*job) ([]lang.Problem, error)
 
 // defaultSteps are the resolver's analyses, in order.
 func defaultSteps() []step {
-	return []step{syntaxStep, pyrightStep, tooNewStep, kwargsStep, uncheckedStep}
+	return []step{syntaxStep, pyrightStep, tooNewStep, kwfwdStep, kwargsStep, uncheckedStep}
 }
 
 // job is one resolution: the Python files of the change and what the steps share.
