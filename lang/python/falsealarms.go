@@ -28,8 +28,11 @@ func (j *job) dropFalseAlarms(ps []lang.Problem) []lang.Problem {
 			keywords[at] = true
 		}
 		t := byPath[p.Location.File]
-		if t != nil && t.tree != nil && existence[p.Kind] && j.otherPython(t).covers(p) {
+		if t != nil && t.tree != nil && existence[p.Kind] && j.otherPython(t).covers(t, p) {
 			continue
+		}
+		if p.Kind == lang.UnknownSymbol && !strings.Contains(p.Symbol, ".") {
+			j.relativeSymbol(&p)
 		}
 		if j.namespaceFalseAlarm(p) || j.stdlibFalseAlarm(p) {
 			continue
@@ -54,14 +57,19 @@ type otherCode []guardedRange
 type guardedRange struct {
 	from, to int
 	owner    string
+	// members: only the members guarded (a try that catches AttributeError).
+	members bool
 }
 
-func (o otherCode) covers(p lang.Problem) bool {
+func (o otherCode) covers(t *target, p lang.Problem) bool {
 	for _, g := range o {
 		if p.Location.Line < g.from || p.Location.Line > g.to {
 			continue
 		}
-		if g.owner == "" || strings.HasPrefix(p.Symbol, g.owner+".") {
+		if g.members && p.Kind != lang.UnknownMember && p.Kind != lang.UnknownSymbol {
+			continue
+		}
+		if g.owner == "" || strings.HasPrefix(p.Symbol, g.owner+".") || t.receiver(p.Location) == lastName(g.owner) {
 			return true
 		}
 	}
@@ -82,14 +90,25 @@ func (j *job) otherPython(t *target) otherCode {
 		return o
 	}
 	var o otherCode
+	probes := featureProbes(t.tree, t.src)
 	t.tree.walk(func(n *node) bool {
 		if n.kind == "block" || n.kind == "module" {
 			o = append(o, earlyReturns(n, t.src)...)
+		}
+		if n.kind == "try_statement" && catches(n, t.src, "AttributeError") {
+			if b := n.child("body"); b != nil {
+				o = append(o, guardedRange{from: b.pos.Line, to: b.endPos.Line, members: true})
+			}
 		}
 		if n.kind != "if_statement" {
 			return true
 		}
 		cond := strings.TrimSpace(n.child("condition").text(t.src))
+		if v, ok := strings.CutSuffix(cond, " is None"); ok && probes[v] {
+			if c := n.child("consequence"); c != nil {
+				o = append(o, guardedRange{from: c.pos.Line, to: c.endPos.Line}) // the fallback
+			}
+		}
 		if m := py2Alias.FindStringSubmatch(cond); m != nil {
 			py2 := strings.HasPrefix(m[2], "PY2") || strings.HasSuffix(m[2], "2")
 			if (m[1] != "") == py2 {
@@ -105,6 +124,40 @@ func (j *job) otherPython(t *target) otherCode {
 	})
 	j.other[t] = o
 	return o
+}
+
+// featureProbes are the module's names bound to getattr(obj, "name", None): a test of
+// the name against None is a feature test (six's print_ = getattr(builtins, "print",
+// None); if print_ is None: def print_(…) for Python 2.5).
+func featureProbes(root *node, src []byte) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range moduleStatements(root) {
+		as := s.firstOfKind("assignment")
+		if s.kind != "expression_statement" || as == nil || as.child("left").kind != "identifier" {
+			continue
+		}
+		r := as.child("right")
+		if r == nil || r.kind != "call" || r.child("function").text(src) != "getattr" {
+			continue
+		}
+		if args := r.child("arguments").namedChildren(); len(args) == 3 && args[2].text(src) == "None" {
+			out[as.child("left").text(src)] = true
+		}
+	}
+	return out
+}
+
+// catches reports whether one of a try's handlers names the exception class.
+func catches(try *node, src []byte, class string) bool {
+	for _, c := range try.children {
+		if c.kind == "except_clause" {
+			header, _, _ := strings.Cut(c.text(src), ":")
+			if strings.Contains(header, class) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // earlyReturns are the hasattr guards of a block that return or raise when the member

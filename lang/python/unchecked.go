@@ -239,11 +239,13 @@ func (j *job) bundledStubDirs() []string {
 // module outside the standard library whose real source defines it or builds its
 // namespace at run time (globals().update, a replacement module's __getattr__).
 func (j *job) namespaceFalseAlarm(p lang.Problem) bool {
-	if p.Kind != lang.UnknownSymbol || !strings.Contains(p.Symbol, ".") || bytes.Contains([]byte(p.Message), []byte("its source defines")) {
+	if p.Kind != lang.UnknownSymbol || bytes.Contains([]byte(p.Message), []byte("its source defines")) {
 		return false
 	}
-	i := strings.LastIndexByte(p.Symbol, '.')
-	module, name := p.Symbol[:i], p.Symbol[i+1:]
+	module, name := parentModule(p.Symbol), lastName(p.Symbol)
+	if module == "" {
+		return false
+	}
 	if std, err := j.stdlibIndex(); err == nil {
 		if _, ok := std.Since(module); ok {
 			return false
@@ -251,4 +253,43 @@ func (j *job) namespaceFalseAlarm(p lang.Problem) bool {
 	}
 	ns := j.namespaceOf(module)
 	return ns != nil && ns.has(name)
+}
+
+// relativeImportAt returns the absolute module of the relative from-import p is on, ""
+// when there is none.
+func (j *job) relativeImportAt(p lang.Problem) string {
+	for _, t := range j.targets {
+		if t.f.Path != p.Location.File || t.tree == nil {
+			continue
+		}
+		module, pkg := fileModule(t.f.Path)
+		found := ""
+		t.tree.walk(func(n *node) bool {
+			if n.kind != "import_from_statement" {
+				return found == ""
+			}
+			if m := n.child("module_name"); m != nil && m.kind == "relative_import" &&
+				n.pos.Line <= p.Location.Line && p.Location.Line <= n.endPos.Line {
+				found = resolveModule(m, t.src, module, pkg)
+			}
+			return false
+		})
+		return found
+	}
+	return ""
+}
+
+// relativeSymbol completes pyright's unknown import symbol of a relative import with the
+// module it imports from and the closest names that module's source defines.
+func (j *job) relativeSymbol(p *lang.Problem) {
+	module := j.relativeImportAt(*p)
+	if module == "" || p.Symbol == "" {
+		return
+	}
+	name := p.Symbol
+	p.Symbol = module + "." + name
+	p.Message = fmt.Sprintf("%s is not a member of module %s", name, module)
+	if ns := j.namespaceOf(module); ns != nil && !ns.dynamic {
+		p.Suggestion = didYouMean(closest(name, ns.public()))
+	}
 }
