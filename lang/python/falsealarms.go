@@ -34,7 +34,7 @@ func (j *job) dropFalseAlarms(ps []lang.Problem) []lang.Problem {
 		if p.Kind == lang.UnknownSymbol && !strings.Contains(p.Symbol, ".") {
 			j.relativeSymbol(&p)
 		}
-		if j.namespaceFalseAlarm(p) || j.stdlibFalseAlarm(p) {
+		if j.namespaceFalseAlarm(p) || j.stdlibFalseAlarm(p) || t != nil && cooperativeSuper(t, p) {
 			continue
 		}
 		out = append(out, p)
@@ -257,4 +257,19 @@ func (j *job) stubConditions(module string) (all, platform map[string]bool) {
 			n.kind == "else_clause" || n.kind == "elif_clause"
 	})
 	return all, platform
+}
+
+// cooperativeSuper reports whether p is pyright's "X is not an attribute of object" on
+// super().X: in a class deriving from object alone that is a mixin's cooperative call,
+// which the class it is mixed into answers through the MRO (pygments' PostgresBase).
+func cooperativeSuper(t *target, p lang.Problem) bool {
+	if p.Kind != lang.UnknownMember || !strings.HasSuffix(p.Message, " is not an attribute of object") {
+		return false
+	}
+	if p.Location.Line < 1 || p.Location.Line > len(t.lf.Lines) {
+		return false
+	}
+	line := t.lf.Lines[p.Location.Line-1]
+	before := strings.TrimRight(line[:min(max(p.Location.Column-1, 0), len(line))], " \t")
+	return strings.HasSuffix(before, "super().")
 }

@@ -1,5 +1,7 @@
 package python
 
+import "strings"
+
 // Attributes set by name: setattr(obj, "name", v) defines name; setattr(obj, expr, v),
 // obj.__dict__.update(…) and vars(obj).update(…) define names only the run knows
 // (requests' status codes: setattr(codes, title, code) for every title of a table). The
@@ -50,6 +52,7 @@ func collectSetattrs(root *node, src []byte, out projectClasses) {
 		}
 	}
 	walk(root)
+	collectNewInstances(root, src, out)
 }
 
 // setByName recognises setattr(obj, name, v) (attr the literal name, "" when computed)
@@ -77,4 +80,50 @@ func setByName(call *node, src []byte) (obj, attr string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// collectNewInstances records the attributes a class's methods set on an instance they
+// create with __new__ (a metaclass's obj = type.__new__(mcs, …); obj._styles = {} in
+// pygments' StyleMeta): attributes of the class's instances, self in its other methods.
+func collectNewInstances(root *node, src []byte, out projectClasses) {
+	root.walk(func(n *node) bool {
+		if n.kind != "class_definition" {
+			return true
+		}
+		info := &classInfo{attrs: map[string]bool{}}
+		for _, s := range blockOf(n.child("body")) {
+			if d, _ := unwrap(s); d.kind == "function_definition" {
+				newInstanceAttrs(d.child("body"), src, info.attrs)
+			}
+		}
+		if len(info.attrs) > 0 {
+			name := n.child("name").text(src)
+			out[name] = append(out[name], info)
+		}
+		return true
+	})
+}
+
+// newInstanceAttrs adds the attributes body assigns on names it binds to X.__new__(…).
+func newInstanceAttrs(body *node, src []byte, attrs map[string]bool) {
+	created := map[string]bool{}
+	var assigns []*node
+	body.walk(func(m *node) bool {
+		if m.kind != "assignment" {
+			return m.kind != "function_definition" && m.kind != "class_definition"
+		}
+		l, r := m.child("left"), m.child("right")
+		if l != nil && l.kind == "identifier" && r != nil && r.kind == "call" &&
+			strings.HasSuffix(r.child("function").text(src), "__new__") {
+			created[l.text(src)] = true
+		}
+		assigns = append(assigns, m)
+		return true
+	})
+	for _, a := range assigns {
+		l := a.child("left")
+		if l != nil && l.kind == "attribute" && created[l.child("object").text(src)] {
+			attrs[l.child("attribute").text(src)] = true
+		}
+	}
 }
