@@ -110,7 +110,7 @@ func (c *nsCollector) assignTarget(left, right *node) {
 		switch {
 		case v == "globals()" || v == "vars()" || v == "locals()":
 			c.ns.dynamic = true
-		case v == "sys.modules":
+		case v == "sys.modules" && left.child("subscript").text(c.src) == "__name__":
 			c.replacement(right)
 		}
 	case "identifier":

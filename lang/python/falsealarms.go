@@ -34,7 +34,7 @@ func (j *job) dropFalseAlarms(ps []lang.Problem) []lang.Problem {
 		if p.Kind == lang.UnknownSymbol && !strings.Contains(p.Symbol, ".") {
 			j.relativeSymbol(&p)
 		}
-		if j.namespaceFalseAlarm(p) || j.stdlibFalseAlarm(p) || t != nil && cooperativeSuper(t, p) {
+		if j.namespaceFalseAlarm(p) || j.stdlibFalseAlarm(p) || j.hookedImport(p) || t != nil && cooperativeSuper(t, p) {
 			continue
 		}
 		out = append(out, p)
@@ -100,6 +100,9 @@ func (j *job) otherPython(t *target) otherCode {
 				o = append(o, guardedRange{from: b.pos.Line, to: b.endPos.Line, members: true})
 			}
 		}
+		if n.kind == "with_statement" {
+			o = append(o, suppressed(n, t.src)...)
+		}
 		if n.kind != "if_statement" {
 			return true
 		}
@@ -145,6 +148,24 @@ func featureProbes(root *node, src []byte) map[string]bool {
 		}
 	}
 	return out
+}
+
+// suppressed guards the body of `with contextlib.suppress(AttributeError)` (its members)
+// and of suppress(ImportError) (all of it: an optional import).
+func suppressed(with *node, src []byte) []guardedRange {
+	clause := with.firstOfKind("with_clause")
+	body := with.child("body")
+	if clause == nil || body == nil || !strings.Contains(clause.text(src), "suppress(") {
+		return nil
+	}
+	c := clause.text(src)
+	switch {
+	case strings.Contains(c, "ImportError") || strings.Contains(c, "ModuleNotFoundError"):
+		return []guardedRange{{from: body.pos.Line, to: body.endPos.Line}}
+	case strings.Contains(c, "AttributeError"):
+		return []guardedRange{{from: body.pos.Line, to: body.endPos.Line, members: true}}
+	}
+	return nil
 }
 
 // catches reports whether one of a try's handlers names the exception class.

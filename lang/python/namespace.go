@@ -1,6 +1,7 @@
 package python
 
 import (
+	"bytes"
 	"io/fs"
 	"os"
 	"path"
@@ -141,6 +142,9 @@ func (j *job) readNamespace(module string, ms *modSource) *namespace {
 		ns: &namespace{names: map[string]bool{}}}
 	c.block(tree)
 	c.globals(tree)
+	if metaPath(ms.src) {
+		c.ns.dynamic = true // an import hook serves submodules the files do not show
+	}
 	c.lazy()
 	if ms.pkg {
 		for _, sub := range moduleEntries(ms.fsys, path.Dir(ms.rel)) {
@@ -188,3 +192,7 @@ type dyn struct {
 func newDyn() dyn {
 	return dyn{namespaces: map[string]*namespace{}, modules: map[string]bool{}, blind: map[string]bool{}, other: map[*target]otherCode{}, parsed: map[string]parsedSource{}}
 }
+
+// metaPath reports whether a module's source installs an import hook (setuptools.extern's
+// VendorImporter appends itself to sys.meta_path).
+func metaPath(src []byte) bool { return bytes.Contains(src, []byte("sys.meta_path.")) }

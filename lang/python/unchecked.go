@@ -243,6 +243,9 @@ func (j *job) namespaceFalseAlarm(p lang.Problem) bool {
 		return false
 	}
 	module, name := parentModule(p.Symbol), lastName(p.Symbol)
+	if strings.HasPrefix(module, ".") {
+		module = relativeTo(p.Location.File, module)
+	}
 	if module == "" {
 		return false
 	}
@@ -292,4 +295,43 @@ func (j *job) relativeSymbol(p *lang.Problem) {
 	if ns := j.namespaceOf(module); ns != nil && !ns.dynamic {
 		p.Suggestion = didYouMean(closest(name, ns.public()))
 	}
+}
+
+// relativeTo resolves a relative module name as pyright writes it ("..install") against
+// the file it is imported in.
+func relativeTo(file, rel string) string {
+	module, pkg := fileModule(file)
+	dots := len(rel) - len(strings.TrimLeft(rel, "."))
+	base := module
+	if !pkg {
+		base = parentModule(base)
+	}
+	for i := 1; i < dots; i++ {
+		if base == "" {
+			return ""
+		}
+		base = parentModule(base)
+	}
+	switch rest := rel[dots:]; {
+	case base == "":
+		return rest
+	case rest == "":
+		return base
+	default:
+		return base + "." + rest
+	}
+}
+
+// hookedImport reports whether pyright's unknown import p is of a module below a package
+// whose source installs an import hook (sys.meta_path): the hook serves it at run time.
+func (j *job) hookedImport(p lang.Problem) bool {
+	if p.Kind != lang.UnknownImport {
+		return false
+	}
+	for m := parentModule(p.Symbol); m != ""; m = parentModule(m) {
+		if ms := j.realSource(m); ms != nil {
+			return metaPath(ms.src)
+		}
+	}
+	return false
 }
