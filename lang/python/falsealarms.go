@@ -34,7 +34,8 @@ func (j *job) dropFalseAlarms(ps []lang.Problem) []lang.Problem {
 		if p.Kind == lang.UnknownSymbol && !strings.Contains(p.Symbol, ".") {
 			j.relativeSymbol(&p)
 		}
-		if j.namespaceFalseAlarm(p) || j.stdlibFalseAlarm(p) || j.hookedImport(p) || t != nil && cooperativeSuper(t, p) {
+		if j.namespaceFalseAlarm(p) || j.stdlibFalseAlarm(p) || j.hookedImport(p) ||
+			t != nil && (cooperativeSuper(t, p) || assignedMember(t, p) || j.platformMock(t, p) || privateClassKeyword(t, p)) {
 			continue
 		}
 		out = append(out, p)
@@ -293,4 +294,63 @@ func cooperativeSuper(t *target, p lang.Problem) bool {
 	line := t.lf.Lines[p.Location.Line-1]
 	before := strings.TrimRight(line[:min(max(p.Location.Column-1, 0), len(line))], " \t")
 	return strings.HasSuffix(before, "super().")
+}
+
+// lineAt returns the text of line n of t, "" outside it.
+func lineAt(t *target, n int) string {
+	if n < 1 || n > len(t.lf.Lines) {
+		return ""
+	}
+	return t.lf.Lines[n-1]
+}
+
+// assignedMember reports whether p is pyright's unknown module member at the target of an
+// assignment (builtins.file = self._file): setting a module's attribute defines it.
+func assignedMember(t *target, p lang.Problem) bool {
+	if p.Kind != lang.UnknownSymbol || p.Location.EndLine != p.Location.Line || p.Location.EndColumn == 0 {
+		return false
+	}
+	line := lineAt(t, p.Location.Line)
+	if p.Location.EndColumn-1 > len(line) {
+		return false
+	}
+	rest := strings.TrimLeft(line[p.Location.EndColumn-1:], " \t")
+	return strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==")
+}
+
+// mockClass matches pyright's member error on a class.
+var mockClass = regexp.MustCompile(`^(\w+) is not an attribute of type\[(\w+)\]$`)
+
+// platformMock reports whether p is a member of a class that stands in for a
+// standard-library module on other platforms (setuptools: if Windows: import winreg,
+// else: class winreg: …): the module's stub declares it for the platform it is for.
+func (j *job) platformMock(t *target, p lang.Problem) bool {
+	m := mockClass.FindStringSubmatch(p.Message)
+	if p.Kind != lang.UnknownMember || m == nil || t.idx == nil || t.idx.modules[m[2]] != m[2] {
+		return false
+	}
+	return j.stdlibFalseAlarm(lang.Problem{Kind: lang.UnknownSymbol, Symbol: m[2] + "." + m[1]})
+}
+
+// privateClassKeyword reports whether p is pyright's unknown keyword in the bases of a
+// class deriving from a private class of a module (typing._SpecialForm, _root=True):
+// typeshed does not describe the __init_subclass__ of private machinery.
+func privateClassKeyword(t *target, p lang.Problem) bool {
+	if p.Kind != lang.UnknownKeyword || t.tree == nil {
+		return false
+	}
+	found := false
+	t.tree.walk(func(n *node) bool {
+		if found || n.kind != "class_definition" || n.pos.Line > p.Location.Line || n.endPos.Line < p.Location.Line {
+			return !found
+		}
+		sup := n.child("superclasses")
+		if sup != nil && sup.pos.Line <= p.Location.Line && p.Location.Line <= sup.endPos.Line {
+			for _, b := range sup.namedChildren() {
+				found = found || b.kind == "attribute" && strings.HasPrefix(b.child("attribute").text(t.src), "_")
+			}
+		}
+		return true
+	})
+	return found
 }

@@ -127,23 +127,44 @@ func (j *job) sysPath() []string {
 	if py == "" {
 		return nil
 	}
+	key := py
+	if st, err := os.Stat(py); err == nil {
+		key += "\x00" + st.ModTime().String()
+	}
+	if dirs, ok := j.fe.cache.sysPath(key); ok {
+		*j.path = dirs
+		return dirs
+	}
+	if j.req.Memo != nil {
+		*j.path = j.req.Memo.Get("python/syspath\x00"+key, func() any { return j.askSysPath(py) }).([]string)
+	} else {
+		*j.path = j.askSysPath(py)
+	}
+	if len(*j.path) > 0 {
+		j.fe.cache.putSysPath(key, *j.path)
+	}
+	return *j.path
+}
+
+// askSysPath runs the interpreter py to print its sys.path (absolute entries only).
+func (j *job) askSysPath(py string) []string {
 	ctx, cancel := context.WithTimeout(j.req.Context, 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py, "-I", "-c", "import sys, json; print(json.dumps(sys.path))")
 	cmd.Dir = os.TempDir()
 	out, err := cmd.Output()
 	if err != nil {
-		return nil
+		return []string{}
 	}
-	var dirs []string
+	var dirs, abs []string
 	if json.Unmarshal(out, &dirs) == nil {
 		for _, d := range dirs {
 			if filepath.IsAbs(d) {
-				*j.path = append(*j.path, d)
+				abs = append(abs, d)
 			}
 		}
 	}
-	return *j.path
+	return abs
 }
 
 // topLevelModules are the modules an import may have meant: the standard library's, the

@@ -78,33 +78,73 @@ func (j *job) realSource(module string) *modSource {
 	return nil
 }
 
-// nsCache keeps the namespaces of installed modules between verifications of a warm
-// process, keyed by file, modification time and size (an upgrade of the package changes
-// the key).
-type nsCache struct {
-	mu sync.Mutex
-	m  map[string]*namespace
+// srcCache keeps what the checks beyond pyright read from installed modules between
+// verifications of a warm process: namespaces and syntax trees keyed by file,
+// modification time and size (an upgrade of the package changes the key), and the
+// interpreter's sys.path keyed by the interpreter and its modification time.
+type srcCache struct {
+	mu     sync.Mutex
+	ns     map[string]*namespace
+	parsed map[string]parsedSource
+	paths  map[string][]string
 }
 
-func newNSCache() *nsCache { return &nsCache{m: map[string]*namespace{}} }
+func newSrcCache() *srcCache {
+	return &srcCache{ns: map[string]*namespace{}, parsed: map[string]parsedSource{}, paths: map[string][]string{}}
+}
 
-func (c *nsCache) get(key string) (*namespace, bool) {
+func (c *srcCache) namespace(key string) (*namespace, bool) {
 	if c == nil || key == "" {
 		return nil, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ns, ok := c.m[key]
+	ns, ok := c.ns[key]
 	return ns, ok
 }
 
-func (c *nsCache) put(key string, ns *namespace) {
+func (c *srcCache) putNamespace(key string, ns *namespace) {
+	if c != nil && key != "" {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.ns[key] = ns
+	}
+}
+
+func (c *srcCache) tree(key string) (parsedSource, bool) {
 	if c == nil || key == "" {
-		return
+		return parsedSource{}, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.m[key] = ns
+	p, ok := c.parsed[key]
+	return p, ok
+}
+
+func (c *srcCache) putTree(key string, p parsedSource) {
+	if c != nil && key != "" {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.parsed[key] = p
+	}
+}
+
+func (c *srcCache) sysPath(key string) ([]string, bool) {
+	if c == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.paths[key]
+	return p, ok
+}
+
+func (c *srcCache) putSysPath(key string, dirs []string) {
+	if c != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.paths[key] = dirs
+	}
 }
 
 // namespaceOf returns the namespace of module read from its real source, nil when it has
@@ -119,14 +159,14 @@ func (j *job) namespaceOf(module string) *namespace {
 	var ns *namespace
 	if ms != nil {
 		key := "python/ns\x00" + ms.key
-		if cached, ok := j.fe.nsCache.get(ms.key); ok {
+		if cached, ok := j.fe.cache.namespace(ms.key); ok {
 			ns = cached
 		} else if ms.key != "" && j.req.Memo != nil {
 			ns = j.req.Memo.Get(key, func() any { return j.readNamespace(module, ms) }).(*namespace)
 		} else {
 			ns = j.readNamespace(module, ms)
 		}
-		j.fe.nsCache.put(ms.key, ns)
+		j.fe.cache.putNamespace(ms.key, ns)
 	}
 	j.namespaces[module] = ns
 	return ns
