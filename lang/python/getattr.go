@@ -215,15 +215,11 @@ func (c *nsCollector) namedLiteral(name string, depth int) ([]string, bool) {
 
 // literalIn returns the keys of the literal bound to name in module.
 func (c *nsCollector) literalIn(module, name string, depth int) ([]string, bool) {
-	ms := c.j.realSource(module)
-	if ms == nil {
+	tree, src, pkg := c.j.parsedModule(module)
+	if tree == nil {
 		return nil, false
 	}
-	tree, err := c.j.fe.g.parse(ms.src)
-	if err != nil {
-		return nil, false
-	}
-	other := &nsCollector{j: c.j, module: module, pkg: ms.pkg, src: ms.src, root: tree}
+	other := &nsCollector{j: c.j, module: module, pkg: pkg, src: src, root: tree}
 	return other.namedLiteral(name, depth)
 }
 

@@ -36,6 +36,9 @@ type accepted struct {
 // (ok false when it takes no **kwargs or does something else with them). passed are the
 // keywords of the call.
 func (j *job) forwardedKeywords(module, name string, passed map[string]bool) (accepted, bool) {
+	if j.isStdlib(module) && !stubTakesKwargs(j.source(module), name) {
+		return accepted{}, false // typeshed states its keywords: pyright checks them
+	}
 	c := j.lookupCallable(module, name, 0)
 	if c == nil {
 		return accepted{}, false
@@ -441,4 +444,30 @@ func (j *job) calleeName(t *target, fn string) (string, string) {
 		return "", ""
 	}
 	return q[:i], q[i+1:]
+}
+
+// stubTakesKwargs reports whether a definition of name in a stub's text (any overload)
+// has a **parameter, without parsing the stub.
+func stubTakesKwargs(stub []byte, name string) bool {
+	text := string(stub)
+	for i := 0; ; {
+		k := strings.Index(text[i:], "def "+name+"(")
+		if k < 0 {
+			return false
+		}
+		start := i + k + len("def "+name+"(")
+		depth, end := 1, start
+		for ; end < len(text) && depth > 0; end++ {
+			switch text[end] {
+			case '(', '[':
+				depth++
+			case ')', ']':
+				depth--
+			}
+		}
+		if strings.Contains(text[start:end], "**") {
+			return true
+		}
+		i = end
+	}
 }

@@ -94,17 +94,23 @@ func (j *job) memberRefs(t *target) []memberRef {
 		}
 		return true
 	})
-	std, _ := j.stdlibIndex()
 	kept := out[:0]
 	for _, r := range out {
-		if std != nil {
-			if _, ok := std.Since(r.module); ok {
-				continue
-			}
+		if !j.isStdlib(r.module) {
+			kept = append(kept, r)
 		}
-		kept = append(kept, r)
 	}
 	return kept
+}
+
+// isStdlib reports whether module is of the standard library (typeshed's record of it).
+func (j *job) isStdlib(module string) bool {
+	std, err := j.stdlibIndex()
+	if err != nil {
+		return false
+	}
+	_, ok := std.Since(module)
+	return ok
 }
 
 // attributeRefs lists the module-member uses in the attribute expressions under n.
@@ -121,7 +127,7 @@ func (j *job) attributeRefs(n *node, src []byte, bound map[string]string) []memb
 		text := obj.text(src)
 		head, rest, dotted := strings.Cut(text, ".")
 		mod, ok := bound[head]
-		if !ok || strings.ContainsAny(text, "()[] \t\n") {
+		if !ok || strings.ContainsAny(text, "()[] \t\n") || j.isStdlib(mod) {
 			return true
 		}
 		if dotted {
