@@ -73,7 +73,7 @@ func (j *job) keywordsOf(c *callable, passed map[string]bool, depth int) (accept
 	ps := fn.child("parameters")
 	kw := kwargsParam(ps, c.src)
 	own := []string{}
-	for _, n := range keywordNames(ps, c.src) {
+	for _, n := range parameterKeywords(ps, c.src, c.def.kind == "class_definition") {
 		if n != kw {
 			own = append(own, n)
 		}
@@ -87,9 +87,16 @@ func (j *job) keywordsOf(c *callable, passed map[string]bool, depth int) (accept
 	}
 	site := uses.forward[0]
 	explicit := map[string]bool{}
+	positional := 0
 	for _, a := range site.child("arguments").namedChildren() {
-		if a.kind == "keyword_argument" {
+		switch a.kind {
+		case "keyword_argument":
 			explicit[a.child("name").text(c.src)] = true
+		case "list_splat":
+			positional = -1 << 30 // how many it fills is unknown: none taken away
+		case "dictionary_splat", "comment":
+		default:
+			positional++
 		}
 	}
 	callee := j.calleeOf(c, fn, site.child("function"), passed, depth)
@@ -101,8 +108,8 @@ func (j *job) keywordsOf(c *callable, passed map[string]bool, depth int) (accept
 		return accepted{}, false
 	}
 	names := append(own, uses.keys...)
-	for _, n := range inner.names {
-		if !explicit[n] {
+	for i, n := range inner.names {
+		if !explicit[n] && i >= positional { // the call's positional arguments fill the first
 			names = append(names, n)
 		}
 	}
@@ -470,4 +477,27 @@ func stubTakesKwargs(stub []byte, name string) bool {
 		}
 		i = end
 	}
+}
+
+// parameterKeywords lists the parameters of ps a caller can name, in order, but for the
+// first of a method (self; keywordNames leaves out any self or cls, and a function's cls
+// may be a real keyword, as json.dumps's is): not positional-only ones, not *args or
+// **kwargs.
+func parameterKeywords(ps *node, src []byte, method bool) []string {
+	var out []string
+	for i, p := range ps.namedChildren() {
+		if i == 0 && method {
+			continue
+		}
+		switch p.kind {
+		case "positional_separator":
+			out = out[:0]
+		case "list_splat_pattern", "dictionary_splat_pattern", "keyword_separator", "comment":
+		default:
+			if id := paramName(p); id != nil {
+				out = append(out, id.text(src))
+			}
+		}
+	}
+	return out
 }
