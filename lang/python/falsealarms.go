@@ -27,20 +27,27 @@ func (j *job) dropFalseAlarms(ps []lang.Problem) []lang.Problem {
 			}
 			keywords[at] = true
 		}
-		t := byPath[p.Location.File]
-		if t != nil && t.tree != nil && existence[p.Kind] && j.otherPython(t).covers(t, p) {
-			continue
-		}
 		if p.Kind == lang.UnknownSymbol && !strings.Contains(p.Symbol, ".") {
 			j.relativeSymbol(&p)
 		}
-		if j.namespaceFalseAlarm(p) || j.stdlibFalseAlarm(p) || j.hookedImport(p) ||
-			t != nil && (cooperativeSuper(t, p) || assignedMember(t, p) || j.platformMock(t, p) || privateClassKeyword(t, p)) {
-			continue
+		if !j.falseAlarm(byPath[p.Location.File], p) {
+			out = append(out, p)
 		}
-		out = append(out, p)
 	}
 	return out
+}
+
+// falseAlarm reports whether p, found in t (nil when not a changed Python file), is one
+// of the false alarms dropFalseAlarms drops.
+func (j *job) falseAlarm(t *target, p lang.Problem) bool {
+	if j.namespaceFalseAlarm(p) || j.stdlibFalseAlarm(p) || j.hookedImport(p) {
+		return true
+	}
+	if t == nil || t.tree == nil {
+		return false
+	}
+	return existence[p.Kind] && j.otherPython(t).covers(t, p) ||
+		cooperativeSuper(t, p) || assignedMember(t, p) || j.platformMock(t, p) || privateClassKeyword(t, p)
 }
 
 // existence are the kinds that say something does not exist, which code for another
@@ -93,36 +100,17 @@ func (j *job) otherPython(t *target) otherCode {
 	var o otherCode
 	probes := featureProbes(t.tree, t.src)
 	t.tree.walk(func(n *node) bool {
-		if n.kind == "block" || n.kind == "module" {
+		switch n.kind {
+		case "block", "module":
 			o = append(o, earlyReturns(n, t.src)...)
-		}
-		if n.kind == "try_statement" && catches(n, t.src, "AttributeError") {
-			if b := n.child("body"); b != nil {
+		case "try_statement":
+			if b := n.child("body"); b != nil && catches(n, t.src, "AttributeError") {
 				o = append(o, guardedRange{from: b.pos.Line, to: b.endPos.Line, members: true})
 			}
-		}
-		if n.kind == "with_statement" {
+		case "with_statement":
 			o = append(o, suppressed(n, t.src)...)
-		}
-		if n.kind != "if_statement" {
-			return true
-		}
-		cond := strings.TrimSpace(n.child("condition").text(t.src))
-		if v, ok := strings.CutSuffix(cond, " is None"); ok && probes[v] {
-			if c := n.child("consequence"); c != nil {
-				o = append(o, guardedRange{from: c.pos.Line, to: c.endPos.Line}) // the fallback
-			}
-		}
-		if m := py2Alias.FindStringSubmatch(cond); m != nil {
-			py2 := strings.HasPrefix(m[2], "PY2") || strings.HasSuffix(m[2], "2")
-			if (m[1] != "") == py2 {
-				o = append(o, elseRanges(n)...) // if PY3: / if not PY2: … else: Python 2
-			} else if c := n.child("consequence"); c != nil {
-				o = append(o, guardedRange{from: c.pos.Line, to: c.endPos.Line})
-			}
-		}
-		if m := hasattrTest.FindStringSubmatch(cond); m != nil {
-			o = append(o, guardedRange{from: n.pos.Line, to: n.endPos.Line, owner: m[1]})
+		case "if_statement":
+			o = append(o, ifGuards(n, t.src, probes)...)
 		}
 		return true
 	})
@@ -201,6 +189,29 @@ func earlyReturns(block *node, src []byte) []guardedRange {
 		}
 	}
 	return out
+}
+
+// ifGuards are the ranges an if statement guards: the fallback of a feature probe, the
+// Python 2 branch of an alias test, the whole statement for a hasattr test.
+func ifGuards(n *node, src []byte, probes map[string]bool) []guardedRange {
+	var o []guardedRange
+	cond := strings.TrimSpace(n.child("condition").text(src))
+	c := n.child("consequence")
+	if v, ok := strings.CutSuffix(cond, " is None"); ok && probes[v] && c != nil {
+		o = append(o, guardedRange{from: c.pos.Line, to: c.endPos.Line}) // the fallback
+	}
+	if m := py2Alias.FindStringSubmatch(cond); m != nil {
+		py2 := strings.HasPrefix(m[2], "PY2") || strings.HasSuffix(m[2], "2")
+		if (m[1] != "") == py2 {
+			o = append(o, elseRanges(n)...) // if PY3: / if not PY2: … else: Python 2
+		} else if c != nil {
+			o = append(o, guardedRange{from: c.pos.Line, to: c.endPos.Line})
+		}
+	}
+	if m := hasattrTest.FindStringSubmatch(cond); m != nil {
+		o = append(o, guardedRange{from: n.pos.Line, to: n.endPos.Line, owner: m[1]})
+	}
+	return o
 }
 
 // elseRanges are the lines of an if statement's elif and else branches.

@@ -62,32 +62,36 @@ func (a *getattrAnalysis) statements(stmts []*node, guarded bool) bool {
 func (a *getattrAnalysis) statement(s *node, guarded bool) bool {
 	switch s.kind {
 	case "if_statement", "elif_clause":
-		test := a.known(s.child("condition"))
-		if !a.statements(blockOf(s.child("consequence")), guarded || test) {
-			return false
-		}
-		for _, alt := range s.children {
-			if alt.field == "alternative" && !a.statement(alt, guarded) {
-				return false
-			}
-		}
-		return true
+		return a.ifStatement(s, guarded)
 	case "else_clause", "try_statement", "except_clause", "finally_clause", "with_statement", "block":
 		for _, ch := range s.children {
 			if ch.named && !a.statement(ch, guarded) {
 				return false
 			}
 		}
-		return true
 	case "expression_statement":
 		if as := s.firstOfKind("assignment"); as != nil && as.child("left").kind == "identifier" && a.known(as.child("right")) {
 			a.guards[as.child("left").text(a.c.src)] = true
 		}
-		return true
 	case "return_statement":
 		return guarded || a.known(first(s.namedChildren()))
 	case "for_statement", "while_statement", "function_definition", "class_definition", "decorated_definition":
 		return guarded || !containsReturn(s)
+	}
+	return true
+}
+
+// ifStatement checks an if (or elif): its body is guarded when its test is known, its
+// other branches only as much as the statement is.
+func (a *getattrAnalysis) ifStatement(s *node, guarded bool) bool {
+	test := a.known(s.child("condition"))
+	if !a.statements(blockOf(s.child("consequence")), guarded || test) {
+		return false
+	}
+	for _, alt := range s.children {
+		if alt.field == "alternative" && !a.statement(alt, guarded) {
+			return false
+		}
 	}
 	return true
 }
@@ -130,15 +134,20 @@ func (a *getattrAnalysis) known(e *node) bool {
 	case "comparison_operator":
 		return a.comparison(e)
 	case "call":
-		fn := e.child("function")
-		args := e.child("arguments").namedChildren()
-		if fn.kind == "attribute" && fn.child("attribute").text(src) == "get" && len(args) == 1 && args[0].text(src) == a.param {
-			return a.container(fn.child("object"))
-		}
+		return a.getCall(e)
 	case "subscript":
 		if e.child("subscript").text(src) == a.param {
 			return a.container(e.child("value"))
 		}
+	}
+	return false
+}
+
+// getCall handles C.get(name).
+func (a *getattrAnalysis) getCall(e *node) bool {
+	fn, args := e.child("function"), e.child("arguments").namedChildren()
+	if fn.kind == "attribute" && fn.child("attribute").text(a.c.src) == "get" && len(args) == 1 && args[0].text(a.c.src) == a.param {
+		return a.container(fn.child("object"))
 	}
 	return false
 }

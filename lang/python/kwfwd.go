@@ -86,19 +86,7 @@ func (j *job) keywordsOf(c *callable, passed map[string]bool, depth int) (accept
 		return accepted{}, false
 	}
 	site := uses.forward[0]
-	explicit := map[string]bool{}
-	positional := 0
-	for _, a := range site.child("arguments").namedChildren() {
-		switch a.kind {
-		case "keyword_argument":
-			explicit[a.child("name").text(c.src)] = true
-		case "list_splat":
-			positional = -1 << 30 // how many it fills is unknown: none taken away
-		case "dictionary_splat", "comment":
-		default:
-			positional++
-		}
-	}
+	explicit, positional := forwardArgs(site, c.src)
 	callee := j.calleeOf(c, fn, site.child("function"), passed, depth)
 	if callee == nil {
 		return accepted{}, false
@@ -114,6 +102,25 @@ func (j *job) keywordsOf(c *callable, passed map[string]bool, depth int) (accept
 		}
 	}
 	return accepted{names: names, via: inner.via}, true
+}
+
+// forwardArgs returns the keywords a forwarding call passes itself and how many
+// positional arguments it passes (a large negative number after *args: unknown).
+func forwardArgs(site *node, src []byte) (map[string]bool, int) {
+	explicit := map[string]bool{}
+	positional := 0
+	for _, a := range site.child("arguments").namedChildren() {
+		switch a.kind {
+		case "keyword_argument":
+			explicit[a.child("name").text(src)] = true
+		case "list_splat":
+			positional = -1 << 30 // how many it fills is unknown: none taken away
+		case "dictionary_splat", "comment":
+		default:
+			positional++
+		}
+	}
+	return explicit, positional
 }
 
 // calleeOf resolves the callable a forwarding call names in c's module: a function or
@@ -171,6 +178,11 @@ func (j *job) lookupCallable(module, name string, depth int) *callable {
 			return &callable{module: module, pkg: pkg, src: src, def: d}
 		}
 	}
+	return j.importedCallable(tree, src, module, pkg, name, depth)
+}
+
+// importedCallable follows the from-imports of a module's tree that may bind name.
+func (j *job) importedCallable(tree *node, src []byte, module string, pkg bool, name string, depth int) *callable {
 	for _, s := range moduleStatements(tree) {
 		if s.kind != "import_from_statement" {
 			continue
@@ -335,32 +347,33 @@ func (u *kwUses) use(parents []*node, src []byte) {
 	case p.kind == "not_operator" || p.kind == "if_statement" || p.kind == "boolean_operator":
 		// a truthiness test
 	case p.kind == "attribute" && gp != nil && gp.kind == "call":
-		m := p.child("attribute").text(src)
-		args := gp.child("arguments").namedChildren()
-		k, lit := "", false
-		if len(args) > 0 {
-			k, lit = stringValue(args[0], src)
-		}
-		if (m == "get" || m == "pop" || m == "setdefault") && lit {
-			u.keys = append(u.keys, k)
-		} else {
-			u.ok = false
-		}
+		u.method(p.child("attribute").text(src), gp, src)
 	case p.kind == "subscript":
-		if k, lit := stringValue(p.child("subscript"), src); lit {
-			u.keys = append(u.keys, k)
-		} else {
-			u.ok = false
-		}
+		u.key(p.child("subscript"), src)
 	case p.kind == "comparison_operator":
-		if k, lit := stringValue(first(p.namedChildren()), src); lit {
-			u.keys = append(u.keys, k)
-		} else {
-			u.ok = false
-		}
+		u.key(first(p.namedChildren()), src)
 	default:
 		u.ok = false
 	}
+}
+
+// method handles kwargs.m(...): get, pop and setdefault of a literal key read it.
+func (u *kwUses) method(m string, call *node, src []byte) {
+	args := call.child("arguments").namedChildren()
+	if (m == "get" || m == "pop" || m == "setdefault") && len(args) > 0 {
+		u.key(args[0], src)
+		return
+	}
+	u.ok = false
+}
+
+// key records a literal key read from kwargs; anything else leaves them open.
+func (u *kwUses) key(k *node, src []byte) {
+	if v, lit := stringValue(k, src); lit {
+		u.keys = append(u.keys, v)
+		return
+	}
+	u.ok = false
 }
 
 // kwfwdStep reports keyword arguments a function that forwards **kwargs does not accept,

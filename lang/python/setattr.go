@@ -13,16 +13,7 @@ const anyClass = "*"
 
 // collectSetattrs records the setattr and __dict__ updates of a file in out.
 func collectSetattrs(root *node, src []byte, out projectClasses) {
-	vars := map[string]string{} // module variable → the class it is an instance of
-	for _, s := range moduleStatements(root) {
-		as := s.firstOfKind("assignment")
-		if s.kind != "expression_statement" || as == nil || as.child("left").kind != "identifier" {
-			continue
-		}
-		if r := as.child("right"); r != nil && r.kind == "call" && r.child("function").kind == "identifier" {
-			vars[as.child("left").text(src)] = r.child("function").text(src)
-		}
-	}
+	vars := instanceVars(root, src)
 	var class []string // the enclosing classes
 	var walk func(n *node)
 	walk = func(n *node) {
@@ -30,22 +21,14 @@ func collectSetattrs(root *node, src []byte, out projectClasses) {
 			class = append(class, n.child("name").text(src))
 			defer func() { class = class[:len(class)-1] }()
 		}
-		if n.kind == "call" {
-			if obj, attr, ok := setByName(n, src); ok {
-				owner := anyClass
-				if len(class) > 0 && (obj == "self" || obj == "cls") {
-					owner = class[len(class)-1]
-				} else if c := vars[obj]; c != "" {
-					owner = c
-				}
-				info := &classInfo{attrs: map[string]bool{}}
-				if attr == "" {
-					info.dynamic = owner != anyClass
-				} else {
-					info.attrs[attr] = true
-				}
-				out[owner] = append(out[owner], info)
+		if obj, attr, ok := setByName(n, src); ok {
+			owner := anyClass
+			if len(class) > 0 && (obj == "self" || obj == "cls") {
+				owner = class[len(class)-1]
+			} else if c := vars[obj]; c != "" {
+				owner = c
 			}
+			out.setByName(owner, attr)
 		}
 		for _, c := range n.children {
 			walk(c)
@@ -55,9 +38,38 @@ func collectSetattrs(root *node, src []byte, out projectClasses) {
 	collectNewInstances(root, src, out)
 }
 
+// instanceVars maps the module's variables bound to C(…) to C.
+func instanceVars(root *node, src []byte) map[string]string {
+	vars := map[string]string{}
+	for _, s := range moduleStatements(root) {
+		as := s.firstOfKind("assignment")
+		if s.kind != "expression_statement" || as == nil || as.child("left").kind != "identifier" {
+			continue
+		}
+		if r := as.child("right"); r != nil && r.kind == "call" && r.child("function").kind == "identifier" {
+			vars[as.child("left").text(src)] = r.child("function").text(src)
+		}
+	}
+	return vars
+}
+
+// setByName records attr set on an instance of owner, or owner dynamic when attr is "".
+func (pc projectClasses) setByName(owner, attr string) {
+	info := &classInfo{attrs: map[string]bool{}}
+	if attr == "" {
+		info.dynamic = owner != anyClass
+	} else {
+		info.attrs[attr] = true
+	}
+	pc[owner] = append(pc[owner], info)
+}
+
 // setByName recognises setattr(obj, name, v) (attr the literal name, "" when computed)
 // and obj.__dict__.update(…) / vars(obj).update(…) (attr "").
 func setByName(call *node, src []byte) (obj, attr string, ok bool) {
+	if call.kind != "call" {
+		return "", "", false
+	}
 	fn := call.child("function")
 	args := call.child("arguments")
 	if fn == nil || args == nil {
@@ -69,14 +81,8 @@ func setByName(call *node, src []byte) (obj, attr string, ok bool) {
 		name, _ := stringValue(as[1], src)
 		return as[0].text(src), name, true
 	case fn.kind == "attribute" && fn.child("attribute").text(src) == "update":
-		o := fn.child("object")
-		switch {
-		case o.kind == "attribute" && o.child("attribute").text(src) == "__dict__" && o.child("object").kind == "identifier":
-			return o.child("object").text(src), "", true
-		case o.kind == "call" && o.child("function").text(src) == "vars":
-			if va := o.child("arguments").namedChildren(); len(va) == 1 && va[0].kind == "identifier" {
-				return va[0].text(src), "", true
-			}
+		if obj := dictOwner(fn.child("object"), src); obj != "" {
+			return obj, "", true
 		}
 	}
 	return "", "", false
@@ -126,4 +132,18 @@ func newInstanceAttrs(body *node, src []byte, attrs map[string]bool) {
 			attrs[l.child("attribute").text(src)] = true
 		}
 	}
+}
+
+// dictOwner returns obj of obj.__dict__ or vars(obj), "" for anything else.
+func dictOwner(o *node, src []byte) string {
+	switch {
+	case o == nil:
+	case o.kind == "attribute" && o.child("attribute").text(src) == "__dict__" && o.child("object").kind == "identifier":
+		return o.child("object").text(src)
+	case o.kind == "call" && o.child("function").text(src) == "vars":
+		if va := o.child("arguments").namedChildren(); len(va) == 1 && va[0].kind == "identifier" {
+			return va[0].text(src)
+		}
+	}
+	return ""
 }

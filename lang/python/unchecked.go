@@ -60,29 +60,9 @@ func (j *job) memberRefs(t *target) []memberRef {
 	t.tree.walk(func(n *node) bool {
 		switch n.kind {
 		case "import_statement":
-			for _, ch := range n.children {
-				switch {
-				case ch.field != "name":
-				case ch.kind == "aliased_import":
-					bound[ch.child("alias").text(t.src)] = ch.child("name").text(t.src)
-				default:
-					first, _, _ := strings.Cut(ch.text(t.src), ".")
-					bound[first] = first
-				}
-			}
+			bindImports(n, t.src, bound)
 		case "import_from_statement":
-			from := resolveModule(n.child("module_name"), t.src, module, pkg)
-			for _, ch := range n.children {
-				if ch.field != "name" || from == "" {
-					continue
-				}
-				name, local := ch, ch
-				if ch.kind == "aliased_import" {
-					name, local = ch.child("name"), ch.child("alias")
-				}
-				out = append(out, memberRef{module: from, name: name.text(t.src), at: name})
-				bound[local.text(t.src)] = from + "." + name.text(t.src) // a module, if it is one
-			}
+			out = append(out, fromImportRefs(n, t.src, module, pkg, bound)...)
 		case "assignment", "augmented_assignment", "delete_statement":
 			if r := n.child("right"); r != nil {
 				out = append(out, j.attributeRefs(r, t.src, bound)...)
@@ -111,6 +91,39 @@ func (j *job) isStdlib(module string) bool {
 	}
 	_, ok := std.Since(module)
 	return ok
+}
+
+// bindImports records the names an import statement binds to modules.
+func bindImports(n *node, src []byte, bound map[string]string) {
+	for _, ch := range n.children {
+		switch {
+		case ch.field != "name":
+		case ch.kind == "aliased_import":
+			bound[ch.child("alias").text(src)] = ch.child("name").text(src)
+		default:
+			first, _, _ := strings.Cut(ch.text(src), ".")
+			bound[first] = first
+		}
+	}
+}
+
+// fromImportRefs lists the names a from-import takes from its module (of the importing
+// module, pkg for an __init__) and records them as bound, in case they are modules.
+func fromImportRefs(n *node, src []byte, module string, pkg bool, bound map[string]string) []memberRef {
+	from := resolveModule(n.child("module_name"), src, module, pkg)
+	var out []memberRef
+	for _, ch := range n.children {
+		if ch.field != "name" || from == "" {
+			continue
+		}
+		name, local := ch, ch
+		if ch.kind == "aliased_import" {
+			name, local = ch.child("name"), ch.child("alias")
+		}
+		out = append(out, memberRef{module: from, name: name.text(src), at: name})
+		bound[local.text(src)] = from + "." + name.text(src) // a module, if it is one
+	}
+	return out
 }
 
 // attributeRefs lists the module-member uses in the attribute expressions under n.
