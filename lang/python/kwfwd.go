@@ -30,6 +30,8 @@ type callable struct {
 type accepted struct {
 	names []string
 	via   string
+	// refused: the function itself raises on keywords it does not read.
+	refused bool
 }
 
 // forwardedKeywords returns the keywords module.name accepts when it forwards **kwargs
@@ -82,6 +84,9 @@ func (j *job) keywordsOf(c *callable, passed map[string]bool, depth int) (accept
 		return accepted{names: own, via: c.module + "." + c.def.child("name").text(c.src)}, true
 	}
 	uses := kwargsUses(fn.child("body"), c.src, kw)
+	if uses.ok && len(uses.forward) == 0 && uses.rejects {
+		return accepted{names: append(own, uses.keys...), refused: true}, true
+	}
 	if !uses.ok || len(uses.forward) != 1 {
 		return accepted{}, false
 	}
@@ -101,7 +106,7 @@ func (j *job) keywordsOf(c *callable, passed map[string]bool, depth int) (accept
 			names = append(names, n)
 		}
 	}
-	return accepted{names: names, via: inner.via}, true
+	return accepted{names: names, via: inner.via, refused: inner.refused}, true
 }
 
 // forwardArgs returns the keywords a forwarding call passes itself and how many
@@ -205,6 +210,14 @@ func (j *job) importedCallable(tree *node, src []byte, module string, pkg bool, 
 	return nil
 }
 
+// why says where the keywords end.
+func (a accepted) why() string {
+	if a.refused {
+		return "it raises on a **kwargs key it does not read"
+	}
+	return "it passes **kwargs on to " + a.via + "(), which does not take it either"
+}
+
 // parsedModule returns the syntax tree of a module's real source, parsed once per job.
 func (j *job) parsedModule(module string) (*node, []byte, bool) {
 	if p, ok := j.parsed[module]; ok {
@@ -304,6 +317,9 @@ type kwUses struct {
 	forward []*node
 	keys    []string
 	ok      bool
+	// rejects: an `if kwargs:` raises, so what the body did not read is refused
+	// (logging.basicConfig's "Unrecognised argument(s)").
+	rejects bool
 }
 
 // kwargsUses classifies every use of kw in body.
@@ -336,6 +352,11 @@ func kwargsUses(body *node, src []byte, kw string) kwUses {
 
 // use classifies one use of kwargs, given its ancestors (nearest last).
 func (u *kwUses) use(parents []*node, src []byte) {
+	for _, a := range parents {
+		if a.kind == "raise_statement" {
+			return // named in the error it raises
+		}
+	}
 	p := parents[len(parents)-1]
 	var gp *node
 	if len(parents) > 1 {
@@ -344,7 +365,9 @@ func (u *kwUses) use(parents []*node, src []byte) {
 	switch {
 	case p.kind == "dictionary_splat" && gp != nil && gp.kind == "argument_list" && len(parents) > 2:
 		u.forward = append(u.forward, parents[len(parents)-3])
-	case p.kind == "not_operator" || p.kind == "if_statement" || p.kind == "boolean_operator":
+	case p.kind == "if_statement":
+		u.rejects = u.rejects || raises(p.child("consequence"))
+	case p.kind == "not_operator" || p.kind == "boolean_operator":
 		// a truthiness test
 	case p.kind == "attribute" && gp != nil && gp.kind == "call":
 		u.method(p.child("attribute").text(src), gp, src)
@@ -434,10 +457,9 @@ func (j *job) forwardedCall(t *target, call *node) []lang.Problem {
 			continue
 		}
 		out = append(out, lang.Problem{
-			Kind:     lang.UnknownKeyword,
-			Location: lang.Location{File: t.f.Path, Line: k.pos.Line, Column: k.pos.Column},
-			Message: fmt.Sprintf("%s.%s() accepts no keyword argument %s (it passes **kwargs on to %s(), which does not take it either)",
-				module, name, kw, acc.via),
+			Kind:       lang.UnknownKeyword,
+			Location:   lang.Location{File: t.f.Path, Line: k.pos.Line, Column: k.pos.Column},
+			Message:    fmt.Sprintf("%s.%s() accepts no keyword argument %s (%s)", module, name, kw, acc.why()),
 			Suggestion: didYouMean(closest(kw, acc.names)),
 			Symbol:     module + "." + name + "." + kw,
 		})
@@ -513,4 +535,10 @@ func parameterKeywords(ps *node, src []byte, method bool) []string {
 		}
 	}
 	return out
+}
+
+// raises reports whether a block ends in a raise.
+func raises(block *node) bool {
+	stmts := blockOf(block)
+	return len(stmts) > 0 && stmts[len(stmts)-1].kind == "raise_statement"
 }

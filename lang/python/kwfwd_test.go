@@ -62,6 +62,18 @@ def loop(**kw):
 
 def closed(a, b=1):
     return a
+
+
+def config(**kwargs):
+    fmt = kwargs.pop("format", None)
+    level = kwargs.pop("level", None)
+    if kwargs:
+        raise ValueError("Unrecognised argument(s): %s" % ", ".join(kwargs))
+    return fmt, level
+
+
+def ignores(**kwargs):
+    return kwargs.pop("format", None)
 `
 	j := nsJob(map[string]string{"pkg/__init__.py": "", "pkg/mod.py": lib,
 		"pkg/impl.py": "class Target:\n    def __init__(self, z=0):\n        pass\n", "other.py": "def g(p, q=1):\n    pass\n"})
@@ -81,6 +93,8 @@ def closed(a, b=1):
 		{"stored", "", "-"},
 		{"loop", "", "-"},
 		{"closed", "", "-"}, // no **kwargs: pyright's business
+		{"config", "", "format level"},
+		{"ignores", "", "-"}, // other keywords are ignored, not refused
 	} {
 		passed := map[string]bool{}
 		for _, p := range strings.Fields(tc.passed) {
