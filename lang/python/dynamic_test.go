@@ -2,10 +2,14 @@ package python
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
@@ -126,4 +130,75 @@ func FuzzNamespace(f *testing.F) {
 			t.Fatalf("namespace %+v", ns)
 		}
 	})
+}
+
+// TestWarmNamespaceCache: a warm frontend reads an installed module once while its file
+// is unchanged, and again once it changes.
+func TestWarmNamespaceCache(t *testing.T) {
+	site := t.TempDir()
+	lib := filepath.Join(site, "lib.py")
+	if err := os.WriteFile(lib, []byte("old = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fe := frontend{g: newGrammar(), cache: newSrcCache()}
+	names := func() *namespace {
+		j := nsJob(nil)
+		j.fe = fe
+		j.path = &[]string{site}
+		return j.namespaceOf("lib")
+	}
+	first := names()
+	if !first.has("old") || first.has("new") {
+		t.Fatalf("first read: %v", sorted(first.names))
+	}
+	if again := names(); again != first {
+		t.Error("an unchanged file was read again")
+	}
+	if err := os.WriteFile(lib, []byte("new = 1\nnewer = 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if changed := names(); !changed.has("new") || changed.has("old") {
+		t.Errorf("after the change: %v", sorted(changed.names))
+	}
+}
+
+// lockingMemo holds its lock while it builds a value, as check.Memo does.
+type lockingMemo struct {
+	mu sync.Mutex
+	m  map[string]any
+}
+
+func (l *lockingMemo) Get(key string, newValue func() any) any {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if v, ok := l.m[key]; ok {
+		return v
+	}
+	v := newValue()
+	l.m[key] = v
+	return v
+}
+
+// TestNamespaceMemoNested: reading an installed module that star-imports another, with
+// the verification's Memo, neither deadlocks nor loses the imported names.
+func TestNamespaceMemoNested(t *testing.T) {
+	site := t.TempDir()
+	for name, src := range map[string]string{"a.py": "from b import *\n", "b.py": "from c import *\nx = 1\n", "c.py": "y = 2\n"} {
+		if err := os.WriteFile(filepath.Join(site, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j := nsJob(nil)
+	j.req.Memo = &lockingMemo{m: map[string]any{}}
+	j.path = &[]string{site}
+	done := make(chan *namespace)
+	go func() { done <- j.namespaceOf("a") }()
+	select {
+	case ns := <-done:
+		if !ns.has("x") || !ns.has("y") || ns.dynamic {
+			t.Errorf("namespace of a: %+v", ns)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("reading a namespace through the Memo deadlocked")
+	}
 }

@@ -135,11 +135,7 @@ func (j *job) sysPath() []string {
 		*j.path = dirs
 		return dirs
 	}
-	if j.req.Memo != nil {
-		*j.path = j.req.Memo.Get("python/syspath\x00"+key, func() any { return j.askSysPath(py) }).([]string)
-	} else {
-		*j.path = j.askSysPath(py)
-	}
+	*j.path = memoized(j.req.Memo, "python/syspath\x00"+key, func() any { return j.askSysPath(py) }).([]string)
 	if len(*j.path) > 0 {
 		j.fe.cache.putSysPath(key, *j.path)
 	}

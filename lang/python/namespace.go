@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/agentverify/agentverify/lang"
 )
 
 // namespace is what a module's real source binds at its top level, read without
@@ -161,8 +163,8 @@ func (j *job) namespaceOf(module string) *namespace {
 		key := "python/ns\x00" + ms.key
 		if cached, ok := j.fe.cache.namespace(ms.key); ok {
 			ns = cached
-		} else if ms.key != "" && j.req.Memo != nil {
-			ns = j.req.Memo.Get(key, func() any { return j.readNamespace(module, ms) }).(*namespace)
+		} else if ms.key != "" {
+			ns = memoized(j.req.Memo, key, func() any { return j.readNamespace(module, ms) }).(*namespace)
 		} else {
 			ns = j.readNamespace(module, ms)
 		}
@@ -236,3 +238,33 @@ func newDyn() dyn {
 // metaPath reports whether a module's source installs an import hook (setuptools.extern's
 // VendorImporter appends itself to sys.meta_path).
 func metaPath(src []byte) bool { return bytes.Contains(src, []byte("sys.meta_path.")) }
+
+// memoSlot is a value of the verification's Memo computed outside the Memo's lock: reading
+// one module's namespace may read others' (star imports), which a nested Memo.Get would
+// deadlock on. Two passes racing for a slot may both compute it; the first result stays.
+type memoSlot struct {
+	mu   sync.Mutex
+	v    any
+	done bool
+}
+
+// memoized returns the value of key in m, built by build on first use (m may be nil).
+func memoized(m lang.Memo, key string, build func() any) any {
+	if m == nil {
+		return build()
+	}
+	slot := m.Get(key, func() any { return &memoSlot{} }).(*memoSlot)
+	slot.mu.Lock()
+	if slot.done {
+		defer slot.mu.Unlock()
+		return slot.v
+	}
+	slot.mu.Unlock()
+	v := build()
+	slot.mu.Lock()
+	defer slot.mu.Unlock()
+	if !slot.done {
+		slot.v, slot.done = v, true
+	}
+	return slot.v
+}
