@@ -40,7 +40,7 @@ func (j *job) dropFalseAlarms(ps []lang.Problem) []lang.Problem {
 // falseAlarm reports whether p, found in t (nil when not a changed Python file), is one
 // of the false alarms dropFalseAlarms drops.
 func (j *job) falseAlarm(t *target, p lang.Problem) bool {
-	if j.namespaceFalseAlarm(p) || j.stdlibFalseAlarm(p) || j.hookedImport(p) {
+	if j.namespaceFalseAlarm(p) || j.stdlibFalseAlarm(p) || j.hookedImport(p) || inferredType(p) {
 		return true
 	}
 	if t == nil || t.tree == nil {
@@ -364,4 +364,22 @@ func privateClassKeyword(t *target, p lang.Problem) bool {
 		return true
 	})
 	return found
+}
+
+// narrowedBool matches pyright's member error on a truthiness-narrowed sentinel.
+var narrowedBool = regexp.MustCompile(`is not an attribute of Literal\[(True|False)\]$`)
+
+// inferredType reports pyright's errors about a type it inferred from untyped code rather
+// than one the code states: a member of Literal[True]/Literal[False], which only a
+// truthiness test narrows a `self._content = False … = b"…"` union to (pyright reports
+// the other members of the union on their own, so a real typo is still found), and a
+// call of a partly Unknown type (requests' auth, rebound to a tuple on one branch).
+func inferredType(p lang.Problem) bool {
+	switch p.Kind {
+	case lang.UnknownMember:
+		return narrowedBool.MatchString(p.Message)
+	case lang.TypeError:
+		return notCallable.MatchString(p.Message) && strings.Contains(p.Message, "Unknown")
+	}
+	return false
 }
