@@ -111,6 +111,9 @@ func (j *job) otherPython(t *target) otherCode {
 			o = append(o, suppressed(n, t.src)...)
 		case "if_statement":
 			o = append(o, ifGuards(n, t.src, probes)...)
+			o = append(o, aliasNarrowing(n, t.src)...)
+		case "elif_clause":
+			o = append(o, aliasNarrowing(n, t.src)...)
 		}
 		return true
 	})
@@ -212,6 +215,21 @@ func ifGuards(n *node, src []byte, probes map[string]bool) []guardedRange {
 		o = append(o, guardedRange{from: n.pos.Line, to: n.endPos.Line, owner: m[1]})
 	}
 	return o
+}
+
+// pyAliasIn matches a Python-version alias anywhere in a condition.
+var pyAliasIn = regexp.MustCompile(`\b(PY2|PY3\w*|IS_PY[23]|PYTHON[23])\b`)
+
+// aliasNarrowing guards the members used in a branch that tests a version alias and
+// isinstance together (six: elif PY3 and isinstance(s, binary_type): s.decode(…)): the
+// aliased types are unions of both Pythons' for pyright, so its narrowing is wrong.
+func aliasNarrowing(n *node, src []byte) []guardedRange {
+	cond := n.child("condition").text(src)
+	c := n.child("consequence")
+	if c == nil || !pyAliasIn.MatchString(cond) || !strings.Contains(cond, "isinstance(") {
+		return nil
+	}
+	return []guardedRange{{from: c.pos.Line, to: c.endPos.Line, members: true}}
 }
 
 // elseRanges are the lines of an if statement's elif and else branches.
