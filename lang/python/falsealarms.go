@@ -3,6 +3,7 @@ package python
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/agentverify/agentverify/lang"
 )
@@ -99,6 +100,7 @@ func (j *job) otherPython(t *target) otherCode {
 	}
 	var o otherCode
 	probes := featureProbes(t.tree, t.src)
+	aliased := aliasedTypes(t.tree, t.src)
 	t.tree.walk(func(n *node) bool {
 		switch n.kind {
 		case "block", "module":
@@ -111,9 +113,9 @@ func (j *job) otherPython(t *target) otherCode {
 			o = append(o, suppressed(n, t.src)...)
 		case "if_statement":
 			o = append(o, ifGuards(n, t.src, probes)...)
-			o = append(o, aliasNarrowing(n, t.src)...)
+			o = append(o, aliasNarrowing(n, t.src, aliased)...)
 		case "elif_clause":
-			o = append(o, aliasNarrowing(n, t.src)...)
+			o = append(o, aliasNarrowing(n, t.src, aliased)...)
 		}
 		return true
 	})
@@ -220,16 +222,48 @@ func ifGuards(n *node, src []byte, probes map[string]bool) []guardedRange {
 // pyAliasIn matches a Python-version alias anywhere in a condition.
 var pyAliasIn = regexp.MustCompile(`\b(PY2|PY3\w*|IS_PY[23]|PYTHON[23])\b`)
 
-// aliasNarrowing guards the members used in a branch that tests a version alias and
-// isinstance together (six: elif PY3 and isinstance(s, binary_type): s.decode(…)): the
-// aliased types are unions of both Pythons' for pyright, so its narrowing is wrong.
-func aliasNarrowing(n *node, src []byte) []guardedRange {
+// aliasNarrowing guards the members used in a branch that narrows with isinstance where
+// a version alias is involved — tested with it (six: elif PY3 and isinstance(s,
+// binary_type)), or a type the module binds differently per Python (isinstance(s,
+// binary_type), binary_type = bytes under PY3, str else): pyright sees those types as
+// both Pythons' at once, so its narrowing is wrong.
+func aliasNarrowing(n *node, src []byte, aliased map[string]bool) []guardedRange {
 	cond := n.child("condition").text(src)
 	c := n.child("consequence")
-	if c == nil || !pyAliasIn.MatchString(cond) || !strings.Contains(cond, "isinstance(") {
+	if c == nil || !strings.Contains(cond, "isinstance(") {
 		return nil
 	}
-	return []guardedRange{{from: c.pos.Line, to: c.endPos.Line, members: true}}
+	if pyAliasIn.MatchString(cond) || mentionsAny(cond, aliased) {
+		return []guardedRange{{from: c.pos.Line, to: c.endPos.Line, members: true}}
+	}
+	return nil
+}
+
+// aliasedTypes are the names the module binds in the branches of a version-alias test.
+func aliasedTypes(root *node, src []byte) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range root.children {
+		if s.kind != "if_statement" || !py2Alias.MatchString(strings.TrimSpace(s.child("condition").text(src))) {
+			continue
+		}
+		s.walk(func(m *node) bool {
+			if m.kind == "assignment" && m.child("left").kind == "identifier" {
+				out[m.child("left").text(src)] = true
+			}
+			return m.kind != "function_definition" && m.kind != "class_definition"
+		})
+	}
+	return out
+}
+
+// mentionsAny reports whether text names one of names as a whole word.
+func mentionsAny(text string, names map[string]bool) bool {
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if names[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // elseRanges are the lines of an if statement's elif and else branches.
