@@ -242,6 +242,10 @@ func (j *job) bundledStubDirs() []string {
 		return nil
 	}
 	root := filepath.Join(tool.Typeshed, "stubs")
+	if dirs, ok := j.fe.cache.sysPath("stubs\x00" + root); ok { // pyright's install does not change
+		*j.stubDirs = dirs
+		return dirs
+	}
 	ents, err := os.ReadDir(root)
 	if err != nil {
 		return nil
@@ -251,6 +255,7 @@ func (j *job) bundledStubDirs() []string {
 			*j.stubDirs = append(*j.stubDirs, filepath.Join(root, e.Name()))
 		}
 	}
+	j.fe.cache.putSysPath("stubs\x00"+root, *j.stubDirs)
 	return *j.stubDirs
 }
 
