@@ -72,14 +72,7 @@ func (j *job) keywordsOf(c *callable, passed map[string]bool, depth int) (accept
 	if fn == nil || depth > maxForward {
 		return accepted{}, false
 	}
-	ps := fn.child("parameters")
-	kw := kwargsParam(ps, c.src)
-	own := []string{}
-	for _, n := range parameterKeywords(ps, c.src, c.def.kind == "class_definition") {
-		if n != kw {
-			own = append(own, n)
-		}
-	}
+	own, kw := c.ownKeywords(fn)
 	if kw == "" {
 		return accepted{names: own, via: c.module + "." + c.def.child("name").text(c.src)}, true
 	}
@@ -107,6 +100,19 @@ func (j *job) keywordsOf(c *callable, passed map[string]bool, depth int) (accept
 		}
 	}
 	return accepted{names: names, via: inner.via, refused: inner.refused}, true
+}
+
+// ownKeywords returns the keywords fn names itself and the name of its **kwargs ("").
+func (c *callable) ownKeywords(fn *node) ([]string, string) {
+	ps := fn.child("parameters")
+	kw := kwargsParam(ps, c.src)
+	own := []string{}
+	for _, n := range parameterKeywords(ps, c.src, c.def.kind == "class_definition") {
+		if n != kw {
+			own = append(own, n)
+		}
+	}
+	return own, kw
 }
 
 // forwardArgs returns the keywords a forwarding call passes itself and how many
@@ -358,18 +364,18 @@ func (u *kwUses) use(parents []*node, src []byte) {
 		}
 	}
 	p := parents[len(parents)-1]
-	var gp *node
+	gp := &node{} // the grandparent, a node of no kind at the top
 	if len(parents) > 1 {
 		gp = parents[len(parents)-2]
 	}
 	switch {
-	case p.kind == "dictionary_splat" && gp != nil && gp.kind == "argument_list" && len(parents) > 2:
+	case p.kind == "dictionary_splat" && gp.kind == "argument_list" && len(parents) > 2:
 		u.forward = append(u.forward, parents[len(parents)-3])
 	case p.kind == "if_statement":
 		u.rejects = u.rejects || raises(p.child("consequence"))
 	case p.kind == "not_operator" || p.kind == "boolean_operator":
 		// a truthiness test
-	case p.kind == "attribute" && gp != nil && gp.kind == "call":
+	case p.kind == "attribute" && gp.kind == "call":
 		u.method(p.child("attribute").text(src), gp, src)
 	case p.kind == "subscript":
 		u.key(p.child("subscript"), src)
