@@ -59,7 +59,7 @@ func BenchmarkBeyondPyright(b *testing.B) {
 			}
 		})
 		b.Run("warm/"+name, func(b *testing.B) {
-			fe := frontend{g: newGrammar(), cache: newSrcCache()}
+			fe := frontend{g: newGrammar(), srcs: newSrcCache()}
 			runBeyond(b, fe, req)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

@@ -140,7 +140,7 @@ func TestWarmNamespaceCache(t *testing.T) {
 	if err := os.WriteFile(lib, []byte("old = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fe := frontend{g: newGrammar(), cache: newSrcCache()}
+	fe := frontend{g: newGrammar(), srcs: newSrcCache()}
 	names := func() *namespace {
 		j := nsJob(nil)
 		j.fe = fe

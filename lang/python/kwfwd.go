@@ -231,11 +231,11 @@ func (j *job) parsedModule(module string) (*node, []byte, bool) {
 	}
 	var p parsedSource
 	if ms := j.realSource(module); ms != nil {
-		if cached, ok := j.fe.cache.tree(ms.key); ok {
+		if cached, ok := j.fe.srcs.tree(ms.key); ok {
 			p = cached
 		} else if tree, err := j.fe.g.parse(ms.src); err == nil {
 			p = parsedSource{tree: tree, src: ms.src, pkg: ms.pkg}
-			j.fe.cache.putTree(ms.key, p)
+			j.fe.srcs.putTree(ms.key, p)
 		}
 	}
 	j.parsed[module] = p

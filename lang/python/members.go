@@ -127,40 +127,23 @@ func (j *job) sysPath() []string {
 	if py == "" {
 		return nil
 	}
-	key := py
-	if st, err := os.Stat(py); err == nil {
-		key += "\x00" + st.ModTime().String()
-	}
-	if dirs, ok := j.fe.cache.sysPath(key); ok {
-		*j.path = dirs
-		return dirs
-	}
-	*j.path = memoized(j.req.Memo, "python/syspath\x00"+key, func() any { return j.askSysPath(py) }).([]string)
-	if len(*j.path) > 0 {
-		j.fe.cache.putSysPath(key, *j.path)
-	}
-	return *j.path
-}
-
-// askSysPath runs the interpreter py to print its sys.path (absolute entries only).
-func (j *job) askSysPath(py string) []string {
 	ctx, cancel := context.WithTimeout(j.req.Context, 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py, "-I", "-c", "import sys, json; print(json.dumps(sys.path))")
 	cmd.Dir = os.TempDir()
 	out, err := cmd.Output()
 	if err != nil {
-		return []string{}
+		return nil
 	}
-	var dirs, abs []string
+	var dirs []string
 	if json.Unmarshal(out, &dirs) == nil {
 		for _, d := range dirs {
 			if filepath.IsAbs(d) {
-				abs = append(abs, d)
+				*j.path = append(*j.path, d)
 			}
 		}
 	}
-	return abs
+	return *j.path
 }
 
 // topLevelModules are the modules an import may have meant: the standard library's, the

@@ -13,8 +13,6 @@ import (
 type classInfo struct {
 	bases []string
 	attrs map[string]bool
-	// dynamic: attributes are set by computed names (setattr.go).
-	dynamic bool
 }
 
 // projectClasses maps a class name to every class of that name in the project.
@@ -59,7 +57,7 @@ func (pc projectClasses) defines(c *classInfo, attr string, seen map[*classInfo]
 		return false
 	}
 	seen[c] = true
-	if c.attrs[attr] || c.dynamic {
+	if c.attrs[attr] {
 		return true
 	}
 	for _, b := range c.bases {
@@ -98,7 +96,6 @@ func (j *job) classes() projectClasses {
 		}
 		if tree, err := j.fe.g.parse(src); err == nil {
 			collectClasses(tree, src, j.projClasses)
-			collectSetattrs(tree, src, j.projClasses)
 		}
 		return nil
 	})
@@ -142,8 +139,11 @@ func outside(left *node, src []byte, out projectClasses) {
 // definedOn reports whether a class named class, or one of its bases in the project,
 // defines attr (assignments from outside the class included).
 func (j *job) definedOn(class, attr string) bool {
+	if j.setByName(class, attr) {
+		return true // set with setattr (setattr.go)
+	}
 	classes := j.classes()
-	for _, c := range append(classes[class], classes[anyClass]...) {
+	for _, c := range classes[class] {
 		if classes.defines(c, attr, map[*classInfo]bool{}) {
 			return true
 		}

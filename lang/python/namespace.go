@@ -161,14 +161,14 @@ func (j *job) namespaceOf(module string) *namespace {
 	var ns *namespace
 	if ms != nil {
 		key := "python/ns\x00" + ms.key
-		if cached, ok := j.fe.cache.namespace(ms.key); ok {
+		if cached, ok := j.fe.srcs.namespace(ms.key); ok {
 			ns = cached
 		} else if ms.key != "" {
 			ns = memoized(j.req.Memo, key, func() any { return j.readNamespace(module, ms) }).(*namespace)
 		} else {
 			ns = j.readNamespace(module, ms)
 		}
-		j.fe.cache.putNamespace(ms.key, ns)
+		j.fe.srcs.putNamespace(ms.key, ns)
 	}
 	j.namespaces[module] = ns
 	return ns
@@ -229,6 +229,7 @@ type dyn struct {
 	stubDirs   *[]string
 	other      map[*target]otherCode   // otherPython
 	parsed     map[string]parsedSource // parsedModule
+	setIndex   setAttrs                // setByName
 }
 
 func newDyn() dyn {

@@ -19,8 +19,8 @@ type frontend struct {
 	servers *pyright.Servers
 	// deps checks imports against the declared and installed distributions.
 	deps *DepChecker
-	// cache keeps what is read of installed modules between verifications (NewWarm).
-	cache *srcCache
+	// srcs keeps what is read of installed modules between verifications (NewWarm).
+	srcs *srcCache
 }
 
 // New returns the Python frontend; each verification runs pyright in batch mode.
@@ -31,7 +31,7 @@ func New() lang.Frontend {
 // NewWarm returns the Python frontend for a long-lived process: edits to a working tree
 // are checked by pyright language servers that s keeps running, one per project.
 func NewWarm(s *pyright.Servers) lang.Frontend {
-	return frontend{g: newGrammar(), steps: defaultSteps(), servers: s, deps: NewWarmDepChecker(), cache: newSrcCache()}
+	return frontend{g: newGrammar(), steps: defaultSteps(), servers: s, deps: NewWarmDepChecker(), srcs: newSrcCache()}
 }
 
 func (frontend) Name() string { return "python" }

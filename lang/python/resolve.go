@@ -82,7 +82,7 @@ func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 		}
 		out = append(out, ps...)
 	}
-	out = j.dropFalseAlarms(j.dropGuarded(dedupe(out)))
+	out = j.dropGuarded(dedupe(out))
 	lang.SortProblems(out)
 	return out, nil
 }
@@ -257,7 +257,7 @@ func lastName(s string) string {
 // dropGuarded drops the unknown imports that the code guards itself: inside a try whose
 // handler catches ImportError (an optional dependency), or a branch on sys.version_info
 // or sys.platform (an import for another Python). What the guarded import names is the
-// dependency checks' business.
+// dependency checks' business. Then the false alarms of falsealarms.go.
 func (j *job) dropGuarded(ps []lang.Problem) []lang.Problem {
 	byPath := map[string]*target{}
 	for _, t := range j.targets {
@@ -272,7 +272,7 @@ func (j *job) dropGuarded(ps []lang.Problem) []lang.Problem {
 		}
 		out = append(out, p)
 	}
-	return out
+	return j.dropFalseAlarms(out)
 }
 
 func isImportLine(t *target, line int) bool {

@@ -1,6 +1,12 @@
 package python
 
-import "strings"
+import (
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/agentverify/agentverify/lang/python/pyright"
+)
 
 // Attributes set by name: setattr(obj, "name", v) defines name; setattr(obj, expr, v),
 // obj.__dict__.update(…) and vars(obj).update(…) define names only the run knows
@@ -11,8 +17,66 @@ import "strings"
 // anyClass holds the attributes set by a literal setattr on an object of unknown class.
 const anyClass = "*"
 
+// setAttrs maps a class name to what setattr and friends set on its instances.
+type setAttrs map[string]*setInfo
+
+type setInfo struct {
+	attrs map[string]bool
+	// dynamic: attributes are set by computed names.
+	dynamic bool
+}
+
+// setByName reports whether the project sets attr on instances of class by name (or sets
+// computed names on them), or sets attr by name on an object of unknown class.
+func (j *job) setByName(class, attr string) bool {
+	if j.setIndex == nil {
+		j.setIndex = setAttrs{}
+		j.eachProjectFile(func(tree *node, src []byte) { collectSetattrs(tree, src, j.setIndex) })
+	}
+	c, any := j.setIndex[class], j.setIndex[anyClass]
+	return c != nil && (c.dynamic || c.attrs[attr]) || any != nil && any.attrs[attr]
+}
+
+// eachProjectFile calls fn with the syntax tree of each Python file of the head tree.
+func (j *job) eachProjectFile(fn func(tree *node, src []byte)) {
+	fsys := j.headFS()
+	if fsys == nil {
+		return
+	}
+	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil // an unreadable directory sets nothing we can see
+		case d.IsDir() && p != "." && pyright.SkipDir(fsys, p):
+			return fs.SkipDir
+		case d.IsDir() || !d.Type().IsRegular() || path.Ext(p) != ".py":
+			return nil
+		}
+		if src, err := fs.ReadFile(fsys, p); err == nil {
+			if tree, err := j.fe.g.parse(src); err == nil {
+				fn(tree, src)
+			}
+		}
+		return nil
+	})
+}
+
+// add records attr set on an instance of owner, or owner dynamic when attr is "".
+func (sa setAttrs) add(owner, attr string) {
+	c := sa[owner]
+	if c == nil {
+		c = &setInfo{attrs: map[string]bool{}}
+		sa[owner] = c
+	}
+	if attr == "" {
+		c.dynamic = c.dynamic || owner != anyClass
+	} else {
+		c.attrs[attr] = true
+	}
+}
+
 // collectSetattrs records the setattr and __dict__ updates of a file in out.
-func collectSetattrs(root *node, src []byte, out projectClasses) {
+func collectSetattrs(root *node, src []byte, out setAttrs) {
 	vars := instanceVars(root, src)
 	var class []string // the enclosing classes
 	var walk func(n *node)
@@ -28,7 +92,7 @@ func collectSetattrs(root *node, src []byte, out projectClasses) {
 			} else if c := vars[obj]; c != "" {
 				owner = c
 			}
-			out.setByName(owner, attr)
+			out.add(owner, attr)
 		}
 		for _, c := range n.children {
 			walk(c)
@@ -51,17 +115,6 @@ func instanceVars(root *node, src []byte) map[string]string {
 		}
 	}
 	return vars
-}
-
-// setByName records attr set on an instance of owner, or owner dynamic when attr is "".
-func (pc projectClasses) setByName(owner, attr string) {
-	info := &classInfo{attrs: map[string]bool{}}
-	if attr == "" {
-		info.dynamic = owner != anyClass
-	} else {
-		info.attrs[attr] = true
-	}
-	pc[owner] = append(pc[owner], info)
 }
 
 // setByName recognises setattr(obj, name, v) (attr the literal name, "" when computed)
@@ -91,20 +144,19 @@ func setByName(call *node, src []byte) (obj, attr string, ok bool) {
 // collectNewInstances records the attributes a class's methods set on an instance they
 // create with __new__ (a metaclass's obj = type.__new__(mcs, …); obj._styles = {} in
 // pygments' StyleMeta): attributes of the class's instances, self in its other methods.
-func collectNewInstances(root *node, src []byte, out projectClasses) {
+func collectNewInstances(root *node, src []byte, out setAttrs) {
 	root.walk(func(n *node) bool {
 		if n.kind != "class_definition" {
 			return true
 		}
-		info := &classInfo{attrs: map[string]bool{}}
+		attrs := map[string]bool{}
 		for _, s := range blockOf(n.child("body")) {
 			if d, _ := unwrap(s); d.kind == "function_definition" {
-				newInstanceAttrs(d.child("body"), src, info.attrs)
+				newInstanceAttrs(d.child("body"), src, attrs)
 			}
 		}
-		if len(info.attrs) > 0 {
-			name := n.child("name").text(src)
-			out[name] = append(out[name], info)
+		for a := range attrs {
+			out.add(n.child("name").text(src), a)
 		}
 		return true
 	})

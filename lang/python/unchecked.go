@@ -242,7 +242,7 @@ func (j *job) bundledStubDirs() []string {
 		return nil
 	}
 	root := filepath.Join(tool.Typeshed, "stubs")
-	if dirs, ok := j.fe.cache.sysPath("stubs\x00" + root); ok { // pyright's install does not change
+	if dirs, ok := j.fe.srcs.sysPath("stubs\x00" + root); ok { // pyright's install does not change
 		*j.stubDirs = dirs
 		return dirs
 	}
@@ -255,7 +255,7 @@ func (j *job) bundledStubDirs() []string {
 			*j.stubDirs = append(*j.stubDirs, filepath.Join(root, e.Name()))
 		}
 	}
-	j.fe.cache.putSysPath("stubs\x00"+root, *j.stubDirs)
+	j.fe.srcs.putSysPath("stubs\x00"+root, *j.stubDirs)
 	return *j.stubDirs
 }
 
