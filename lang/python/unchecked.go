@@ -209,13 +209,13 @@ func (j *job) viewFile(module string) []byte {
 	if sub == "" {
 		stubPkg = []string{top + "-stubs/__init__.pyi"}
 	}
-	if data := readFirst(j.sysPath(), append(stubPkg, stubs...)); data != nil {
+	if data := readFirst(j.libPath(), append(stubPkg, stubs...)); data != nil {
 		return data
 	}
 	if data := readFirst(j.bundledStubDirs(), stubs); data != nil {
 		return data
 	}
-	return readFirst(j.sysPath(), srcs)
+	return readFirst(j.libPath(), srcs)
 }
 
 // readFirst returns the first of the files rels found under one of dirs, in order.
