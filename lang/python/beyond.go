@@ -131,7 +131,8 @@ func tooNewUses(t *target, names, methods map[string]string, floor string) []lan
 	return out
 }
 
-// forwards lists the keywords of standard-library and well-known library functions that
+// forwards lists, for when the interpreter's own json source cannot be read (kwfwdStep
+// follows it otherwise), the keywords of standard-library and well-known library functions that
 // take **kwargs and pass them on to a callee pyright does not follow (json.dumps passes
 // them to JSONEncoder; typeshed types them **kwds: Any); key: the function, value: every
 // keyword it accepts. A call that passes cls= (a custom class taking more) or **mapping is
@@ -161,7 +162,7 @@ func kwargsStep(j *job) ([]lang.Problem, error) {
 				return true
 			}
 			fn := t.idx.qualified(n.child("function").text(t.src))
-			if kws, ok := table[fn]; ok {
+			if kws, ok := table[fn]; ok && j.realSource("json") == nil {
 				out = append(out, badKeywords(t, n, fn, kws)...)
 			}
 			return true

@@ -233,7 +233,7 @@ var (
 	notModuleAttr  = regexp.MustCompile(`^"([^"]+)" is not a known attribute of module "([^"]+)"`)
 	unknownImport  = regexp.MustCompile(`^"([^"]+)" is unknown import symbol`)
 	noAttribute    = regexp.MustCompile(`^Cannot access attribute "([^"]+)" for class "([^"]+)"`)
-	anyAttribute   = regexp.MustCompile(`^Cannot (?:access|assign to) attribute "([^"]+)" for class "([^"]+)"`)
+	anyAttribute   = regexp.MustCompile(`^Cannot (?:access|assign to|delete) attribute "([^"]+)" for class "([^"]+)"`)
 	importFailed   = regexp.MustCompile(`^Import "([^"]+)" could not be resolved$`)
 	notDefined     = regexp.MustCompile(`^"([^"]+)" is not defined`)
 	noParameter    = regexp.MustCompile(`^No parameter named "([^"]+)"`)

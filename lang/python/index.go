@@ -51,6 +51,7 @@ func indexFile(root *node, src []byte) *fileIndex {
 				if b := n.child("body"); b != nil {
 					x.guards = append(x.guards, lineRange{b.pos.Line, b.endPos.Line})
 				}
+				x.fallbacks(n)
 			}
 		case "if_statement":
 			if guardCondition.MatchString(n.child("condition").text(src)) {
@@ -60,6 +61,16 @@ func indexFile(root *node, src []byte) *fileIndex {
 		return true
 	})
 	return x
+}
+
+// fallbacks guards the ImportError handlers of a try: the import there is the fallback
+// for another Python (import dummy_threading as threading where threading is missing).
+func (x *fileIndex) fallbacks(try *node) {
+	for _, c := range try.children {
+		if c.kind == "except_clause" {
+			x.guards = append(x.guards, lineRange{c.pos.Line, c.endPos.Line})
+		}
+	}
 }
 
 // guardCondition matches the conditions under which code is for some Pythons only.

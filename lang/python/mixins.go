@@ -167,6 +167,9 @@ func outside(left *node, src []byte, out *[]namedClass) {
 // definedOn reports whether a class named class, or one of its bases in the project,
 // defines attr (assignments from outside the class included).
 func (j *job) definedOn(class, attr string) bool {
+	if j.setByName(class, attr) {
+		return true // set with setattr (setattr.go)
+	}
 	classes := j.classes()
 	for _, c := range classes[class] {
 		if classes.defines(c, attr, map[*classInfo]bool{}) {

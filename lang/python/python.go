@@ -21,6 +21,8 @@ type frontend struct {
 	deps *DepChecker
 	// cache keeps trees and what is derived from files, by content.
 	cache *cache
+	// srcs keeps what is read of installed modules between verifications (NewWarm).
+	srcs *srcCache
 }
 
 // New returns the Python frontend; each verification runs pyright in batch mode.
@@ -37,7 +39,7 @@ func NewWarm(s *pyright.Servers) lang.Frontend {
 	c := newCache()
 	deps := NewWarmDepChecker()
 	deps.cache = c
-	return frontend{g: newGrammar(), steps: defaultSteps(), servers: s, deps: deps, cache: c}
+	return frontend{g: newGrammar(), steps: defaultSteps(), servers: s, deps: deps, cache: c, srcs: newSrcCache()}
 }
 
 func (frontend) Name() string { return "python" }

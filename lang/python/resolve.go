@@ -19,7 +19,7 @@ type step func(*job) ([]lang.Problem, error)
 
 // defaultSteps are the resolver's analyses, in order.
 func defaultSteps() []step {
-	return []step{syntaxStep, pyrightStep, tooNewStep, kwargsStep}
+	return []step{syntaxStep, pyrightStep, tooNewStep, kwfwdStep, kwargsStep, uncheckedStep}
 }
 
 // job is one resolution: the Python files of the change and what the steps share.
@@ -37,6 +37,7 @@ type job struct {
 	path    *[]string
 	// projClasses indexes the project's classes for the mixin check, once asked.
 	projClasses projectClasses
+	dyn         // what the checks beyond pyright's view of modules read (dynamic.go)
 }
 
 // target is one changed Python file, as the head of the change has it.
@@ -55,7 +56,7 @@ type target struct {
 // reference to something that does not exist (design.md §5), and what pyright misses:
 // APIs newer than requires-python and keywords a function forwards through **kwargs.
 func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
-	j := &job{fe: fe, req: req, members: map[string][]string{}}
+	j := &job{fe: fe, req: req, members: map[string][]string{}, dyn: newDyn()}
 	if err := j.collect(); err != nil {
 		return nil, err
 	}
@@ -280,7 +281,7 @@ func lastName(s string) string {
 // dropGuarded drops the unknown imports that the code guards itself: inside a try whose
 // handler catches ImportError (an optional dependency), or a branch on sys.version_info
 // or sys.platform (an import for another Python). What the guarded import names is the
-// dependency checks' business.
+// dependency checks' business. Then the false alarms of falsealarms.go.
 func (j *job) dropGuarded(ps []lang.Problem) []lang.Problem {
 	byPath := map[string]*target{}
 	for _, t := range j.targets {
@@ -295,7 +296,7 @@ func (j *job) dropGuarded(ps []lang.Problem) []lang.Problem {
 		}
 		out = append(out, p)
 	}
-	return out
+	return j.dropFalseAlarms(out)
 }
 
 func isImportLine(t *target, line int) bool {

@@ -1,0 +1,201 @@
+package python
+
+import (
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/agentverify/agentverify/lang/python/pyright"
+)
+
+// Attributes set by name: setattr(obj, "name", v) defines name; setattr(obj, expr, v),
+// obj.__dict__.update(…) and vars(obj).update(…) define names only the run knows
+// (requests' status codes: setattr(codes, title, code) for every title of a table). The
+// class of obj — self's or cls's class in a method, C for a module variable bound to
+// C(…) — is then dynamic: no attribute of it is reported made up.
+
+// anyClass holds the attributes set by a literal setattr on an object of unknown class.
+const anyClass = "*"
+
+// setAttrs maps a class name to what setattr and friends set on its instances.
+type setAttrs map[string]*setInfo
+
+type setInfo struct {
+	attrs map[string]bool
+	// dynamic: attributes are set by computed names.
+	dynamic bool
+}
+
+// setByName reports whether the project sets attr on instances of class by name (or sets
+// computed names on them), or sets attr by name on an object of unknown class.
+func (j *job) setByName(class, attr string) bool {
+	if j.setIndex == nil {
+		j.setIndex = setAttrs{}
+		j.eachProjectFile(func(tree *node, src []byte) { collectSetattrs(tree, src, j.setIndex) })
+	}
+	c, any := j.setIndex[class], j.setIndex[anyClass]
+	return c != nil && (c.dynamic || c.attrs[attr]) || any != nil && any.attrs[attr]
+}
+
+// eachProjectFile calls fn with the syntax tree of each Python file of the head tree.
+func (j *job) eachProjectFile(fn func(tree *node, src []byte)) {
+	fsys := j.headFS()
+	if fsys == nil {
+		return
+	}
+	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil // an unreadable directory sets nothing we can see
+		case d.IsDir() && p != "." && pyright.SkipDir(fsys, p):
+			return fs.SkipDir
+		case d.IsDir() || !d.Type().IsRegular() || path.Ext(p) != ".py":
+			return nil
+		}
+		if src, err := fs.ReadFile(fsys, p); err == nil {
+			if tree, err := j.fe.g.parse(src); err == nil {
+				fn(tree, src)
+			}
+		}
+		return nil
+	})
+}
+
+// add records attr set on an instance of owner, or owner dynamic when attr is "".
+func (sa setAttrs) add(owner, attr string) {
+	c := sa[owner]
+	if c == nil {
+		c = &setInfo{attrs: map[string]bool{}}
+		sa[owner] = c
+	}
+	if attr == "" {
+		c.dynamic = c.dynamic || owner != anyClass
+	} else {
+		c.attrs[attr] = true
+	}
+}
+
+// collectSetattrs records the setattr and __dict__ updates of a file in out.
+func collectSetattrs(root *node, src []byte, out setAttrs) {
+	vars := instanceVars(root, src)
+	var class []string // the enclosing classes
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n.kind == "class_definition" {
+			class = append(class, n.child("name").text(src))
+			defer func() { class = class[:len(class)-1] }()
+		}
+		if obj, attr, ok := setByName(n, src); ok {
+			owner := anyClass
+			if len(class) > 0 && (obj == "self" || obj == "cls") {
+				owner = class[len(class)-1]
+			} else if c := vars[obj]; c != "" {
+				owner = c
+			}
+			out.add(owner, attr)
+		}
+		for _, c := range n.children {
+			walk(c)
+		}
+	}
+	walk(root)
+	collectNewInstances(root, src, out)
+}
+
+// instanceVars maps the module's variables bound to C(…) to C.
+func instanceVars(root *node, src []byte) map[string]string {
+	vars := map[string]string{}
+	for _, s := range moduleStatements(root) {
+		as := s.firstOfKind("assignment")
+		if s.kind != "expression_statement" || as == nil || as.child("left").kind != "identifier" {
+			continue
+		}
+		if r := as.child("right"); r != nil && r.kind == "call" && r.child("function").kind == "identifier" {
+			vars[as.child("left").text(src)] = r.child("function").text(src)
+		}
+	}
+	return vars
+}
+
+// setByName recognises setattr(obj, name, v) (attr the literal name, "" when computed)
+// and obj.__dict__.update(…) / vars(obj).update(…) (attr "").
+func setByName(call *node, src []byte) (obj, attr string, ok bool) {
+	if call.kind != "call" {
+		return "", "", false
+	}
+	fn := call.child("function")
+	args := call.child("arguments")
+	if fn == nil || args == nil {
+		return "", "", false
+	}
+	as := args.namedChildren()
+	switch t := fn.text(src); {
+	case t == "setattr" && len(as) == 3 && as[0].kind == "identifier":
+		name, _ := stringValue(as[1], src)
+		return as[0].text(src), name, true
+	case fn.kind == "attribute" && fn.child("attribute").text(src) == "update":
+		if obj := dictOwner(fn.child("object"), src); obj != "" {
+			return obj, "", true
+		}
+	}
+	return "", "", false
+}
+
+// collectNewInstances records the attributes a class's methods set on an instance they
+// create with __new__ (a metaclass's obj = type.__new__(mcs, …); obj._styles = {} in
+// pygments' StyleMeta): attributes of the class's instances, self in its other methods.
+func collectNewInstances(root *node, src []byte, out setAttrs) {
+	root.walk(func(n *node) bool {
+		if n.kind != "class_definition" {
+			return true
+		}
+		attrs := map[string]bool{}
+		for _, s := range blockOf(n.child("body")) {
+			if d, _ := unwrap(s); d.kind == "function_definition" {
+				newInstanceAttrs(d.child("body"), src, attrs)
+			}
+		}
+		for a := range attrs {
+			out.add(n.child("name").text(src), a)
+		}
+		return true
+	})
+}
+
+// newInstanceAttrs adds the attributes body assigns on names it binds to X.__new__(…).
+func newInstanceAttrs(body *node, src []byte, attrs map[string]bool) {
+	created := map[string]bool{}
+	var assigns []*node
+	body.walk(func(m *node) bool {
+		if m.kind != "assignment" {
+			return m.kind != "function_definition" && m.kind != "class_definition"
+		}
+		l, r := m.child("left"), m.child("right")
+		if l != nil && l.kind == "identifier" && r != nil && r.kind == "call" &&
+			strings.HasSuffix(r.child("function").text(src), "__new__") {
+			created[l.text(src)] = true
+		}
+		assigns = append(assigns, m)
+		return true
+	})
+	for _, a := range assigns {
+		l := a.child("left")
+		if l != nil && l.kind == "attribute" && created[l.child("object").text(src)] {
+			attrs[l.child("attribute").text(src)] = true
+		}
+	}
+}
+
+// dictOwner returns obj of obj.__dict__ or vars(obj), "" for anything else.
+func dictOwner(o *node, src []byte) string {
+	switch {
+	case o == nil:
+	case o.kind == "attribute" && o.child("attribute").text(src) == "__dict__" && o.child("object").kind == "identifier":
+		return o.child("object").text(src)
+	case o.kind == "call" && o.child("function").text(src) == "vars":
+		if va := o.child("arguments").namedChildren(); len(va) == 1 && va[0].kind == "identifier" {
+			return va[0].text(src)
+		}
+	}
+	return ""
+}
