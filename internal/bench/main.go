@@ -319,6 +319,9 @@ func freshCopy(repo, name string) (string, error) {
 // hookRuns times `hook claude` on one Edit of file, each a new process, as Claude Code
 // starts it; how says whether it may use the shared server (whose first run starts it).
 func hookRuns(t *table, how, repo, av string, env []string, file string, n int) error {
+	if n < 1 {
+		return nil
+	}
 	abs := filepath.Join(repo, filepath.FromSlash(file))
 	src, err := os.ReadFile(abs)
 	if err != nil {
@@ -343,10 +346,17 @@ func hookRuns(t *table, how, repo, av string, env []string, file string, n int) 
 		}
 		walls, last = append(walls, r.wall), r
 	}
-	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
-	p := func(q float64) time.Duration { return walls[min(len(walls)-1, int(q*float64(len(walls))))] }
+	// The first run pays what later ones reuse (the server's start, the kept load's miss):
+	// it is reported on its own, and the percentiles are those of the runs after it.
+	first, rest := walls[0], walls[1:]
+	if len(rest) == 0 {
+		rest = walls
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i] < rest[j] })
+	p := func(q float64) time.Duration { return rest[min(len(rest)-1, int(q*float64(len(rest))))] }
 	t.rows = append(t.rows, row{"one agent edit, `hook claude` (new process each), " + how, "agentverify",
-		fmt.Sprintf("p50 %d ms, p95 %d ms (%d runs; last %d MiB)", p(0.5).Milliseconds(), p(0.95).Milliseconds(), n, last.rssKiB/1024)})
+		fmt.Sprintf("first %d ms, then p50 %d ms, p95 %d ms (%d runs; last %d MiB)",
+			first.Milliseconds(), p(0.5).Milliseconds(), p(0.95).Milliseconds(), len(rest), last.rssKiB/1024)})
 	return nil
 }
 
