@@ -15,7 +15,7 @@ func main() {
 	defer stop()
 	fi, err := os.Stdout.Stat()
 	terminal := err == nil && fi.Mode()&os.ModeCharDevice != 0
-	code := cli.Main(ctx, os.Args[1:], &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Terminal: terminal, Server: true})
+	code := cli.Main(ctx, os.Args[1:], &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Terminal: terminal, Server: true, LeanGC: true})
 	stop()
 	os.Exit(code)
 }

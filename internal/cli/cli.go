@@ -45,6 +45,12 @@ type Env struct {
 	// Server hands diff, check and hook claude to the repository's shared warm server,
 	// starting it if need be (the agentverify command sets it; see server.go).
 	Server bool
+	// LeanGC lets check, which holds the most memory, collect garbage twice as often as
+	// Go's default (GOGC=50 while it runs, unless GOGC is set): on cli/cli a first
+	// whole-repository check peaks at ~190 MiB instead of ~250 MiB for ~12% more CPU. Only
+	// the agentverify command sets it: the setting is the process's, which a library and
+	// the shared server (serving many requests at once) must leave alone.
+	LeanGC bool
 }
 
 type command struct {
@@ -396,6 +402,7 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 	if !*noCache {
 		defer withResultCache(env)()
 	}
+	defer leanGC(env)()
 	if v.dir != "" { // -C DIR: paths are relative to DIR, as if started there
 		env.Dir, v.dir = abs(env, v.dir), ""
 	}
@@ -404,6 +411,15 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 		req.Paths = append(req.Paths, abs(env, p))
 	}
 	return verify(ctx, env, &v, req)
+}
+
+// leanGC applies Env.LeanGC and returns what undoes it.
+func leanGC(env *Env) (restore func()) {
+	if !env.LeanGC || env.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(50)
+	return func() { debug.SetGCPercent(old) }
 }
 
 func abs(env *Env, p string) string {

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -315,5 +316,38 @@ func TestDetachedHead(t *testing.T) {
 	r.Write(map[string]string{"n.go": "package m\n\n// N is new.\nfunc N() int { return Add(1, 2) }\n"})
 	if code, out, errs := run(t, r.Dir, "", "diff"); code != 0 || !strings.Contains(out, "PASSED") {
 		t.Errorf("detached HEAD: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+func TestLeanGC(t *testing.T) {
+	orig := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(orig)
+	for _, tc := range []struct {
+		name   string
+		lean   bool
+		gogc   string
+		during int
+	}{
+		{"the command's check", true, "", 50},
+		{"GOGC set by the user wins", true, "200", 100},
+		{"a library or the server: untouched", false, "", 100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := &Env{LeanGC: tc.lean, Getenv: func(k string) string {
+				if k == "GOGC" {
+					return tc.gogc
+				}
+				return ""
+			}}
+			restore := leanGC(env)
+			if got := debug.SetGCPercent(-1); got != tc.during {
+				t.Errorf("during check: GOGC %d, want %d", got, tc.during)
+			}
+			debug.SetGCPercent(tc.during)
+			restore()
+			if got := debug.SetGCPercent(100); got != 100 {
+				t.Errorf("after check: GOGC %d, want 100 again", got)
+			}
+		})
 	}
 }
