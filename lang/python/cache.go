@@ -145,60 +145,58 @@ func (c *cache) parse(g *grammar, src []byte) (*node, error) {
 
 // fileClasses returns the classes src defines, computed once per content.
 func (fe frontend) fileClasses(src []byte) []namedClass {
-	var key [32]byte
+	var m map[[32]byte][]namedClass
 	if fe.cache != nil {
-		key = sha256.Sum256(src)
-		fe.cache.mu.Lock()
-		cs, ok := fe.cache.classes[key]
-		fe.cache.mu.Unlock()
-		if ok {
-			return cs
-		}
+		m = fe.cache.classes
 	}
-	// Parsed without the tree cache: a whole project's trees would evict the change's.
-	tree, err := fe.g.parse(src)
-	if err != nil {
-		return nil // a file that does not parse defines nothing we can see
-	}
-	var cs []namedClass
-	collectClasses(tree, src, &cs)
-	if fe.cache != nil {
-		fe.cache.mu.Lock()
-		if len(fe.cache.classes) >= maxEntries {
-			clear(fe.cache.classes) // a long session's old versions of files
-		}
-		fe.cache.classes[key] = cs
-		fe.cache.mu.Unlock()
-	}
-	return cs
+	return byContent(fe, m, src, func(tree *node) []namedClass {
+		var cs []namedClass
+		collectClasses(tree, src, &cs)
+		return cs
+	})
 }
 
 // declaredNames returns the names the module source src declares (stubNames), computed
 // once per content.
 func (fe frontend) declaredNames(src []byte) []string {
-	var key [32]byte
+	var m map[[32]byte][]string
 	if fe.cache != nil {
+		m = fe.cache.names
+	}
+	return byContent(fe, m, src, func(tree *node) []string {
+		var out []string
+		stubNames(tree, src, "", &out)
+		return out
+	})
+}
+
+// byContent returns derive of src's tree, kept in m (under fe.cache.mu) by src's hash;
+// m is nil without a cache. The tree is parsed without the tree cache: a whole project's
+// trees would evict the change's. A source that does not parse derives nothing.
+func byContent[T any](fe frontend, m map[[32]byte]T, src []byte, derive func(*node) T) T {
+	var key [32]byte
+	if m != nil {
 		key = sha256.Sum256(src)
 		fe.cache.mu.Lock()
-		names, ok := fe.cache.names[key]
+		v, ok := m[key]
 		fe.cache.mu.Unlock()
 		if ok {
-			return names
+			return v
 		}
 	}
+	var zero T
 	tree, err := fe.g.parse(src)
 	if err != nil {
-		return nil
+		return zero
 	}
-	var out []string
-	stubNames(tree, src, "", &out)
-	if fe.cache != nil {
+	v := derive(tree)
+	if m != nil {
 		fe.cache.mu.Lock()
-		if len(fe.cache.names) >= maxEntries {
-			clear(fe.cache.names)
+		if len(m) >= maxEntries {
+			clear(m) // a long session's old versions of files
 		}
-		fe.cache.names[key] = out
+		m[key] = v
 		fe.cache.mu.Unlock()
 	}
-	return out
+	return v
 }

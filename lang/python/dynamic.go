@@ -225,7 +225,13 @@ func resolveModule(m *node, src []byte, module string, pkg bool) string {
 	if m.kind != "relative_import" {
 		return text
 	}
-	dots := len(text) - len(strings.TrimLeft(text, "."))
+	return absoluteModule(module, pkg, text)
+}
+
+// absoluteModule resolves the relative module name rel ("..x.y") written in module (a
+// package's __init__ when pkg); "" when it climbs above the top-level package.
+func absoluteModule(module string, pkg bool, rel string) string {
+	dots := len(rel) - len(strings.TrimLeft(rel, "."))
 	base := module
 	if !pkg {
 		base = parentModule(base)
@@ -236,7 +242,7 @@ func resolveModule(m *node, src []byte, module string, pkg bool) string {
 		}
 		base = parentModule(base)
 	}
-	rest := text[dots:]
+	rest := rel[dots:]
 	switch {
 	case base == "":
 		return rest

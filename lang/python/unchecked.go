@@ -325,25 +325,7 @@ func (j *job) relativeSymbol(p *lang.Problem) {
 // the file it is imported in.
 func relativeTo(file, rel string) string {
 	module, pkg := fileModule(file)
-	dots := len(rel) - len(strings.TrimLeft(rel, "."))
-	base := module
-	if !pkg {
-		base = parentModule(base)
-	}
-	for i := 1; i < dots; i++ {
-		if base == "" {
-			return ""
-		}
-		base = parentModule(base)
-	}
-	switch rest := rel[dots:]; {
-	case base == "":
-		return rest
-	case rest == "":
-		return base
-	default:
-		return base + "." + rest
-	}
+	return absoluteModule(module, pkg, rel)
 }
 
 // hookedImport reports whether pyright's unknown import p is of a module below a package

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/ast"
 	"go/build"
 	"go/parser"
 	"go/token"
@@ -262,16 +261,7 @@ func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]by
 	pkg := &Package{
 		ID: st.id, PkgPath: st.pkgPath, Name: st.name, Files: files, Syntax: syntax,
 		TypesSizes: st.sizes, Imports: st.imports, Errors: errs,
-		Info: &types.Info{
-			Types:        map[ast.Expr]types.TypeAndValue{},
-			Defs:         map[*ast.Ident]types.Object{},
-			Uses:         map[*ast.Ident]types.Object{},
-			Implicits:    map[ast.Node]types.Object{},
-			Instances:    map[*ast.Ident]types.Instance{},
-			Scopes:       map[ast.Node]*types.Scope{},
-			Selections:   map[*ast.SelectorExpr]*types.Selection{},
-			FileVersions: map[*ast.File]string{},
-		},
+		Info: newTypesInfo(),
 	}
 	if len(syntax) != len(files) {
 		return nil, false, nil
