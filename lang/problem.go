@@ -61,6 +61,7 @@ const (
 	WrongSignature       Kind = "wrong-signature"       // any other mismatch with the callee's signature
 	APITooNew            Kind = "api-too-new"           // newer than the language version the project supports
 	TypeError            Kind = "type-error"            // any other error of the language's checker
+	NewDependency        Kind = "new-dependency"        // a requirement the change adds: for review
 )
 
 // Problem is one finding of a frontend's own analysis, for a dimension to report.

@@ -9,10 +9,6 @@ import (
 	"github.com/agentverify/agentverify/lang/python/pydeps"
 )
 
-// NewDependency is the kind of a requirement a change adds to a project's declarations
-// (the Go resolver's kind of the same name, for go.mod).
-const NewDependency lang.Kind = "new-dependency"
-
 // declarations reports what a changed declaration file adds: each requirement the base
 // of the file did not declare.
 func (st *depState) declarations(f *change.File) error {
@@ -38,7 +34,7 @@ func (st *depState) declarations(f *change.File) error {
 			continue // declared before, or by an included file (reported where it changed)
 		}
 		before[r.Key] = true
-		p := lang.Problem{Kind: NewDependency, Location: lang.Location{File: f.Path, Line: r.Line}, Symbol: r.Key, Introduced: true,
+		p := lang.Problem{Kind: lang.NewDependency, Location: lang.Location{File: f.Path, Line: r.Line}, Symbol: r.Key, Introduced: true,
 			Message:    fmt.Sprintf("the change adds the requirement %s to %s: review the new dependency", r.Name, f.Path),
 			Suggestion: fmt.Sprintf("check that %s is the intended project (not a look-alike of a popular one), maintained, and needed", r.Name)}
 		if env, err := st.environment(); err == nil && env.Installed(r.Key) == nil {

@@ -61,7 +61,7 @@ func goModFindings(f *change.File, noBase bool) (out []lang.Problem, ok bool) {
 				EndLine: r.Syntax.End.Line, EndColumn: r.Syntax.End.LineRune}
 		}
 		out = append(out, lang.Problem{
-			Kind: NewDependency, Location: loc,
+			Kind: lang.NewDependency, Location: loc,
 			Message:    fmt.Sprintf("the change adds the %s %s %s to go.mod: review the new dependency", kind, r.Mod.Path, r.Mod.Version),
 			Symbol:     r.Mod.Path,
 			Introduced: true,

@@ -18,7 +18,6 @@ import (
 
 // Kinds of problem only Go has; the hallucination dimension declares their rules.
 const (
-	NewDependency     lang.Kind = "new-dependency"
 	MissingImport     lang.Kind = "missing-import"
 	UnverifiedFile    lang.Kind = "unverified-file"
 	OutsideRepository lang.Kind = "outside-repository"

@@ -128,7 +128,7 @@ func TestNewDependencyNeedsABase(t *testing.T) {
 		t.Errorf("check mode: %v %+v", ok, fs)
 	}
 	f = change.NewFile("go.mod", "go.mod", []byte("module example.com/m\n\ngo 1.22\n"), mod)
-	if fs, ok := goModFindings(f, false); !ok || len(fs) != 1 || fs[0].Kind != NewDependency || fs[0].Location.Line != 5 {
+	if fs, ok := goModFindings(f, false); !ok || len(fs) != 1 || fs[0].Kind != lang.NewDependency || fs[0].Location.Line != 5 {
 		t.Errorf("diff mode: %v %+v", ok, fs)
 	}
 }
