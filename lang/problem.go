@@ -62,6 +62,9 @@ const (
 	APITooNew            Kind = "api-too-new"           // newer than the language version the project supports
 	TypeError            Kind = "type-error"            // any other error of the language's checker
 	NewDependency        Kind = "new-dependency"        // a requirement the change adds: for review
+	UnknownModule        Kind = "unknown-module"        // a module path no module proxy knows
+	YoungPackage         Kind = "young-package"         // a dependency first published too recently to trust
+	Deprecated           Kind = "deprecated"            // an API its own documentation marks deprecated
 )
 
 // Problem is one finding of a frontend's own analysis, for a dimension to report.

@@ -26,6 +26,9 @@ const (
 	RuleMissingDependency    = "hallucination/missing-dependency"
 	RuleWrongArity           = "hallucination/wrong-arity"
 	RuleUnknownKeyword       = "hallucination/unknown-keyword"
+	RuleUnknownModule        = "hallucination/unknown-module"
+	RuleYoungPackage         = "hallucination/young-package"
+	RuleDeprecated           = "hallucination/deprecated"
 )
 
 var rules = []*check.Rule{
@@ -59,6 +62,12 @@ var rules = []*check.Rule{
 		Doc: "A call passes fewer arguments than the callee requires or more than it accepts, counted against the real lambda list or signature (of the language's own functions and of the project's). The message gives the callee's parameters."},
 	{ID: RuleUnknownKeyword, Default: policy.Error, Short: "a keyword argument the callee does not accept",
 		Doc: "A call passes a keyword argument that the callee does not declare and does not accept through `&allow-other-keys` or `**kwargs` forwarding. The suggestion lists the closest real keywords."},
+	{ID: RuleUnknownModule, Default: policy.Error, Short: "a module path no module proxy knows",
+		Doc: "An import or a requirement names a module that no configured module proxy has ever served (the proxy answers 404 or 410 for the path). Agents invent plausible module paths, and a name an assistant invents is a name someone can register: never add a module because a finding names it. The suggestion lists the module paths the repository already uses that are closest to it."},
+	{ID: RuleYoungPackage, Default: policy.Warning, Short: "a dependency was first published very recently",
+		Doc: "A dependency the change adds exists, but its first published version is younger than the trusted policy's threshold (30 days by default). Names that assistants invent get registered by attackers (slopsquatting); a brand-new module or package with a plausible name is the mark of one. Check that it is the dependency you meant before you accept it."},
+	{ID: RuleDeprecated, Default: policy.Warning, Short: "a use of an API deprecated at the version the project targets",
+		Doc: "The change adds a use of an API that its own documentation marks deprecated at the language version the project targets (a `// Deprecated:` paragraph in Go, `warnings.deprecated` or typeshed's deprecations in Python, SBCL's deprecated symbols in Common Lisp). Models trained on old code write old APIs; the suggestion names the replacement the deprecation note gives. The policy can make this rule an error."},
 	ruleUnverifiedFile,
 	ruleOutsideRepository,
 }
