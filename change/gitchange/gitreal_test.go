@@ -234,4 +234,3 @@ func TestShallowClone(t *testing.T) {
 		t.Errorf("merge-base beyond the history: %v, want what to fetch", err)
 	}
 }
-

@@ -50,4 +50,3 @@ func (s *storage) Config() (*config.Config, error) {
 	}
 	return cfg, nil
 }
-

@@ -81,6 +81,7 @@ func OpenEnv(dir string, vars []string) (*Repo, error) {
 	cwd, _ := os.Getwd()
 	return &Repo{repo: r, root: root, layout: l, env: env, indexFile: env.indexPath(l, cwd)}, nil
 }
+
 // Root is the absolute path of the working tree's top directory.
 func (r *Repo) Root() string { return r.root }
 
