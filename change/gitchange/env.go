@@ -166,7 +166,7 @@ func dotGit(dir string) (layout, bool, error) {
 }
 
 // indexPath is the index file git uses for the caller: GIT_INDEX_FILE (relative to the
-// caller's directory, as git reads it) or the git directory's index.
+// directory git runs in, cwd) or the git directory's index.
 func (e callerEnv) indexPath(l layout, cwd string) string {
 	p := e.vars["GIT_INDEX_FILE"]
 	switch {

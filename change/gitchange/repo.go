@@ -78,8 +78,7 @@ func OpenEnv(dir string, vars []string) (*Repo, error) {
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real
 	}
-	cwd, _ := os.Getwd()
-	return &Repo{repo: r, root: root, layout: l, env: env, indexFile: env.indexPath(l, cwd)}, nil
+	return &Repo{repo: r, root: root, layout: l, env: env, indexFile: env.indexPath(l, abs)}, nil
 }
 
 // Root is the absolute path of the working tree's top directory.
