@@ -2,7 +2,6 @@ package gitchange
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -29,20 +28,13 @@ func (r *Repo) index() (*index.Index, error) {
 	defer f.Close()
 	idx := &index.Index{}
 	err = index.NewDecoder(bufio.NewReader(f)).Decode(idx)
-	if errors.Is(err, index.ErrUnknownExtension) || err == nil && r.hasLink() {
+	if errors.Is(err, index.ErrUnknownExtension) { // "sdir", "link": required, and unknown to go-git
 		return r.listIndex()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the git index %s: %w", r.indexFile, err)
 	}
 	return idx, nil
-}
-
-// hasLink reports whether the index is split (core.splitIndex): its entries are then in a
-// shared index file that go-git does not read.
-func (r *Repo) hasLink() bool {
-	b, err := os.ReadFile(r.indexFile)
-	return err == nil && bytes.Contains(b, []byte("link\x00\x00\x00"))
 }
 
 // listIndex lists the index with 'git ls-files', which expands a sparse index into files.
