@@ -215,7 +215,7 @@ func TestShallowClone(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "clone")
 	gitIn(t, up.Dir, nil, "clone", "-q", "--depth", "3", "--no-single-branch", "file://"+up.Dir, dir)
-	gitIn(t, dir, nil, "checkout", "-q", "-b", "topic")
+	gitIn(t, dir, nil, "checkout", "-q", "-b", "topic", "HEAD~1") // main moved on since
 	os.WriteFile(filepath.Join(dir, "b.go"), []byte("package a\n"), 0o644)
 	gitIn(t, dir, nil, "add", "b.go")
 	gitIn(t, dir, nil, "commit", "-q", "-m", "topic")

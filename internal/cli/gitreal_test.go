@@ -76,7 +76,7 @@ func TestDiffSparseCheckout(t *testing.T) {
 }
 
 // TestDiffShallowClone: CI's shallow clone finds the merge-base whenever the history
-// fetched has it.
+// fetched has it, also when the base branch moved on since the topic branched.
 func TestDiffShallowClone(t *testing.T) {
 	up := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	for i := 0; i < 3; i++ {
@@ -84,8 +84,8 @@ func TestDiffShallowClone(t *testing.T) {
 		up.Commit("more")
 	}
 	dir := filepath.Join(t.TempDir(), "clone")
-	gitRun(t, up.Dir, "clone", "-q", "--depth", "2", "file://"+up.Dir, dir)
-	gitRun(t, dir, "checkout", "-q", "-b", "topic")
+	gitRun(t, up.Dir, "clone", "-q", "--depth", "3", "file://"+up.Dir, dir)
+	gitRun(t, dir, "checkout", "-q", "-b", "topic", "HEAD~1") // main moved on since
 	if err := os.WriteFile(filepath.Join(dir, "extra.txt"), []byte("more\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
