@@ -2,6 +2,7 @@ package gitchange
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -34,10 +35,15 @@ func TestRenamesAsGit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs git many times")
 	}
+	// Each check runs git five times: 30 checks, unless -rapid.checks says otherwise.
+	if f := flag.Lookup("rapid.checks"); f != nil && f.Value.String() == f.DefValue {
+		f.Value.Set("30")
+		defer f.Value.Set(f.DefValue)
+	}
 	lines := []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu"}
 	rapid.Check(t, func(rt *rapid.T) {
 		r := newRepo(t, nil)
-		n := rapid.IntRange(1, 5).Draw(rt, "files")
+		n := rapid.IntRange(1, 8).Draw(rt, "files")
 		base := map[string]string{}
 		for i := 0; i < n; i++ {
 			var b strings.Builder
