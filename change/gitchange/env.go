@@ -41,8 +41,8 @@ type callerEnv struct {
 	list []string
 }
 
-func newCallerEnv(vars []string) callerEnv {
-	e := callerEnv{vars: map[string]string{}, list: vars}
+func newCallerEnv(vars []string) *callerEnv {
+	e := &callerEnv{vars: map[string]string{}, list: vars}
 	for _, kv := range vars {
 		k, v, _ := strings.Cut(kv, "=")
 		e.vars[k] = v
@@ -52,7 +52,7 @@ func newCallerEnv(vars []string) callerEnv {
 
 // environ is the environment of a git command run for the caller: this process's
 // environment without its own git variables, with the caller's.
-func (e callerEnv) environ() []string {
+func (e *callerEnv) environ() []string {
 	var out []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "GIT_") {
@@ -64,7 +64,7 @@ func (e callerEnv) environ() []string {
 
 // git runs the user's git command in dir with the caller's environment and returns its
 // standard output. The error names the command and carries git's own message.
-func (e callerEnv) git(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
+func (e *callerEnv) git(ctx context.Context, dir string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	cmd.Env = e.environ()
@@ -96,7 +96,7 @@ type layout struct {
 // discover finds the repository containing dir as git would for the caller: by the
 // caller's GIT_DIR, GIT_WORK_TREE or GIT_COMMON_DIR when set (asking git, which alone knows
 // all their rules), else by looking for .git in dir and its parents.
-func (e callerEnv) discover(dir string) (layout, error) {
+func (e *callerEnv) discover(dir string) (layout, error) {
 	for _, k := range unsupportedVars {
 		if e.vars[k] != "" {
 			return layout{}, fmt.Errorf("%s is set: agentverify does not read repositories through it; run without it", k)
@@ -120,7 +120,7 @@ func (e callerEnv) discover(dir string) (layout, error) {
 var errNotRepo = errors.New("not a git repository")
 
 // askLayout asks git where the repository of dir is.
-func (e callerEnv) askLayout(dir string) (layout, error) {
+func (e *callerEnv) askLayout(dir string) (layout, error) {
 	out, err := e.git(context.Background(), dir, nil, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel")
 	if err != nil {
 		return layout{}, err
@@ -167,7 +167,7 @@ func dotGit(dir string) (layout, bool, error) {
 
 // indexPath is the index file git uses for the caller: GIT_INDEX_FILE (relative to the
 // directory git runs in, cwd) or the git directory's index.
-func (e callerEnv) indexPath(l layout, cwd string) string {
+func (e *callerEnv) indexPath(l layout, cwd string) string {
 	p := e.vars["GIT_INDEX_FILE"]
 	switch {
 	case p == "":

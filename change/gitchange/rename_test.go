@@ -29,6 +29,9 @@ func TestRenameWithEdit(t *testing.T) {
 	}
 }
 
+// renameLines are the lines random files are made of: few, so that files share spans.
+var renameLines = []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu"}
+
 // TestRenamesAsGit: on random moves, edits, deletions and creations, the renames found
 // are the ones 'git diff --cached -M' reports.
 func TestRenamesAsGit(t *testing.T) {
@@ -40,60 +43,77 @@ func TestRenamesAsGit(t *testing.T) {
 		f.Value.Set("30")
 		defer f.Value.Set(f.DefValue)
 	}
-	lines := []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu"}
 	rapid.Check(t, func(rt *rapid.T) {
 		r := newRepo(t, nil)
-		n := rapid.IntRange(1, 8).Draw(rt, "files")
-		base := map[string]string{}
-		for i := 0; i < n; i++ {
-			var b strings.Builder
-			for j, k := 0, rapid.IntRange(1, 12).Draw(rt, "lines"); j < k; j++ {
-				b.WriteString(rapid.SampledFrom(lines).Draw(rt, "line") + "\n")
-			}
-			base[fmt.Sprintf("d%d/f%d.txt", i%2, i)] = b.String()
-		}
+		base := randomFiles(rt)
 		r.Write(base)
 		r.Git("add", "-A")
 		r.Git("commit", "-q", "-m", "base")
 		for p, content := range base {
-			switch rapid.IntRange(0, 3).Draw(rt, "fate "+p) {
-			case 0: // kept
-			case 1: // deleted
-				os.Remove(filepath.Join(r.Dir, p))
-			default: // moved, perhaps edited, perhaps keeping its name
-				os.Remove(filepath.Join(r.Dir, p))
-				ls := strings.SplitAfter(content, "\n")
-				for e, k := 0, rapid.IntRange(0, 3).Draw(rt, "edits"); e < k && len(ls) > 0; e++ {
-					ls[rapid.IntRange(0, len(ls)-1).Draw(rt, "at")] = rapid.SampledFrom(lines).Draw(rt, "new") + "\n"
-				}
-				to := "moved/" + filepath.Base(p)
-				if rapid.Bool().Draw(rt, "rename") {
-					to = "moved/x" + filepath.Base(p)
-				}
-				r.Write(map[string]string{to: strings.Join(ls, "")})
-			}
+			moveRandomly(rt, r.Dir, p, content)
 		}
 		r.Git("add", "-A")
 		want := gitRenames(r.Git("diff", "--cached", "-M", "--name-status", "-z"))
-		repo, err := OpenEnv(r.Dir, []string{})
-		if err != nil {
-			rt.Fatal(err)
-		}
-		set, err := repo.Staged(context.Background())
-		if err != nil {
-			rt.Fatal(err)
-		}
-		var got []string
-		for _, f := range set.Files {
-			if f.Op == "rename" {
-				got = append(got, f.OldPath+"->"+f.Path)
-			}
-		}
-		sort.Strings(got)
-		if strings.Join(got, " ") != strings.Join(want, " ") {
+		if got := stagedRenames(t, r.Dir); strings.Join(got, " ") != strings.Join(want, " ") {
 			rt.Fatalf("renames %v, git says %v", got, want)
 		}
 	})
+}
+
+// randomFiles draws up to 8 files of up to 12 lines in two directories.
+func randomFiles(rt *rapid.T) map[string]string {
+	files := map[string]string{}
+	for i, n := 0, rapid.IntRange(1, 8).Draw(rt, "files"); i < n; i++ {
+		var b strings.Builder
+		for j, k := 0, rapid.IntRange(1, 12).Draw(rt, "lines"); j < k; j++ {
+			b.WriteString(rapid.SampledFrom(renameLines).Draw(rt, "line") + "\n")
+		}
+		files[fmt.Sprintf("d%d/f%d.txt", i%2, i)] = b.String()
+	}
+	return files
+}
+
+// moveRandomly keeps, deletes, or moves (perhaps edited, perhaps renamed) the file p.
+func moveRandomly(rt *rapid.T, dir, p, content string) {
+	fate := rapid.IntRange(0, 3).Draw(rt, "fate "+p)
+	if fate == 0 {
+		return
+	}
+	os.Remove(filepath.Join(dir, p))
+	if fate == 1 {
+		return
+	}
+	ls := strings.SplitAfter(content, "\n")
+	for e, k := 0, rapid.IntRange(0, 3).Draw(rt, "edits"); e < k; e++ {
+		ls[rapid.IntRange(0, len(ls)-1).Draw(rt, "at")] = rapid.SampledFrom(renameLines).Draw(rt, "new") + "\n"
+	}
+	to := "moved/" + filepath.Base(p)
+	if rapid.Bool().Draw(rt, "rename") {
+		to = "moved/x" + filepath.Base(p)
+	}
+	full := filepath.Join(dir, filepath.FromSlash(to))
+	os.MkdirAll(filepath.Dir(full), 0o755)
+	os.WriteFile(full, []byte(strings.Join(ls, "")), 0o644)
+}
+
+// stagedRenames lists the renames of the staged change as "old->new", sorted.
+func stagedRenames(t *testing.T, dir string) []string {
+	repo, err := OpenEnv(dir, []string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := repo.Staged(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range set.Files {
+		if f.Op == "rename" {
+			got = append(got, f.OldPath+"->"+f.Path)
+		}
+	}
+	sort.Strings(got)
+	return got
 }
 
 // gitRenames parses 'git diff --name-status -z' into "old->new" renames.

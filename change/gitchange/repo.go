@@ -23,7 +23,7 @@ type Repo struct {
 	repo   *git.Repository
 	root   string
 	layout layout
-	env    callerEnv
+	env    *callerEnv
 	// indexFile is the index git hands the caller (GIT_INDEX_FILE, or the git directory's).
 	indexFile string
 
