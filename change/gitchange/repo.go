@@ -13,6 +13,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/agentverify/agentverify/change"
@@ -330,17 +331,26 @@ func (r *Repo) changeSet(ctx context.Context, commit *object.Commit, tree *objec
 	return set, nil
 }
 
+// baseAndIndex reads the files of the base commit's tree and the index.
+func (r *Repo) baseAndIndex(commit *object.Commit) (map[string]entry, *object.Tree, *index.Index, error) {
+	baseFiles, tree, err := treeEntries(commit)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	idx, err := r.index()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return baseFiles, tree, idx, nil
+}
+
 // Staged returns the change between HEAD and the index: what a commit would record.
 func (r *Repo) Staged(ctx context.Context) (*change.Set, error) {
 	commit, err := r.headCommit()
 	if err != nil {
 		return nil, err
 	}
-	baseFiles, tree, err := treeEntries(commit)
-	if err != nil {
-		return nil, err
-	}
-	idx, err := r.index()
+	baseFiles, tree, idx, err := r.baseAndIndex(commit)
 	if err != nil {
 		return nil, err
 	}

@@ -23,11 +23,7 @@ func (r *Repo) WorkingTree(ctx context.Context, base string) (*change.Set, error
 	if err != nil {
 		return nil, err
 	}
-	baseFiles, tree, err := treeEntries(commit)
-	if err != nil {
-		return nil, err
-	}
-	idx, err := r.index()
+	baseFiles, tree, idx, err := r.baseAndIndex(commit)
 	if err != nil {
 		return nil, err
 	}
