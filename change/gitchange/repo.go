@@ -364,7 +364,7 @@ func (r *Repo) Staged(ctx context.Context) (*change.Set, error) {
 		}
 		staged[e.Name] = entry{hash: e.Hash, mode: e.Mode, size: int64(e.Size)}
 	}
-	return r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), staged, r.readBlob}, newIndexFS(r.repo, staged))
+	return r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), staged, r.readBlob}, newIndexFS(r.repo, filesOnly(staged)))
 }
 
 func (r *Repo) readBlob(_ string, e entry) ([]byte, int64, error) {
@@ -386,4 +386,15 @@ func (r *Repo) HeadFS() (fs.FS, error) {
 		return nil, err
 	}
 	return newTreeFS(r.repo, tree), nil
+}
+
+// filesOnly drops the submodules of files: a gitlink has no content to read.
+func filesOnly(files map[string]entry) map[string]entry {
+	out := make(map[string]entry, len(files))
+	for p, e := range files {
+		if e.mode != filemode.Submodule {
+			out[p] = e
+		}
+	}
+	return out
 }
