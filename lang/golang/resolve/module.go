@@ -32,6 +32,9 @@ func isModuleFile(p string) bool {
 // (or workspace) whose module files the change touches, and reports the deleted go.mod
 // files whose Go files are left in no module.
 func recheckModules(set *change.Set, head fs.FS, get func(string) *unit) []lang.Problem {
+	if set.NoBase {
+		return nil // check mode: every file is verified as it is already
+	}
 	var out []lang.Problem
 	done := map[string]bool{}
 	for _, f := range set.Files {
