@@ -57,6 +57,12 @@ type Request struct {
 	Paths []string
 	// Edits are the proposed files for the Edits source.
 	Edits []editset.Edit
+	// GitEnv holds the caller's git variables as KEY=VALUE (gitchange.GitVars of its
+	// environment): GIT_INDEX_FILE is the index git hands a pre-commit hook ('git commit
+	// -a' and 'git commit PATH' commit a temporary one), GIT_DIR and GIT_WORK_TREE say
+	// where the repository is, GIT_CONFIG_PARAMETERS carries 'git -c'. nil means this
+	// process's environment; a server verifying for a client passes the client's.
+	GitEnv []string
 
 	// PolicyFile overrides the policy found at the repository root. Policy, when set, is
 	// used as is (callers that loaded it already). Without either, every source but Paths
@@ -264,7 +270,7 @@ func changeAndPolicy(ctx context.Context, dir string, req Request) (*change.Set,
 func changeSet(ctx context.Context, dir string, req Request, limit int64) (*change.Set, error) {
 	switch req.Source {
 	case WorkingTree, Staged, Patch:
-		repo, err := gitchange.Open(dir)
+		repo, err := gitchange.OpenEnv(dir, req.GitEnv)
 		if err != nil {
 			return nil, err
 		}
@@ -278,7 +284,7 @@ func changeSet(ctx context.Context, dir string, req Request, limit int64) (*chan
 		return gitchange.PathsLimit(ctx, dir, paths, limit)
 	case Edits:
 		root := dir
-		if repo, err := gitchange.Open(dir); err == nil {
+		if repo, err := gitchange.OpenEnv(dir, req.GitEnv); err == nil {
 			root = repo.Root()
 		}
 		return editset.BuildLimit(root, req.Edits, limit)

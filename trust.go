@@ -125,7 +125,7 @@ func trustedPolicy(snap *gitchange.Snapshot, set *change.Set, req Request, names
 // baseSnapshot opens the trusted base of the request: the base commit of a working-tree
 // diff, HEAD for the index, a patch and in-memory edits. It is nil outside a repository.
 func baseSnapshot(root string, req Request, set *change.Set) (*gitchange.Snapshot, error) {
-	repo, err := gitchange.Open(root)
+	repo, err := gitchange.OpenEnv(root, req.GitEnv)
 	if err != nil {
 		if req.Source == Edits || req.Source == Paths {
 			return nil, nil

@@ -65,6 +65,14 @@ type File struct {
 	// scope checks run.
 	TooLarge bool
 	Size     int64 // size in bytes of the larger side
+	// Submodule is set when the path is a submodule on either side (a gitlink: git records
+	// a commit hash there, shown as the content "Subproject commit HASH"). Its files are
+	// another repository's: it gets scope checks, and the content it brings is reported
+	// as not verified here.
+	Submodule bool
+	// SubmoduleDirty is set when the submodule's working tree holds changes no commit of
+	// the submodule records.
+	SubmoduleDirty bool
 }
 
 // DefaultMaxFileSize is the default size over which a file's content is not loaded (the
@@ -93,7 +101,7 @@ func (f *File) LineChanged(n int) bool {
 
 // Analyzable reports whether the file's head content can be given to a language frontend.
 func (f *File) Analyzable() bool {
-	return f.Op != Delete && !f.Binary && !f.Symlink && !f.TooLarge
+	return f.Op != Delete && !f.Binary && !f.Symlink && !f.TooLarge && !f.Submodule
 }
 
 // Set is a whole change. It is immutable once built: dimensions share it.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"sort"
 	"strings"
 	"sync"
 
@@ -170,4 +171,43 @@ func (x *indexFS) children(name string) ([]fs.DirEntry, bool) {
 		}
 	}
 	return out, name == "." || len(out) > 0
+}
+
+// unionFS is the working tree of a sparse checkout: the disk, and the files outside the
+// sparse set as the index has them.
+type unionFS struct {
+	disk   fs.FS
+	sparse *indexFS
+}
+
+func (u unionFS) Open(name string) (fs.File, error) {
+	f, err := u.disk.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, ok := u.sparse.files[name]; ok {
+			return u.sparse.Open(name)
+		}
+		if entries, ok := u.sparse.children(name); ok && name != "." {
+			return memfs.NewDir(path.Base(name), entries), nil
+		}
+	}
+	return f, err
+}
+
+func (u unionFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(u.disk, name)
+	more, ok := u.sparse.children(name)
+	if err != nil && !(errors.Is(err, fs.ErrNotExist) && ok && name != ".") {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		seen[e.Name()] = true
+	}
+	for _, e := range more {
+		if !seen[e.Name()] {
+			entries = append(entries, e)
+		}
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	return entries, nil
 }

@@ -29,7 +29,7 @@ func PathsLimit(ctx context.Context, dir string, paths []string, limit int64) (*
 	if limit <= 0 {
 		limit = change.DefaultMaxFileSize
 	}
-	root, idx, err := pathsRoot(dir)
+	root, l, idx, err := pathsRoot(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -46,8 +46,11 @@ func PathsLimit(ctx context.Context, dir string, paths []string, limit int64) (*
 		}
 		return err
 	}
-	w := newWalker(newIgnorer(root), idx)
+	w := newWalker(newIgnorer(root, l), idx)
 	w.visit = func(rel string, d fs.DirEntry, _ *index.Entry) error {
+		if d.IsDir() {
+			return nil // a submodule: its own repository, checked there
+		}
 		fi, err := d.Info()
 		if err != nil {
 			return err
@@ -95,19 +98,19 @@ func goPattern(p string) string {
 }
 
 // pathsRoot is the repository root containing dir with its index, or dir itself.
-func pathsRoot(dir string) (string, *index.Index, error) {
+func pathsRoot(dir string) (string, layout, *index.Index, error) {
 	root, err := filepath.Abs(dir)
 	if err != nil {
-		return "", nil, err
+		return "", layout{}, nil, err
 	}
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real
 	}
 	if r, err := Open(dir); err == nil {
 		idx, _ := r.index()
-		return r.root, idx, nil
+		return r.root, r.layout, idx, nil
 	}
-	return root, nil, nil
+	return root, layout{}, nil, nil
 }
 
 // locate returns p relative to root ("." for root itself) and its file info; p must be

@@ -17,13 +17,16 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/agentverify/agentverify/change"
-	"github.com/agentverify/agentverify/change/regular"
 )
 
 // Repo is an open repository.
 type Repo struct {
-	repo *git.Repository
-	root string
+	repo   *git.Repository
+	root   string
+	layout layout
+	env    *callerEnv
+	// indexFile is the index git hands the caller (GIT_INDEX_FILE, or the git directory's).
+	indexFile string
 
 	// MaxFileSize is the size limit of the policy in force: a file over it is not loaded
 	// (change.File.TooLarge). 0 means change.DefaultMaxFileSize.
@@ -38,8 +41,22 @@ func (r *Repo) maxFileSize() int64 {
 	return change.DefaultMaxFileSize
 }
 
-// Open opens the repository containing dir (its working tree may be a linked worktree).
+// Open opens the repository containing dir (its working tree may be a linked worktree)
+// with this process's git environment.
 func Open(dir string) (*Repo, error) {
+	return OpenEnv(dir, nil)
+}
+
+// OpenEnv opens the repository containing dir as git would for a caller whose git
+// variables are vars (GitVars of its environment; nil means this process's): GIT_DIR and
+// GIT_WORK_TREE say where the repository is, GIT_INDEX_FILE which index a commit records
+// (the one git hands a pre-commit hook for 'git commit -a'), and every git command run for
+// the caller gets them and none of this process's own.
+func OpenEnv(dir string, vars []string) (*Repo, error) {
+	if vars == nil {
+		vars = GitVars(os.Environ())
+	}
+	env := newCallerEnv(vars)
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -47,22 +64,22 @@ func Open(dir string) (*Repo, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	r, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if errors.Is(err, git.ErrRepositoryNotExists) {
+	l, err := env.discover(abs)
+	if errors.Is(err, errNotRepo) {
 		return nil, fmt.Errorf("%s: not a git repository (agentverify diff needs one; use agentverify check for plain directories)", abs)
 	}
 	if err != nil {
+		return nil, fmt.Errorf("%s: %w", abs, err)
+	}
+	r, err := openLayout(l)
+	if err != nil {
 		return nil, fmt.Errorf("%s: opening the git repository: %w", abs, err)
 	}
-	wt, err := r.Worktree()
-	if err != nil {
-		return nil, fmt.Errorf("%s: a bare repository has no working tree to verify", abs)
-	}
-	root := wt.Filesystem.Root()
+	root := l.root
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real
 	}
-	return &Repo{repo: r, root: root}, nil
+	return &Repo{repo: r, root: root, layout: l, env: env, indexFile: env.indexPath(l, abs)}, nil
 }
 
 // Root is the absolute path of the working tree's top directory.
@@ -111,18 +128,11 @@ func (r *Repo) ResolveBase(rev string) (*object.Commit, error) {
 		if err != nil {
 			return nil, fmt.Errorf("base %q: %w", rev, err)
 		}
-		bases, err := head.MergeBase(tip)
-		if err != nil {
-			return nil, fmt.Errorf("base %q: finding the merge-base with HEAD: %v (in a shallow clone, fetch more history or pass a commit)", rev, err)
-		}
-		if len(bases) == 0 {
-			return nil, fmt.Errorf("base %q: no common ancestor with HEAD", rev)
-		}
-		return bases[0], nil
+		return r.mergeBase(rev, head, tip)
 	}
 	h, err := r.repo.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
-		return nil, fmt.Errorf("base %q: no such commit, tag or branch", rev)
+		return nil, fmt.Errorf("base %q: no such commit, tag or branch%s", rev, r.shallowHint(head, rev))
 	}
 	c, err := r.repo.CommitObject(*h)
 	if err != nil {
@@ -131,11 +141,19 @@ func (r *Repo) ResolveBase(rev string) (*object.Commit, error) {
 	return c, nil
 }
 
-// entry is one file on one side: its blob hash and mode.
+// entry is one file on one side: its blob hash (a gitlink's commit hash) and mode.
 type entry struct {
 	hash plumbing.Hash
 	mode filemode.FileMode
 	size int64
+	// fromIndex is set for a working-tree file read from the index: a sparse checkout's
+	// file outside the sparse set, which git leaves as the index has it.
+	fromIndex bool
+	// clean is set for a working-tree file whose content git converts when it records it
+	// (end of lines, a clean filter): its content is that of the blob hash.
+	clean bool
+	// dirty is set for a submodule whose working tree holds uncommitted changes.
+	dirty bool
 }
 
 // treeEntries lists every file of a commit's tree; nil commit gives none.
@@ -158,20 +176,12 @@ func treeEntries(c *object.Commit) (map[string]entry, *object.Tree, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("walking tree of %s: %w", c.Hash, err)
 		}
-		if e.Mode == filemode.Dir || e.Mode == filemode.Submodule {
+		if e.Mode == filemode.Dir {
 			continue
 		}
 		out[name] = entry{hash: e.Hash, mode: e.Mode}
 	}
 	return out, tree, nil
-}
-
-func (r *Repo) index() (*index.Index, error) {
-	idx, err := r.repo.Storer.Index()
-	if err != nil {
-		return nil, fmt.Errorf("reading the git index: %w", err)
-	}
-	return idx, nil
 }
 
 // blob reads a blob, or returns its size alone when it is over the size limit.
@@ -203,7 +213,10 @@ type side struct {
 // diff builds the change set between base and head.
 func diff(ctx context.Context, root string, base, head side) (*change.Set, error) {
 	created, deleted, modified := classify(base, head)
-	renamedFrom := renames(base, head, created, deleted)
+	renamedFrom, err := renames(base, head, created, deleted)
+	if err != nil {
+		return nil, err
+	}
 	consumed := map[string]bool{}
 	for _, old := range renamedFrom {
 		consumed[old] = true
@@ -253,7 +266,7 @@ func classify(base, head side) (created, deleted, modified []string) {
 		switch {
 		case !ok:
 			created = append(created, p)
-		case b.hash != h.hash || b.mode != h.mode:
+		case b.hash != h.hash || b.mode != h.mode || h.dirty:
 			modified = append(modified, p)
 		}
 	}
@@ -268,25 +281,11 @@ func classify(base, head side) (created, deleted, modified []string) {
 	return created, deleted, modified
 }
 
-// renames pairs created files with deleted files of the same content: exact renames.
-func renames(base, head side, created, deleted []string) map[string]string {
-	byHash := map[plumbing.Hash][]string{}
-	for _, p := range deleted {
-		h := base.files[p].hash
-		byHash[h] = append(byHash[h], p)
-	}
-	from := map[string]string{}
-	for _, p := range created {
-		h := head.files[p].hash
-		if olds := byHash[h]; len(olds) > 0 && !h.IsZero() {
-			from[p], byHash[h] = olds[0], olds[1:]
-		}
-	}
-	return from
-}
-
 // loadFile reads both sides of one changed file and builds it.
 func loadFile(base, head side, path, oldPath string, op change.Op) (*change.File, error) {
+	if isGitlink(base.files[oldPath], head.files[path]) {
+		return newGitlink(path, oldPath, op, base.files[oldPath], head.files[path]), nil
+	}
 	read := func(s side, p string) ([]byte, int64, error) {
 		data, size, err := s.read(p, s.files[p])
 		if err != nil {
@@ -318,36 +317,6 @@ func loadFile(base, head side, path, oldPath string, op change.Op) (*change.File
 	return f, nil
 }
 
-// WorkingTree returns the change between the base revision (default HEAD) and the working
-// tree, untracked files that are not ignored included.
-func (r *Repo) WorkingTree(ctx context.Context, base string) (*change.Set, error) {
-	commit, err := r.ResolveBase(base)
-	if err != nil {
-		return nil, err
-	}
-	baseFiles, tree, err := treeEntries(commit)
-	if err != nil {
-		return nil, err
-	}
-	idx, err := r.index()
-	if err != nil {
-		return nil, err
-	}
-	headFiles, err := scanWorktree(ctx, r.root, idx)
-	if err != nil {
-		return nil, err
-	}
-	headFS, err := regular.NewFS(r.root)
-	if err != nil {
-		return nil, err
-	}
-	set, err := r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), headFiles, r.readWorktree}, headFS)
-	if set != nil {
-		set.OnDisk = true // the head is the working tree itself
-	}
-	return set, err
-}
-
 // changeSet diffs the base commit's files against head and attaches the file systems.
 func (r *Repo) changeSet(ctx context.Context, commit *object.Commit, tree *object.Tree, baseFiles map[string]entry, head side, headFS fs.FS) (*change.Set, error) {
 	set, err := diff(ctx, r.root, side{r.maxFileSize(), baseFiles, r.readBlob}, head)
@@ -362,17 +331,26 @@ func (r *Repo) changeSet(ctx context.Context, commit *object.Commit, tree *objec
 	return set, nil
 }
 
+// baseAndIndex reads the files of the base commit's tree and the index.
+func (r *Repo) baseAndIndex(commit *object.Commit) (map[string]entry, *object.Tree, *index.Index, error) {
+	baseFiles, tree, err := treeEntries(commit)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	idx, err := r.index()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return baseFiles, tree, idx, nil
+}
+
 // Staged returns the change between HEAD and the index: what a commit would record.
 func (r *Repo) Staged(ctx context.Context) (*change.Set, error) {
 	commit, err := r.headCommit()
 	if err != nil {
 		return nil, err
 	}
-	baseFiles, tree, err := treeEntries(commit)
-	if err != nil {
-		return nil, err
-	}
-	idx, err := r.index()
+	baseFiles, tree, idx, err := r.baseAndIndex(commit)
 	if err != nil {
 		return nil, err
 	}
@@ -381,34 +359,16 @@ func (r *Repo) Staged(ctx context.Context) (*change.Set, error) {
 		if e.Stage != 0 {
 			return nil, fmt.Errorf("%s: unmerged path in the index; resolve the conflict first", e.Name)
 		}
-		if e.Mode == filemode.Submodule || e.IntentToAdd {
+		if e.IntentToAdd {
 			continue
 		}
 		staged[e.Name] = entry{hash: e.Hash, mode: e.Mode, size: int64(e.Size)}
 	}
-	return r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), staged, r.readBlob}, newIndexFS(r.repo, staged))
+	return r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), staged, r.readBlob}, newIndexFS(r.repo, filesOnly(staged)))
 }
 
 func (r *Repo) readBlob(_ string, e entry) ([]byte, int64, error) {
 	return r.blob(e.hash)
-}
-
-// readWorktree reads a working-tree file: a symbolic link's content is its target, never
-// what it points to; anything else must be a regular file, read without blocking.
-func (r *Repo) readWorktree(path string, e entry) ([]byte, int64, error) {
-	full := filepath.Join(r.root, filepath.FromSlash(path))
-	if e.mode == filemode.Symlink {
-		target, err := os.Readlink(full)
-		return []byte(target), int64(len(target)), err
-	}
-	fi, err := os.Lstat(full)
-	if err != nil {
-		return nil, 0, err
-	}
-	if !fi.Mode().IsRegular() { // replaced since the scan
-		return nil, 0, regular.NotRegularError(path, fi.Mode())
-	}
-	return regular.ReadFile(full, r.maxFileSize())
 }
 
 // HeadFS returns a file system over HEAD's tree (empty in a repository with no commits),
@@ -426,4 +386,15 @@ func (r *Repo) HeadFS() (fs.FS, error) {
 		return nil, err
 	}
 	return newTreeFS(r.repo, tree), nil
+}
+
+// filesOnly drops the submodules of files: a gitlink has no content to read.
+func filesOnly(files map[string]entry) map[string]entry {
+	out := make(map[string]entry, len(files))
+	for p, e := range files {
+		if e.mode != filemode.Submodule {
+			out[p] = e
+		}
+	}
+	return out
 }

@@ -28,47 +28,15 @@ type ignorer struct {
 	base []gitignore.Pattern // global excludes and info/exclude
 }
 
-func newIgnorer(root string) *ignorer {
+func newIgnorer(root string, l layout) *ignorer {
 	ig := &ignorer{root: root}
 	if ps, err := gitignore.LoadGlobalPatterns(osfs.New("/")); err == nil {
 		ig.base = append(ig.base, ps...)
 	}
-	for _, dir := range gitDirs(root) {
-		ig.base = append(ig.base, readPatterns(filepath.Join(dir, "info", "exclude"), nil)...)
+	if l.commonDir != "" {
+		ig.base = append(ig.base, readPatterns(filepath.Join(l.commonDir, "info", "exclude"), nil)...)
 	}
 	return ig
-}
-
-// gitDirs returns the worktree's git directory and, for a linked worktree, the common one.
-func gitDirs(root string) []string {
-	gitDir := filepath.Join(root, ".git")
-	fi, err := os.Stat(gitDir)
-	if err != nil {
-		return nil
-	}
-	if fi.IsDir() {
-		return []string{gitDir}
-	}
-	b, err := os.ReadFile(gitDir)
-	if err != nil {
-		return nil
-	}
-	d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-	if !ok {
-		return nil
-	}
-	if !filepath.IsAbs(d) {
-		d = filepath.Join(root, d)
-	}
-	dirs := []string{d}
-	if c, err := os.ReadFile(filepath.Join(d, "commondir")); err == nil {
-		common := strings.TrimSpace(string(c))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(d, common)
-		}
-		dirs = append(dirs, filepath.Clean(common))
-	}
-	return dirs
 }
 
 // readPatterns reads a .gitignore-style file; domain is the directory it applies to.
@@ -143,11 +111,14 @@ func (w *walker) walk(ctx context.Context, rel string, ps []gitignore.Pattern, i
 }
 
 // entry handles one directory entry of the walk: a directory to enter, a file git sees,
+// a submodule (a gitlink the index has, or a nested repository git would add as one),
 // or an ignored file the Go toolchain reads that is not a regular file (git skips it,
 // the toolchain would block on it).
 func (w *walker) entry(ctx context.Context, dir, child string, e fs.DirEntry, ps []gitignore.Pattern, ignored bool) error {
 	switch {
-	case e.IsDir() && w.descend(dir, child, ignored):
+	case e.IsDir() && w.gitlink(dir, child, ignored):
+		return w.visit(child, e, w.tracked[child])
+	case e.IsDir() && w.descend(child, ignored):
 		return w.walk(ctx, child, ps, ignored)
 	case !e.IsDir() && (!ignored || w.tracked[child] != nil):
 		return w.visit(child, e, w.tracked[child])
@@ -155,6 +126,20 @@ func (w *walker) entry(ctx context.Context, dir, child string, e fs.DirEntry, ps
 		return regular.NotRegularError(child, e.Type())
 	}
 	return nil
+}
+
+// gitlink reports whether directory child is a submodule for git: a gitlink of the index,
+// or a nested repository that is not ignored (git would add it as a gitlink; its content
+// is not this repository's).
+func (w *walker) gitlink(dir, child string, ignored bool) bool {
+	if e := w.tracked[child]; e != nil {
+		return e.Mode == filemode.Submodule
+	}
+	if ignored || w.trackedDirs[child] {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(dir, path.Base(child), ".git"))
+	return err == nil
 }
 
 // readByGo reports whether the Go toolchain reads a file of this name when it loads the
@@ -168,17 +153,9 @@ func readByGo(name string) bool {
 }
 
 // descend reports whether the walk enters directory child: not when it is ignored and
-// holds no tracked file (the cost go-git's Status pays and this walk does not), nor when
-// it is a nested repository.
-func (w *walker) descend(dir, child string, ignored bool) bool {
-	if w.trackedDirs[child] {
-		return true
-	}
-	if ignored {
-		return false
-	}
-	_, err := os.Lstat(filepath.Join(dir, path.Base(child), ".git"))
-	return err != nil
+// holds no tracked file (the cost go-git's Status pays and this walk does not).
+func (w *walker) descend(child string, ignored bool) bool {
+	return w.trackedDirs[child] || !ignored
 }
 
 // scanWorktree returns every file of the working tree git would see, with its blob hash.
@@ -186,11 +163,13 @@ func (w *walker) descend(dir, child string, ignored bool) bool {
 // trusted, because the gated agent controls both the files and the index, and a same-size
 // edit with its mtime reset looks clean to a stat comparison. The hashing runs in
 // parallel. A named pipe, socket or device is an error: it is never opened.
-func scanWorktree(ctx context.Context, root string, idx *index.Index) (map[string]entry, error) {
+func scanWorktree(ctx context.Context, root string, l layout, idx *index.Index) (map[string]entry, error) {
 	var files []scanned
-	w := newWalker(newIgnorer(root), idx)
+	w := newWalker(newIgnorer(root, l), idx)
 	w.visit = func(rel string, d fs.DirEntry, _ *index.Entry) error {
 		switch t := d.Type(); {
+		case d.IsDir():
+			files = append(files, scanned{rel: rel, mode: filemode.Submodule})
 		case t&fs.ModeSymlink != 0:
 			files = append(files, scanned{rel: rel, mode: filemode.Symlink})
 		case !t.IsRegular():
@@ -257,6 +236,10 @@ func hashAll(ctx context.Context, root string, files []scanned) error {
 // walk is an error, found without blocking).
 func hashFile(root string, f *scanned, buf []byte) error {
 	full := filepath.Join(root, filepath.FromSlash(f.rel))
+	if f.mode == filemode.Submodule {
+		f.hash = submoduleHead(full)
+		return nil
+	}
 	if f.mode == filemode.Symlink {
 		target, err := os.Readlink(full)
 		if err != nil {

@@ -46,6 +46,11 @@ func Load(ctx context.Context, root string, baseFS fs.FS, r io.Reader, name stri
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%s: no file changes in the patch", name)
 	}
+	if !gitHeader(data) {
+		for _, f := range files {
+			traditional(f)
+		}
+	}
 	set := &change.Set{Root: root, BaseFS: baseFS, BaseRev: "HEAD"}
 	var edits []editset.Edit
 	seen := map[string]bool{}
@@ -158,6 +163,37 @@ func paths(f *gitdiff.File) (oldPath, newPath string, err error) {
 		oldPath = newPath
 	}
 	return oldPath, newPath, nil
+}
+
+// gitHeader reports whether the patch has a "diff --git" header: git's own format,
+// whose names gitdiff already reads without their a/ and b/ prefixes.
+func gitHeader(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("diff --git ")) || bytes.Contains(data, []byte("\ndiff --git "))
+}
+
+// traditional reads the names of a plain unified diff (diff -u, or a diff whose header
+// was cut) as 'git apply' does by default (-p1): the first component of each name is
+// dropped (a/m.go and b/m.go are m.go; a name with no directory is kept as it is), and
+// the file keeps one name, the shorter of the two (m.go.orig and m.go are m.go): a plain
+// diff never renames.
+func traditional(f *gitdiff.File) {
+	f.OldName, f.NewName = stripOne(f.OldName), stripOne(f.NewName)
+	if f.IsNew || f.IsDelete || f.OldName == "" || f.NewName == "" {
+		return
+	}
+	name := f.OldName
+	if len(f.NewName) < len(name) {
+		name = f.NewName
+	}
+	f.OldName, f.NewName, f.IsRename = name, name, false
+}
+
+// stripOne drops the first component of a patch name, as -p1 does.
+func stripOne(name string) string {
+	if _, rest, ok := strings.Cut(name, "/"); ok && rest != "" && !strings.HasPrefix(name, "/") {
+		return rest
+	}
+	return name
 }
 
 func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }

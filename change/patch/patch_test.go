@@ -80,6 +80,31 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+// TestLoadPlainDiff: a unified diff with no "diff --git" header is read as 'git apply'
+// reads it (-p1): a/ and b/ prefixes are dropped, a name with no directory is kept, and
+// /dev/null creates or deletes.
+func TestLoadPlainDiff(t *testing.T) {
+	tests := []struct{ name, patch, want string }{
+		{"a/ b/ prefixes", "--- a/a.go\n+++ b/a.go\n@@ -3 +3 @@\n-func A() {}\n+func A() { _ = 1 }\n", "modify a.go"},
+		{"prefixes and timestamps", "--- a/sub/b.go\t2024-01-02 03:04:05\n+++ b/sub/b.go\t2024-01-02 03:04:06\n@@ -1 +1 @@\n-package sub\n+package sub // x\n", "modify sub/b.go"},
+		{"no prefix, no directory", "--- a.go\n+++ a.go\n@@ -3 +3 @@\n-func A() {}\n+func A() { _ = 1 }\n", "modify a.go"},
+		{"diff -u of a backup", "--- a.go.orig\n+++ a.go\n@@ -3 +3 @@\n-func A() {}\n+func A() { _ = 1 }\n", "modify a.go"},
+		{"created", "--- /dev/null\n+++ b/n.go\n@@ -0,0 +1 @@\n+package a\n", "create n.go"},
+		{"deleted", "--- a/gone.go\n+++ /dev/null\n@@ -1 +0,0 @@\n-package a\n", "delete gone.go"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			set, err := Load(context.Background(), "/repo", head, strings.NewReader(tt.patch), "p.diff")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(set.Files) != 1 || string(set.Files[0].Op)+" "+set.Files[0].Path != tt.want {
+				t.Errorf("files %+v, want %s", set.Files, tt.want)
+			}
+		})
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	tests := map[string]string{
 		"":              "no file changes",
@@ -98,19 +123,32 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
-// FuzzLoad: no patch makes Load panic, and an accepted patch gives files with clean paths.
+// FuzzLoad: no patch makes Load panic; a refused one gets one line naming the patch; an
+// accepted one gives files with clean paths inside the repository, each readable in the
+// head file system unless deleted.
 func FuzzLoad(f *testing.F) {
-	for _, s := range []string{modify, create, remove, rename, modify + create} {
+	for _, s := range []string{modify, create, remove, rename, modify + create,
+		"--- a/a.go\n+++ b/a.go\n@@ -3 +3 @@\n-func A() {}\n+func A() { _ = 1 }\n",
+		"--- a.go.orig\t2024-01-02\n+++ a.go\n@@ -1 +1 @@\n-package a\n+package b\n",
+		"--- /dev/null\n+++ b/sub/n.go\n@@ -0,0 +1 @@\n+package sub\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		set, err := Load(context.Background(), "/repo", head, strings.NewReader(src), "f.diff")
 		if err != nil {
+			if msg := err.Error(); !strings.HasPrefix(msg, "f.diff: ") || strings.Contains(strings.TrimSpace(msg), "\n") {
+				t.Fatalf("error %q: want one line naming the patch", msg)
+			}
 			return
 		}
 		for _, file := range set.Files {
-			if strings.Contains(file.Path, "..") || strings.HasPrefix(file.Path, "/") {
-				t.Fatalf("unsafe path %q accepted", file.Path)
+			for _, p := range []string{file.Path, file.OldPath} {
+				if strings.Contains(p, "..") || strings.HasPrefix(p, "/") || p == ".git" || strings.HasPrefix(p, ".git/") {
+					t.Fatalf("unsafe path %q accepted", p)
+				}
+			}
+			if _, err := fs.ReadFile(set.HeadFS, file.Path); (err == nil) == (file.Op == change.Delete) && !file.Binary {
+				t.Fatalf("%s (%s): head file system read: %v", file.Path, file.Op, err)
 			}
 		}
 	})

@@ -15,6 +15,8 @@
 //     (.pre-commit-config.yaml, a workflow running agentverify, .claude/settings*.json)
 //     and the policy does not set allow_gate_config_changes;
 //   - scope/large-file: a file over 5 MB, whose content no other dimension read.
+//   - scope/unverified-submodule: a submodule added, moved to another commit or edited
+//     inside, whose content is another repository's.
 //
 // The last two run only when the pass has a trusted side (pass.Trust: diff, hooks, MCP,
 // the agent), and then even when the policy skips the scope dimension. Every finding is about a whole file (line 1) and introduced by the change; none can be

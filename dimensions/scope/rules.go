@@ -64,4 +64,18 @@ var (
 			"a verified language (.go) is also an error, hallucination/unverified-file. Generated or data " +
 			"files usually belong outside the change, or in forbidden_paths.",
 	}
+	unverifiedSubmodule = &check.Rule{
+		ID: "scope/unverified-submodule", Default: policy.Error,
+		Short: "a submodule brings content that was not verified here",
+		Doc: "A submodule is, for the repository that holds it, one path whose content is a commit " +
+			"hash (a gitlink): adding one, or moving it to another commit, brings in another " +
+			"repository's code, which this run does not verify — and edits inside a submodule's " +
+			"working tree are recorded by no commit of the superproject at all. Both are reported, so " +
+			"that code never passes unverified: verify the submodule's change in its own repository " +
+			"(agentverify diff there), commit it there, and lower this rule in the base policy " +
+			"(rules: {scope/unverified-submodule: warning}) where submodule updates are reviewed " +
+			"elsewhere. The submodule path itself gets every other scope check (allowed and forbidden " +
+			"paths, operations, max_files_changed). A repository nested in the working tree but not " +
+			"ignored is what 'git add' would record as a submodule, and is reported the same way.",
+	}
 )

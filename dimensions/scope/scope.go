@@ -16,7 +16,7 @@ import (
 var Dimension = &check.Dimension{
 	Name:  policy.Scope,
 	Doc:   "where a change goes: allowed and forbidden paths, operations, size, the policy and the gate's own configuration",
-	Rules: []*check.Rule{outsideAllowed, forbiddenPath, forbiddenOperation, tooManyFiles, policyChanged, gateConfigChanged, largeFile},
+	Rules: []*check.Rule{outsideAllowed, forbiddenPath, forbiddenOperation, tooManyFiles, policyChanged, gateConfigChanged, largeFile, unverifiedSubmodule},
 	Run:   run,
 }
 
@@ -51,6 +51,9 @@ func run(pass *check.Pass) ([]check.Finding, error) {
 		}
 		if !slices.Contains(opts.AllowedOperations, string(f.Op)) {
 			report(f, forbiddenOperation, fmt.Sprintf("%s: operation %s is not allowed (allowed: %s)", f.Path, f.Op, joinOps(opts.AllowedOperations)), "")
+		}
+		if msg := submoduleNote(f); msg != "" {
+			report(f, unverifiedSubmodule, msg, "verify the submodule's change in its own repository (agentverify diff there) and commit it there")
 		}
 		if f.TooLarge {
 			report(f, largeFile, fmt.Sprintf("%s is %.1f MB, over the %.1f MB limit (limits.max_file_size): only scope checks ran on it", f.Path, float64(f.Size)/(1<<20), float64(pass.Policy.Limits.FileSize())/(1<<20)), "")
@@ -140,4 +143,31 @@ func verb(op change.Op) string {
 		return "renames"
 	}
 	return "modifies"
+}
+
+// submoduleNote says what a submodule change brings that this run does not verify, or "".
+func submoduleNote(f *change.File) string {
+	switch {
+	case !f.Submodule:
+		return ""
+	case f.SubmoduleDirty:
+		return fmt.Sprintf("%s: the submodule's working tree holds changes that no commit records; they are not verified here", f.Path)
+	case f.Op == change.Create:
+		return fmt.Sprintf("%s: a new submodule (%s); its content is another repository's and is not verified here", f.Path, gitlinkCommit(f.Head))
+	case f.Op != change.Delete && string(f.Base) != string(f.Head):
+		return fmt.Sprintf("%s: the submodule moves from %s to %s; the content between them is another repository's and is not verified here", f.Path, gitlinkCommit(f.Base), gitlinkCommit(f.Head))
+	}
+	return ""
+}
+
+// gitlinkCommit is the short commit hash of a gitlink's content ("Subproject commit HASH").
+func gitlinkCommit(content []byte) string {
+	h := strings.TrimSpace(strings.TrimPrefix(string(content), "Subproject commit "))
+	if len(h) > 12 {
+		h = h[:12]
+	}
+	if h == "" {
+		return "no commit"
+	}
+	return "commit " + h
 }

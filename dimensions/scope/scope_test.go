@@ -85,6 +85,13 @@ func TestRules(t *testing.T) {
 		{"binary and symlink still checked", policy.ScopeOptions{AllowedPaths: []string{"src/**"}, AllowedOperations: allOps},
 			[]*change.File{change.NewFile("bin/tool", "", nil, []byte("\x00\x01")), {Path: "link", Op: change.Create, Symlink: true, Head: []byte("/etc/passwd")}},
 			"scope/outside-allowed bin/tool; scope/outside-allowed link"},
+		{"submodule bumped in a forbidden path", policy.ScopeOptions{AllowedPaths: []string{"**"}, ForbiddenPaths: []string{"vendor/**"}, AllowedOperations: allOps},
+			[]*change.File{gitlink("vendor/lib", change.Modify, "a", "b", false)},
+			"scope/forbidden-path vendor/lib; scope/unverified-submodule vendor/lib"},
+		{"submodule edited inside", policy.ScopeOptions{AllowedPaths: []string{"**"}, AllowedOperations: allOps},
+			[]*change.File{gitlink("lib", change.Modify, "a", "a", true)}, "scope/unverified-submodule lib"},
+		{"submodule removed", policy.ScopeOptions{AllowedPaths: []string{"**"}, AllowedOperations: []string{"modify"}},
+			[]*change.File{gitlink("lib", change.Delete, "a", "", false)}, "scope/forbidden-operation lib"},
 		{"dotfiles match **", policy.ScopeOptions{AllowedPaths: []string{"**"}, ForbiddenPaths: []string{"**/.env"}, AllowedOperations: allOps},
 			[]*change.File{file("svc/.env", "", change.Create)}, "scope/forbidden-path svc/.env"},
 	}
@@ -189,4 +196,16 @@ func TestP6ScopeIgnoresContent(t *testing.T) {
 
 func TestDimension(t *testing.T) {
 	checktest.Run(t, "testdata", Dimension, lang.Registry{})
+}
+
+// gitlink is a submodule path moving from commit base to commit head ("" for no side).
+func gitlink(path string, op change.Op, base, head string, dirty bool) *change.File {
+	f := &change.File{Path: path, OldPath: path, Op: op, Submodule: true, SubmoduleDirty: dirty}
+	if base != "" {
+		f.Base = []byte("Subproject commit " + base + "\n")
+	}
+	if head != "" {
+		f.Head = []byte("Subproject commit " + head + "\n")
+	}
+	return f
 }

@@ -30,6 +30,9 @@ func (r *runner) run(st step) {
 		o = r.timed(func(ctx context.Context) outcome { return r.mcpTool(ctx, st.args[1], st.rest(3)) })
 	case "mcp-http":
 		o = r.timed(func(ctx context.Context) outcome { return r.mcpHTTP(ctx, st.args[1:]) })
+	case "git", "git-served", "av-served":
+		args := r.gitArgs(st.args)
+		o = r.timed(func(ctx context.Context) outcome { return r.gitRun(ctx, args) })
 	default:
 		args := make([]string, len(st.args))
 		for i, a := range st.args {

@@ -43,6 +43,8 @@ type runner struct {
 	stdin   string
 	timeout time.Duration
 	last    *outcome
+	cache   string // XDG_CACHE_HOME of the served runs
+	home    string // HOME of the real processes, outside the repository
 	fails   []string
 	trace   []string // one line per run: what it answered
 }
@@ -106,6 +108,8 @@ func (r *runner) do(st step) error {
 		r.repo.Commit("base")
 		r.ageBase()
 		return nil
+	case "hook-install", "submodule", "subcommit":
+		return r.gitStep(st)
 	}
 	return r.prepare(st)
 }

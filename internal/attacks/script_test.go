@@ -118,7 +118,7 @@ func parseScript(name string, data []byte) (*script, error) {
 func validStep(st step) error {
 	switch st.verb {
 	case "git", "rm", "symlink", "mkfifo", "chmod", "touch-reset", "write", "bigfile", "append-nul",
-		"many", "hook-write", "timeout", "commit":
+		"many", "hook-write", "timeout", "commit", "hook-install", "submodule", "subcommit":
 		return nil
 	case "run":
 		if len(st.args) == 0 {

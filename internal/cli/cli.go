@@ -38,6 +38,9 @@ type Env struct {
 	Dir string
 	// Getenv reads the environment; default os.Getenv.
 	Getenv func(string) string
+	// Environ lists the environment as KEY=VALUE; default os.Environ. The git variables
+	// in it (GIT_INDEX_FILE, GIT_DIR, …) say which repository and index git records.
+	Environ func() []string
 	// Terminal reports whether Stdout is a terminal (for colour).
 	Terminal bool
 	// Checker runs verifications; nil means a fresh one.
@@ -78,6 +81,9 @@ func commands() []*command {
 func Main(ctx context.Context, args []string, env *Env) int {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
+	}
+	if env.Environ == nil {
+		env.Environ = os.Environ
 	}
 	if env.Dir == "" {
 		env.Dir = "."
@@ -434,6 +440,7 @@ func verify(ctx context.Context, env *Env, v *verifyFlags, req agentverify.Reque
 		env.Dir, v.dir = abs(env, v.dir), ""
 	}
 	req.Dir = env.Dir
+	req.GitEnv = gitchange.GitVars(env.Environ())
 	if v.policy != "" {
 		req.PolicyFile = abs(env, v.policy)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/change/gitchange"
 	"github.com/agentverify/agentverify/internal/resultcache"
 	"github.com/agentverify/agentverify/internal/server"
 )
@@ -97,6 +98,9 @@ func serverRequest(env *Env, args []string) (ep server.Endpoint, exe string, req
 			req.Env = append(req.Env, k+"="+v)
 		}
 	}
+	// The caller's git variables go with each request: the server answers with them, and
+	// never with those of the client that started it (a hook's GIT_INDEX_FILE).
+	req.Env = append(req.Env, gitchange.GitVars(env.Environ())...)
 	if readsStdin(args) {
 		b, err := io.ReadAll(io.LimitReader(env.Stdin, maxServedStdin+1))
 		env.Stdin = io.MultiReader(bytes.NewReader(b), env.Stdin) // the fallback reads it all again
@@ -213,6 +217,7 @@ func serveRequest(checker *agentverify.Checker) server.Handler {
 			k, v, _ := strings.Cut(kv, "=")
 			vars[k] = v
 		}
+		environ := func() []string { return append([]string{}, req.Env...) }
 		mu.Lock()
 		defer mu.Unlock()
 		if err := os.Chdir(req.Cwd); err != nil {
@@ -221,7 +226,7 @@ func serveRequest(checker *agentverify.Checker) server.Handler {
 		var stdout, stderr bytes.Buffer
 		code := Main(ctx, req.Args, &Env{
 			Stdin: bytes.NewReader(req.Stdin), Stdout: &stdout, Stderr: &stderr,
-			Dir: req.Dir, Getenv: func(k string) string { return vars[k] },
+			Dir: req.Dir, Getenv: func(k string) string { return vars[k] }, Environ: environ,
 			Terminal: req.Terminal, Checker: checker,
 		})
 		return code, stdout.Bytes(), stderr.Bytes(), nil

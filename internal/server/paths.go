@@ -115,3 +115,16 @@ func keyEnv(environ []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// serverEnv is the environment a server starts with: the client's, without its git
+// variables. A hook's GIT_INDEX_FILE or GIT_DIR belongs to that one commit; every request
+// brings its own, and nothing the server runs (git, the go command) may see a stale one.
+func serverEnv(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, "GIT_") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

@@ -297,3 +297,12 @@ func FuzzReadRequest(f *testing.F) {
 		}
 	})
 }
+
+// TestServerEnvDropsGitVars: a server started by a git hook does not keep the hook's git
+// variables (GIT_INDEX_FILE names that one commit's temporary index).
+func TestServerEnvDropsGitVars(t *testing.T) {
+	got := serverEnv([]string{"PATH=/bin", "GIT_INDEX_FILE=/r/.git/index.lock", "GIT_DIR=/r/.git", "GOFLAGS=-mod=mod", "XGIT_=1"})
+	if strings.Join(got, " ") != "PATH=/bin GOFLAGS=-mod=mod XGIT_=1" {
+		t.Errorf("serverEnv = %q", got)
+	}
+}

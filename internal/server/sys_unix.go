@@ -93,6 +93,7 @@ func Spawn(ep Endpoint, exe string, args []string) (<-chan struct{}, error) {
 	defer log.Close()
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = ep.Root
+	cmd.Env = serverEnv(os.Environ())
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {

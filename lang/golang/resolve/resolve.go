@@ -60,7 +60,7 @@ type unit struct {
 }
 
 // units groups the Go files and module files of the change by module.
-func units(set *change.Set, head fs.FS) map[string]*unit {
+func units(set *change.Set, head fs.FS) (map[string]*unit, []lang.Problem) {
 	units := map[string]*unit{}
 	get := func(file string) *unit {
 		dir, inModule := load.ModuleRoot(head, file)
@@ -95,7 +95,8 @@ func units(set *change.Set, head fs.FS) map[string]*unit {
 			u.goFiles = append(u.goFiles, f)
 		}
 	}
-	return units
+	moduleGone := recheckModules(set, head, get)
+	return units, moduleGone
 }
 
 // inFocus reports whether a base-view pass needs u: some focus file is inside it.
@@ -117,7 +118,7 @@ func run(p *lang.Request, loader *load.Loader) ([]lang.Problem, error) {
 	if head == nil {
 		head = os.DirFS(set.Root)
 	}
-	units := units(set, head)
+	units, moduleGone := units(set, head)
 	linkWorkspaces(head, units)
 	dirs := make([]string, 0, len(units))
 	for d, u := range units {
@@ -137,6 +138,7 @@ func run(p *lang.Request, loader *load.Loader) ([]lang.Problem, error) {
 		}
 		out = append(out, fs...)
 	}
+	out = append(out, moduleGone...)
 	out = append(out, unverifiedFiles(set, p.Policy.Limits.FileSize())...)
 	for _, f := range set.Files {
 		if base := path.Base(f.Path); (base == "go.mod" || base == "go.work") && f.Analyzable() {
