@@ -57,6 +57,7 @@ var existence = map[lang.Kind]bool{
 	lang.Undefined: true, lang.UnknownSymbol: true, lang.UnknownMember: true, lang.UnknownImport: true,
 	lang.WrongArity: true, lang.UnknownKeyword: true, lang.WrongSignature: true, lang.TypeError: true,
 	lang.UnknownPackage: true, lang.UndeclaredDependency: true, lang.MissingDependency: true,
+	lang.TypeMismatch: true,
 }
 
 // otherCode is where a file runs only on another Python than the checked one: ranges of
