@@ -95,6 +95,10 @@ type Problem struct {
 	Fix        *Fix
 	// Symbol names what the problem is about, for fingerprints that survive line shifts.
 	Symbol string
+	// Key, when set, stands for Message when a finding is matched with the base's (design.md
+	// §3): the message without the values a change may touch (the Python version
+	// requires-python names, a count), so the same problem is the same on both sides.
+	Key string
 	// Introduced is set when the analysis itself established that the change introduced
 	// the problem (see check.Finding).
 	Introduced bool

@@ -81,6 +81,7 @@ func tooNew(t *target, at lang.Pos, what, since, floor string) lang.Problem {
 			what, since, floor),
 		Suggestion: fmt.Sprintf("use what Python %s has, guard it with a sys.version_info check, or raise requires-python to >=%s", floor, since),
 		Symbol:     what,
+		Key:        fmt.Sprintf("%s is new in Python %s", what, since), // the floor is the change's to move
 	}
 }
 

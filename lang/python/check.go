@@ -274,6 +274,7 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 		if m := requiresPython.FindStringSubmatch(msg); m != nil {
 			p.Kind = lang.APITooNew
 			p.Message = fmt.Sprintf("%s; the project supports Python %s (requires-python)", msg, j.floorOr("older versions"))
+			p.Key = msg // without the floor, which the change may move
 		} else {
 			p.Kind = lang.SyntaxErrorKind
 		}

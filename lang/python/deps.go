@@ -164,7 +164,7 @@ func (st *depState) file(f *change.File) error {
 		if err != nil {
 			return err
 		}
-		if p, ok := classify(f.Path, r, proj, env); ok {
+		if p, ok := classify(f.Path, r, proj, env); ok && !st.preexisting(p, proj) {
 			st.out = append(st.out, p)
 		}
 	}
