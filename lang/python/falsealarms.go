@@ -20,7 +20,13 @@ func (j *job) dropFalseAlarms(ps []lang.Problem) []lang.Problem {
 	}
 	out := ps[:0]
 	keywords := map[lang.Location]bool{}
+	calls := map[*node]bool{}
+	var generated []lang.Problem
 	for _, p := range ps {
+		if mine, ok := j.generatedInit(byPath[p.Location.File], p, calls); ok {
+			generated = append(generated, mine...) // a constructor a decorator generates
+			continue
+		}
 		if p.Kind == lang.UnknownKeyword {
 			at := lang.Location{File: p.Location.File, Line: p.Location.Line, Column: p.Location.Column}
 			if keywords[at] {
@@ -35,7 +41,7 @@ func (j *job) dropFalseAlarms(ps []lang.Problem) []lang.Problem {
 			out = append(out, p)
 		}
 	}
-	return out
+	return append(out, generated...)
 }
 
 // falseAlarm reports whether p, found in t (nil when not a changed Python file), is one

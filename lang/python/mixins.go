@@ -15,6 +15,10 @@ import (
 type classInfo struct {
 	bases []string
 	attrs map[string]bool
+	// init says whether a decorator generates the class's __init__, and fields are the
+	// parameters of attrs' (generated.go).
+	init   initGen
+	fields []attrField
 }
 
 // projectClasses maps a class name to every class of that name in the project.
@@ -161,7 +165,10 @@ func (j *job) projectSources() [][]byte {
 }
 
 // collectClasses appends the class definitions under n, nested ones included.
-func collectClasses(n *node, src []byte, out *[]namedClass) {
+func collectClasses(n *node, src []byte, out *[]namedClass) { collectDecorated(n, src, nil, out) }
+
+// collectDecorated is collectClasses for n under the given decorators.
+func collectDecorated(n *node, src []byte, decorators []string, out *[]namedClass) {
 	if n == nil {
 		return
 	}
@@ -169,14 +176,23 @@ func collectClasses(n *node, src []byte, out *[]namedClass) {
 		if name := n.child("name"); name != nil {
 			c := &classInfo{bases: classBases(n.child("superclasses"), src), attrs: map[string]bool{}}
 			classAttrs(n.child("body"), src, c.attrs, false)
+			c.init, c.fields = classInit(n, decorators, src)
 			*out = append(*out, namedClass{name.text(src), c})
 		}
 	}
 	if n.kind == "assignment" {
 		outside(n.child("left"), src, out)
 	}
+	var decos []string
+	if n.kind == "decorated_definition" {
+		decos = decoratorTexts(n, src)
+	}
 	for _, ch := range n.children {
-		collectClasses(ch, src, out)
+		if ch.field == "definition" {
+			collectDecorated(ch, src, decos, out)
+		} else {
+			collectDecorated(ch, src, nil, out)
+		}
 	}
 }
 
