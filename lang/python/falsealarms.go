@@ -27,6 +27,9 @@ func (j *job) dropFalseAlarms(ps []lang.Problem) []lang.Problem {
 			generated = append(generated, mine...) // a constructor a decorator generates
 			continue
 		}
+		if ok, keep := j.hiddenSubmodule(byPath[p.Location.File], &p); ok && !keep {
+			continue // a member of a submodule a package's __getattr__ hid (submodule.go)
+		}
 		if p.Kind == lang.UnknownKeyword {
 			at := lang.Location{File: p.Location.File, Line: p.Location.Line, Column: p.Location.Column}
 			if keywords[at] {
