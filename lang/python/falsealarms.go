@@ -111,8 +111,12 @@ func (j *job) otherPython(t *target) otherCode {
 	var o otherCode
 	probes := featureProbes(t.tree, t.src)
 	aliased := aliasedTypes(t.tree, t.src)
+	consts := versionConstants(t)
+	o = append(o, moduleSkip(t.tree, t.src, consts)...)
 	t.tree.walk(func(n *node) bool {
 		switch n.kind {
+		case "decorated_definition":
+			o = append(o, skipGuard(n, t.src, consts)...)
 		case "block", "module":
 			o = append(o, earlyReturns(n, t.src)...)
 		case "try_statement":
@@ -123,6 +127,7 @@ func (j *job) otherPython(t *target) otherCode {
 			o = append(o, suppressed(n, t.src)...)
 		case "if_statement":
 			o = append(o, ifGuards(n, t.src, probes)...)
+			o = append(o, constantGuards(n, t.src, consts)...)
 			o = append(o, aliasNarrowing(n, t.src, aliased)...)
 		case "elif_clause":
 			o = append(o, aliasNarrowing(n, t.src, aliased)...)
