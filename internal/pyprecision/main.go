@@ -35,12 +35,13 @@ func main() {
 	bin := flag.String("bin", "", "the agentverify binary (default: built from this tree)")
 	out := flag.String("json", "", "write every commit's result to this JSON file")
 	timeout := flag.Duration("timeout", 10*time.Minute, "time-out per commit")
+	only := flag.String("only", "", "comma-separated commit prefixes: measure only these (e.g. the flagged ones of an earlier run)")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: pyprecision [-n N] [-json FILE] REPO...")
 		os.Exit(2)
 	}
-	if err := run(*bin, *n, *skip, *timeout, *out, flag.Args()); err != nil {
+	if err := run(*bin, *n, *skip, *timeout, *out, *only, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "pyprecision:", err)
 		os.Exit(2)
 	}
@@ -51,14 +52,15 @@ type commitResult struct {
 	Repo, Commit, Subject string
 	Exit                  int
 	Seconds               float64
-	// Errors are the hallucination errors ("file:line rule: message").
+	// Errors are the hallucination errors ("file:line rule: message"); an internal error
+	// (a dimension that timed out) is a Failure instead.
 	Errors []string
 	// Warnings are the other dimensions' and hallucination's warnings, for reference.
 	Warnings []string
 	Failure  string `json:",omitempty"`
 }
 
-func run(bin string, n, skip int, timeout time.Duration, out string, repos []string) error {
+func run(bin string, n, skip int, timeout time.Duration, out, only string, repos []string) error {
 	work, err := os.MkdirTemp("", "pyprecision-")
 	if err != nil {
 		return err
@@ -72,7 +74,7 @@ func run(bin string, n, skip int, timeout time.Duration, out string, repos []str
 	}
 	var all []commitResult
 	for _, repo := range repos {
-		rs, err := measureRepo(work, bin, repo, n, skip, timeout)
+		rs, err := measureRepo(work, bin, repo, n, skip, timeout, only)
 		if err != nil {
 			return fmt.Errorf("%s: %w", repo, err)
 		}
@@ -95,7 +97,7 @@ func name(repo string) string {
 	return filepath.Base(strings.TrimSuffix(repo, ".git"))
 }
 
-func measureRepo(work, bin, repo string, n, skip int, timeout time.Duration) ([]commitResult, error) {
+func measureRepo(work, bin, repo string, n, skip int, timeout time.Duration, only string) ([]commitResult, error) {
 	clone := filepath.Join(work, name(repo))
 	if _, err := git("", "clone", "-q", "--no-checkout", repo, clone); err != nil {
 		return nil, err
@@ -113,6 +115,9 @@ func measureRepo(work, bin, repo string, n, skip int, timeout time.Duration) ([]
 	var out []commitResult
 	for _, l := range lines {
 		c, subject, _ := strings.Cut(l, " ")
+		if only != "" && !wanted(only, c) {
+			continue
+		}
 		r := commitResult{Repo: name(repo), Commit: c[:12], Subject: subject}
 		if _, err := git(clone, "checkout", "-q", "-f", "--detach", c); err != nil {
 			r.Failure = err.Error()
@@ -128,6 +133,16 @@ func measureRepo(work, bin, repo string, n, skip int, timeout time.Duration) ([]
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// wanted reports whether commit c starts with one of the comma-separated prefixes.
+func wanted(only, c string) bool {
+	for _, p := range strings.Split(only, ",") {
+		if p != "" && strings.HasPrefix(c, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // violation is the part of a JSON report's violation read here.
@@ -166,6 +181,8 @@ func measure(r *commitResult, bin, dir, commit string, timeout time.Duration) {
 	for _, v := range rep.Violations {
 		s := fmt.Sprintf("%s:%d %s: %s", v.Location.File, v.Location.Line, v.Rule, v.Message)
 		switch {
+		case strings.HasSuffix(v.Rule, "/internal-error"):
+			r.Failure = s // could not verify (a time-out): counted apart, never as a pass
 		case v.Dimension == "hallucination" && v.Severity == "error":
 			r.Errors = append(r.Errors, s)
 		case v.Dimension == "hallucination" || v.Dimension == "semantics":
