@@ -67,20 +67,25 @@ func constantGuards(n *node, src []byte, consts map[string]bool) []guardedRange 
 }
 
 // versionConstants are the names that hold version tests in a file: named like one
-// (versionConstant), or assigned a sys.version_info comparison at its top level.
+// (versionConstant), or assigned a sys.version_info comparison at its top level. The
+// aliases of the major version (six's PY2, PY3) are not: their Python 3 branch is the one
+// pyright checks rightly (falsealarms.go guards the Python 2 one).
 func versionConstants(t *target) map[string]bool {
 	out := map[string]bool{}
 	for n := range t.idx.names {
-		if versionConstant.MatchString(n) {
+		if versionConstant.MatchString(n) && !majorAlias.MatchString(n) {
 			out[n] = true
 		}
 	}
 	for _, s := range moduleStatements(t.tree) {
 		as := s.firstOfKind("assignment")
 		if s.kind == "expression_statement" && as != nil && as.child("left").kind == "identifier" &&
-			strings.Contains(as.child("right").text(t.src), "version_info") {
+			strings.Contains(as.child("right").text(t.src), "version_info") && !majorAlias.MatchString(as.child("left").text(t.src)) {
 			out[as.child("left").text(t.src)] = true
 		}
 	}
 	return out
 }
+
+// majorAlias matches the names of Python-major-version tests.
+var majorAlias = regexp.MustCompile(`^_?(?:IS_)?PY(?:THON)?_?[23]K?$`)
