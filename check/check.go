@@ -101,6 +101,9 @@ type Finding struct {
 	// Symbol names what the finding is about (a function, an import path), for
 	// fingerprints that survive line shifts.
 	Symbol string
+	// Key, when set, stands for Message when the finding is matched with the base's: the
+	// message without the values a change may touch (lang.Problem.Key).
+	Key string
 	// Introduced is set when the dimension itself established that the change introduced
 	// the finding (a metric that got worse, a removed export reported at the base, a
 	// broken dependent, any scope finding). The diff filter keeps such findings even when
@@ -304,7 +307,7 @@ func (p *Pass) Request() *lang.Request {
 func Problem(dimension string, pr lang.Problem) Finding {
 	return Finding{
 		Rule: dimension + "/" + string(pr.Kind), Location: pr.Location, Message: pr.Message,
-		Suggestion: pr.Suggestion, Related: pr.Related, Fix: pr.Fix, Symbol: pr.Symbol,
+		Suggestion: pr.Suggestion, Related: pr.Related, Fix: pr.Fix, Symbol: pr.Symbol, Key: pr.Key,
 		Introduced: pr.Introduced,
 	}
 }

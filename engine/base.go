@@ -11,16 +11,19 @@ import (
 	"github.com/agentverify/agentverify/policy"
 )
 
-// ConfirmAtBase settles, in diff mode, the findings the diff filter would otherwise drop:
-// those not marked Introduced and not on a line the change added or modified (a type
-// error on an unchanged line, in an unchanged file of a changed package). Each dimension
-// that has such findings runs again over the base view of the change
-// (change.Set.BaseView), with Focus on the files of those findings; a finding the base
-// also has (same rule, file through renames, symbol and message: a multiset match, line
-// numbers ignored) is dropped, and the others are marked Introduced, so the diff filter
-// keeps them. Dimensions with nothing to settle do not run again, so a clean change costs
-// nothing more. When the base run fails, every unsettled finding is kept: what could not
-// be shown to pre-exist counts as new.
+// ConfirmAtBase settles, in diff mode, which findings the change introduced: every
+// finding not marked Introduced by its dimension, on a changed line or not, outside the
+// files the change creates. Each dimension that has such findings runs again over the
+// base view of the change (change.Set.BaseView), with Focus on the files of those
+// findings; a finding the base also has (same rule, file through renames, symbol and
+// message or Key: a multiset match, lines, columns and indentation ignored) is dropped,
+// and the others are marked Introduced. Findings off the changed lines are matched
+// first, so the one a change adds beside an old twin is the one reported. So a type
+// error on an unchanged line of a changed package is reported, while an old finding
+// on a line the change only re-indented or edited elsewhere is not. Dimensions with
+// nothing to settle do not run again, so a clean change costs nothing more. When the
+// base run fails, every unsettled finding is kept: what could not be shown to
+// pre-exist counts as new.
 func ConfirmAtBase(ctx context.Context, pass *check.Pass, dims []*check.Dimension, outcomes []Outcome, opts Options, rules map[string]*check.Rule) []Outcome {
 	if pass.Mode != check.Diff || pass.Changes.NoBase {
 		return outcomes
@@ -55,17 +58,18 @@ func ConfirmAtBase(ctx context.Context, pass *check.Pass, dims []*check.Dimensio
 		if base[i].Err == nil {
 			baseFindings = base[i].Findings
 		}
-		out[i].Findings = settle(pass.Changes, outcomes[i].Findings, pending[i], baseFindings)
+		out[i].Findings = settle(pass, outcomes[i].Findings, pending[i], baseFindings)
 	}
 	return out
 }
 
-// unsettled returns the indices of the findings the diff filter would drop and that are
-// not turned off by the policy anyway.
+// unsettled returns the indices of the findings that are not marked Introduced, not in
+// a file the change creates (the base has no finding there) and not turned off by the
+// policy anyway.
 func unsettled(pass *check.Pass, fs []check.Finding, rules map[string]*check.Rule) []int {
 	var idx []int
 	for i, f := range fs {
-		if pass.Keep(f) {
+		if f.Introduced || created(pass.Changes, f.Location.File) {
 			continue
 		}
 		def := policy.Error
@@ -77,6 +81,12 @@ func unsettled(pass *check.Pass, fs []check.Finding, rules map[string]*check.Rul
 		}
 	}
 	return idx
+}
+
+// created reports whether the change creates the file at head path p.
+func created(set *change.Set, p string) bool {
+	f := set.File(p)
+	return f != nil && f.Path == p && f.Op == change.Create
 }
 
 // focus returns the base paths of the findings at idx.
@@ -97,15 +107,18 @@ func basePath(set *change.Set, p string) string {
 }
 
 // settle returns fs without the findings at idx that base also has, and with the other
-// findings at idx marked Introduced.
-func settle(set *change.Set, fs []check.Finding, idx []int, base []check.Finding) []check.Finding {
-	cands := make([]check.Finding, len(idx))
-	for k, i := range idx {
+// findings at idx marked Introduced. Findings off the changed lines are matched first.
+func settle(pass *check.Pass, fs []check.Finding, idx []int, base []check.Finding) []check.Finding {
+	set := pass.Changes
+	order := append([]int(nil), idx...)
+	sort.SliceStable(order, func(a, b int) bool { return !pass.Keep(fs[order[a]]) && pass.Keep(fs[order[b]]) })
+	cands := make([]check.Finding, len(order))
+	for k, i := range order {
 		cands[k] = fs[i]
 	}
 	isNew := Unmatched(cands, base, func(p string) string { return basePath(set, p) })
 	drop := map[int]bool{}
-	for k, i := range idx {
+	for k, i := range order {
 		drop[i] = !isNew[k]
 	}
 	out := make([]check.Finding, 0, len(fs))
@@ -139,12 +152,16 @@ func keyOf(f check.Finding, file string) matchKey {
 	if sym == f.Location.File {
 		sym = file
 	}
-	return matchKey{f.Rule, file, sym, position.ReplaceAllString(f.Message, "$1")}
+	msg := f.Message
+	if f.Key != "" {
+		msg = f.Key
+	}
+	return matchKey{f.Rule, file, sym, position.ReplaceAllString(msg, "$1")}
 }
 
 // Unmatched reports, for each head finding, whether it is new: not matched by a base
 // finding of the same rule, file (head paths mapped to base paths by toBase), symbol and
-// message. Matching is a multiset match that ignores lines and columns: two identical
+// message (its Key when it has one). Matching is a multiset match that ignores lines and columns: two identical
 // head findings against one at the base leave one new.
 func Unmatched(head, base []check.Finding, toBase func(string) string) []bool {
 	count := map[matchKey]int{}

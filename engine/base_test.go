@@ -33,7 +33,7 @@ func errorsDim(runs *atomic.Int32, fail bool) *check.Dimension {
 			}
 			for i, line := range strings.Split(string(f.Head), "\n") {
 				if strings.Contains(line, "err") {
-					out = append(out, check.Finding{Rule: rule.ID, Location: check.Location{File: f.Path, Line: i + 1}, Message: line, Symbol: "s"})
+					out = append(out, check.Finding{Rule: rule.ID, Location: check.Location{File: f.Path, Line: i + 1}, Message: strings.TrimSpace(line), Symbol: "s"})
 				}
 			}
 		}
@@ -62,15 +62,17 @@ func TestConfirmAtBase(t *testing.T) {
 		name  string
 		file  *change.File
 		fail  bool
-		want  []string // messages kept
+		want  []string // messages kept, with their lines
 		reran bool
 	}{
 		{"clean change: no second run", change.NewFile("a.go", "a.go", []byte("a\nb\n"), []byte("a\nb\nc\n")), false, nil, false},
 		{"pre-existing finding on an unchanged line, shifted", change.NewFile("a.go", "a.go", []byte(base), []byte("new\n"+base)), false, nil, true},
-		{"new finding on a changed line kept without a second run", change.NewFile("a.go", "a.go", []byte("a\n"), []byte("a\nerr new\n")), false, []string{"err new"}, false},
-		{"a copy of a pre-existing finding on an added line is new", change.NewFile("a.go", "a.go", []byte(base), []byte(base+"err old\n")), false, []string{"err old"}, true},
+		{"new finding on a changed line: the base lacks it", change.NewFile("a.go", "a.go", []byte("a\n"), []byte("a\nerr new\n")), false, []string{"2 err new"}, true},
+		{"new finding in a created file kept without a second run", change.NewFile("n.go", "", nil, []byte("a\nerr new\n")), false, []string{"2 err new"}, false},
+		{"pre-existing finding on a line only re-indented", change.NewFile("a.go", "a.go", []byte(base), []byte("a\n\terr old\nb\nc\n")), false, nil, true},
+		{"a copy of a pre-existing finding on an added line is new, the old one is not", change.NewFile("a.go", "a.go", []byte(base), []byte("err old\n"+base)), false, []string{"1 err old"}, true},
 		{"pre-existing finding through a rename", change.NewFile("b.go", "a.go", []byte(base), []byte("x\n"+base)), false, nil, true},
-		{"base run fails: kept", change.NewFile("a.go", "a.go", []byte(base), []byte("new\n"+base)), true, []string{"err old"}, true},
+		{"base run fails: kept", change.NewFile("a.go", "a.go", []byte(base), []byte("new\n"+base)), true, []string{"3 err old"}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -78,7 +80,7 @@ func TestConfirmAtBase(t *testing.T) {
 			got := settleRun(t, []*check.Dimension{errorsDim(&runs, c.fail)}, c.file)
 			var msgs []string
 			for _, f := range got {
-				msgs = append(msgs, f.Message)
+				msgs = append(msgs, fmt.Sprintf("%d %s", f.Location.Line, f.Message))
 			}
 			if fmt.Sprint(msgs) != fmt.Sprint(c.want) {
 				t.Errorf("kept %q, want %q", msgs, c.want)

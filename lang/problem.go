@@ -65,7 +65,23 @@ const (
 	UnknownModule        Kind = "unknown-module"        // a module path no module proxy knows
 	YoungPackage         Kind = "young-package"         // a dependency first published too recently to trust
 	Deprecated           Kind = "deprecated"            // an API its own documentation marks deprecated
+	// TypeMismatch is a disagreement between types where every name exists: an argument
+	// of a type the parameter's annotation rejects, an attribute that the declared type
+	// lacks while the project defines it for the object really passed. Not a
+	// hallucination: its rule is the semantics dimension's (Kind.Dimension).
+	TypeMismatch Kind = "type-mismatch"
 )
+
+// Dimension is the dimension whose rule reports problems of kind k: semantics for a
+// disagreement between types (TypeMismatch), hallucination for every other kind, which
+// says that something does not exist or does not parse (design.md §4). A dimension that
+// runs resolvers takes the problems of its own kinds and leaves the others.
+func (k Kind) Dimension() string {
+	if k == TypeMismatch {
+		return policy.Semantics
+	}
+	return policy.Hallucination
+}
 
 // Problem is one finding of a frontend's own analysis, for a dimension to report.
 type Problem struct {
@@ -79,6 +95,10 @@ type Problem struct {
 	Fix        *Fix
 	// Symbol names what the problem is about, for fingerprints that survive line shifts.
 	Symbol string
+	// Key, when set, stands for Message when a finding is matched with the base's (design.md
+	// §3): the message without the values a change may touch (the Python version
+	// requires-python names, a count), so the same problem is the same on both sides.
+	Key string
 	// Introduced is set when the analysis itself established that the change introduced
 	// the problem (see check.Finding).
 	Introduced bool
@@ -115,6 +135,15 @@ type Request struct {
 // for the files of frontends without one.
 type Resolver interface {
 	Resolve(req *Request) ([]Problem, error)
+}
+
+// KindLister is an optional part of a Resolver: the kinds of problem it may report
+// whose rule is not hallucination's (Kind.Dimension). The hallucination dimension runs
+// every resolver; another dimension runs only those that list one of its kinds, so that
+// a resolver's work is never started for a dimension it has nothing for. A resolver that
+// reports such a kind without listing it fails the verification.
+type KindLister interface {
+	Kinds() []Kind
 }
 
 // SortProblems orders problems by file, line, column, kind and message, so a resolver's

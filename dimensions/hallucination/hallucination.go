@@ -1,9 +1,6 @@
 package hallucination
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/policy"
@@ -114,25 +111,15 @@ var Dimension = &check.Dimension{
 }
 
 func run(p *check.Pass) ([]check.Finding, error) {
-	req := p.Request()
 	resolved := map[string]bool{}
-	var problems []lang.Problem
 	for _, fe := range p.Languages {
-		r, ok := fe.(lang.Resolver)
-		if !ok {
-			continue
+		if _, ok := fe.(lang.Resolver); ok {
+			resolved[fe.Name()] = true
 		}
-		resolved[fe.Name()] = true
-		ps, err := r.Resolve(req)
-		if err != nil {
-			return nil, fmt.Errorf("resolving the %s code: %w", fe.Name(), err)
-		}
-		for _, pr := range ps {
-			if !declared[string(pr.Kind)] {
-				return nil, fmt.Errorf("the %s frontend reported %s/%s, which the dimension does not declare", fe.Name(), policy.Hallucination, pr.Kind)
-			}
-		}
-		problems = append(problems, ps...)
+	}
+	problems, err := p.Resolved(policy.Hallucination, rules)
+	if err != nil {
+		return nil, err
 	}
 	syntax, err := frontendSyntaxErrors(p, resolved)
 	if err != nil {
@@ -146,12 +133,3 @@ func run(p *check.Pass) ([]check.Finding, error) {
 	}
 	return out, nil
 }
-
-// declared holds the kinds of problem the dimension has a rule for ("unknown-symbol").
-var declared = func() map[string]bool {
-	m := map[string]bool{}
-	for _, r := range rules {
-		m[strings.TrimPrefix(r.ID, policy.Hallucination+"/")] = true
-	}
-	return m
-}()

@@ -19,3 +19,11 @@ func TestPythonCases(t *testing.T) {
 	pyrighttest.Require(t)
 	checktest.Run(t, "testdata/python", Dimension, languages)
 }
+
+// TestPythonRealCommits replays, in small fixtures, the shapes of real merged commits of
+// well-kept projects on which the Python resolver once raised false hallucination errors
+// (docs/precision.md, "## Python"); each case is named after its project and commit.
+func TestPythonRealCommits(t *testing.T) {
+	pyrighttest.Require(t)
+	checktest.Run(t, "testdata/python_real", Dimension, languages)
+}

@@ -24,6 +24,12 @@
 //     its base place related.
 //   - semantics/test-skipped: the change adds a place that skips a test (a frontend's
 //     File.Skips: t.Skip, b.Skip, SkipNow or Skipf; Lisp's (skip …), :skip, #+(or)).
+//   - semantics/type-mismatch: the problems of kind lang.TypeMismatch that the frontends'
+//     resolvers report (those that list it, lang.KindLister), from the one resolver run
+//     the hallucination dimension shares (check.Pass.Resolved): for Python, pyright's
+//     argument types and attributes of a declared type narrower than the object. A warning
+//     by default, in every mode, settled at the base like any finding not marked
+//     Introduced.
 //
 // Packages named main are not an API; packages under internal/ are skipped unless
 // include_internal is set. The policy for a package (preserve_exports,

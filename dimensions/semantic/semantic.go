@@ -17,7 +17,7 @@ import (
 var Dimension = &check.Dimension{
 	Name:         policy.Semantics,
 	Doc:          "the public API, the dependents and the tests survive the change",
-	Rules:        []*check.Rule{removedExport, incompatibleChange, brokenDependent, removedTest, testSkipped},
+	Rules:        []*check.Rule{removedExport, incompatibleChange, brokenDependent, removedTest, testSkipped, typeMismatch},
 	PerDirectory: true,
 	Run: func(pass *check.Pass) ([]check.Finding, error) {
 		var comparers []lang.APIComparer
@@ -31,10 +31,16 @@ var Dimension = &check.Dimension{
 }
 
 func run(pass *check.Pass, comparers []lang.APIComparer) ([]check.Finding, error) {
+	types, err := typeFindings(pass)
+	if err != nil {
+		return nil, err
+	}
 	if pass.Changes.NoBase || pass.Focus != nil {
-		// A base-view pass only matches findings not marked Introduced: the skips. The
-		// API comparison, the dependents and removed tests report only Introduced findings.
-		return skips(pass)
+		// A base-view pass only matches findings not marked Introduced: the skips and the
+		// type mismatches. The API comparison, the dependents and removed tests report
+		// only Introduced findings.
+		more, err := skips(pass)
+		return append(types, more...), err
 	}
 	out, err := testFindings(pass)
 	if err != nil {
@@ -48,7 +54,7 @@ func run(pass *check.Pass, comparers []lang.APIComparer) ([]check.Finding, error
 		out = append(out, fs...)
 	}
 	more, err := skips(pass)
-	return append(out, more...), err
+	return append(append(out, more...), types...), err
 }
 
 // apiFindings reports the API changes one comparer finds, as the policy for each

@@ -17,6 +17,7 @@ import (
 	"github.com/agentverify/agentverify/policy"
 
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
+	"github.com/agentverify/agentverify/internal/testkit/pyrighttest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/commonlisp"
 	"github.com/agentverify/agentverify/lang/golang"
@@ -120,4 +121,11 @@ func TestP13P14P15APIChanges(t *testing.T) {
 			t.Fatalf("base %v head %v: got %v, want %v", base, head, got, want)
 		}
 	})
+}
+
+// TestPythonCases runs the Python cases, which need pyright for the resolver's type
+// mismatches (skipping, with install advice, where it is not installed).
+func TestPythonCases(t *testing.T) {
+	pyrighttest.Require(t)
+	checktest.Run(t, "testdata/python", Dimension, lang.Registry{python.New()})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/pydeps"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 )
 
@@ -67,10 +68,22 @@ func tooNewStep(j *job) ([]lang.Problem, error) {
 		if t.idx == nil || t.broken {
 			continue
 		}
-		out = append(out, tooNewImports(t, std, names, proj.Floor)...)
-		out = append(out, tooNewUses(t, names, methods, proj.Floor)...)
+		floor := scriptFloor(t, proj.Floor)
+		out = append(out, tooNewImports(t, std, names, floor)...)
+		out = append(out, tooNewUses(t, names, methods, floor)...)
 	}
 	return out, nil
+}
+
+// scriptFloor is the floor of a script's own requires-python (PEP 723 inline metadata),
+// which is what runs it, else the project's.
+func scriptFloor(t *target, floor string) string {
+	if s, err := pydeps.ParseScript(t.f.Path, t.src); err == nil && s != nil && s.RequiresPython != "" {
+		if f := pyright.Floor(s.RequiresPython); f != "" {
+			return f
+		}
+	}
+	return floor
 }
 
 func tooNew(t *target, at lang.Pos, what, since, floor string) lang.Problem {
@@ -81,6 +94,7 @@ func tooNew(t *target, at lang.Pos, what, since, floor string) lang.Problem {
 			what, since, floor),
 		Suggestion: fmt.Sprintf("use what Python %s has, guard it with a sys.version_info check, or raise requires-python to >=%s", floor, since),
 		Symbol:     what,
+		Key:        fmt.Sprintf("%s is new in Python %s", what, since), // the floor is the change's to move
 	}
 }
 

@@ -36,33 +36,21 @@ func pyrightStep(j *job) ([]lang.Problem, error) {
 	for _, t := range files {
 		byPath[t.f.Path] = t
 	}
-	inferred := inferredAt(diags)
+	arguments := argumentRanges(diags)
 	var out []lang.Problem
 	for _, d := range diags {
 		t := byPath[d.File]
 		if t == nil || d.Severity != "error" {
 			continue
 		}
-		if d.Rule == "reportCallIssue" && noOverloads.MatchString(d.Message) && within(inferred[d.File], d.Range) {
-			continue // the overload fails on that argument's inferred type
+		if d.Rule == "reportCallIssue" && noOverloads.MatchString(d.Message) && within(arguments[d.File], d.Range) {
+			continue // the overload fails on that argument's type: reported with it
 		}
 		if p, ok := j.problem(t, d); ok {
 			out = append(out, p)
 		}
 	}
 	return out, nil
-}
-
-// inferredAt are the places where pyright rejects an argument whose type it only partly
-// inferred (see inferredArgument), by file.
-func inferredAt(diags []pyright.Diagnostic) map[string][]pyright.Position {
-	out := map[string][]pyright.Position{}
-	for _, d := range diags {
-		if d.Rule == "reportArgumentType" && inferredArgument(d.Message) {
-			out[d.File] = append(out[d.File], d.Range.Start)
-		}
-	}
-	return out
 }
 
 // within reports whether one of ps lies in r: an argument of the call r spans.
@@ -279,14 +267,14 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 			p.Suggestion = j.keywordSuggestion(t, p.Location, p.Symbol)
 		}
 	case "reportArgumentType":
-		if inferredArgument(d.Message) {
+		if !argumentMismatch(&p, d.Message) {
 			return p, false
 		}
-		p.Kind = lang.WrongSignature
 	case "":
 		if m := requiresPython.FindStringSubmatch(msg); m != nil {
 			p.Kind = lang.APITooNew
 			p.Message = fmt.Sprintf("%s; the project supports Python %s (requires-python)", msg, j.floorOr("older versions"))
+			p.Key = msg // without the floor, which the change may move
 		} else {
 			p.Kind = lang.SyntaxErrorKind
 		}
@@ -375,6 +363,10 @@ func (j *job) attribute(t *target, p *lang.Problem, msg string) {
 			p.Message = fmt.Sprintf("%s is not a member of module %s", name, mod)
 			p.Suggestion = didYouMean(closest(name, j.moduleMembers(mod)))
 		}
+	case noAttribute.MatchString(msg) && j.declaredNarrower(noAttribute.FindStringSubmatch(msg)[2], noAttribute.FindStringSubmatch(msg)[1]):
+		m := noAttribute.FindStringSubmatch(msg)
+		p.Symbol = builtinClass(m[2]) + "." + m[1]
+		narrowerMismatch(p, m[2], m[1])
 	case noAttribute.MatchString(msg):
 		m := noAttribute.FindStringSubmatch(msg)
 		class := builtinClass(m[2])

@@ -67,7 +67,7 @@ func classify(file string, r importRef, proj *pydeps.Project, env *pydeps.Env) (
 	case undeclaredInstalled:
 		p.Kind = lang.UndeclaredDependency
 		p.Message = fmt.Sprintf("import of %s: the distribution %s is installed in %s but not declared in %s",
-			r.Module, distNames(f.dists), env.Where, declaredWhere(proj))
+			r.Module, uniqueDistNames(f.dists), env.Where, declaredWhere(proj))
 		p.Suggestion = fmt.Sprintf("declare %s in %s, or do not import it", f.dists[0].Name, declareIn(proj))
 	case undeclaredKnown:
 		p.Kind = lang.UndeclaredDependency
@@ -107,14 +107,6 @@ func declaration(mod string, dists []*pydeps.Dist, proj *pydeps.Project) *pydeps
 		}
 	}
 	return nil
-}
-
-func distNames(ds []*pydeps.Dist) string {
-	names := make([]string, len(ds))
-	for i, d := range ds {
-		names[i] = d.Name
-	}
-	return strings.Join(names, " or ")
 }
 
 // declaredWhere names the files that declare the project's dependencies.

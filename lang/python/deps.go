@@ -148,7 +148,7 @@ func (st *depState) file(f *change.File) error {
 	if len(refs) == 0 {
 		return nil
 	}
-	proj, err := st.project(path.Dir(f.Path))
+	proj, err := st.fileProject(f)
 	if err != nil || proj == nil {
 		return st.declError(err) // an unreadable declaration: what is declared is unknown
 	}
@@ -164,11 +164,24 @@ func (st *depState) file(f *change.File) error {
 		if err != nil {
 			return err
 		}
-		if p, ok := classify(f.Path, r, proj, env); ok {
+		if p, ok := classify(f.Path, r, proj, env); ok && !st.preexisting(p, proj) {
 			st.out = append(st.out, p)
 		}
 	}
 	return nil
+}
+
+// fileProject returns the declarations that bind f: its own inline script metadata
+// (PEP 723) when it has a block, else those of the project that holds it.
+func (st *depState) fileProject(f *change.File) (*pydeps.Project, error) {
+	script, err := pydeps.ParseScript(f.Path, f.Head)
+	if err != nil || script != nil {
+		if script == nil {
+			return nil, err
+		}
+		return script.Project, nil
+	}
+	return st.project(path.Dir(f.Path))
 }
 
 // buildBackend reports whether a setup.py imports its build backend: setuptools is

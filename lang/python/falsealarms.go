@@ -20,7 +20,16 @@ func (j *job) dropFalseAlarms(ps []lang.Problem) []lang.Problem {
 	}
 	out := ps[:0]
 	keywords := map[lang.Location]bool{}
+	calls := map[*node]bool{}
+	var generated []lang.Problem
 	for _, p := range ps {
+		if mine, ok := j.generatedInit(byPath[p.Location.File], p, calls); ok {
+			generated = append(generated, mine...) // a constructor a decorator generates
+			continue
+		}
+		if ok, keep := j.hiddenSubmodule(byPath[p.Location.File], &p); ok && !keep {
+			continue // a member of a submodule a package's __getattr__ hid (submodule.go)
+		}
 		if p.Kind == lang.UnknownKeyword {
 			at := lang.Location{File: p.Location.File, Line: p.Location.Line, Column: p.Location.Column}
 			if keywords[at] {
@@ -35,7 +44,7 @@ func (j *job) dropFalseAlarms(ps []lang.Problem) []lang.Problem {
 			out = append(out, p)
 		}
 	}
-	return out
+	return append(out, generated...)
 }
 
 // falseAlarm reports whether p, found in t (nil when not a changed Python file), is one
@@ -57,6 +66,7 @@ var existence = map[lang.Kind]bool{
 	lang.Undefined: true, lang.UnknownSymbol: true, lang.UnknownMember: true, lang.UnknownImport: true,
 	lang.WrongArity: true, lang.UnknownKeyword: true, lang.WrongSignature: true, lang.TypeError: true,
 	lang.UnknownPackage: true, lang.UndeclaredDependency: true, lang.MissingDependency: true,
+	lang.TypeMismatch: true,
 }
 
 // otherCode is where a file runs only on another Python than the checked one: ranges of
@@ -101,8 +111,12 @@ func (j *job) otherPython(t *target) otherCode {
 	var o otherCode
 	probes := featureProbes(t.tree, t.src)
 	aliased := aliasedTypes(t.tree, t.src)
+	consts := versionConstants(t)
+	o = append(o, moduleSkip(t.tree, t.src, consts)...)
 	t.tree.walk(func(n *node) bool {
 		switch n.kind {
+		case "decorated_definition":
+			o = append(o, skipGuard(n, t.src, consts)...)
 		case "block", "module":
 			o = append(o, earlyReturns(n, t.src)...)
 		case "try_statement":
@@ -113,6 +127,7 @@ func (j *job) otherPython(t *target) otherCode {
 			o = append(o, suppressed(n, t.src)...)
 		case "if_statement":
 			o = append(o, ifGuards(n, t.src, probes)...)
+			o = append(o, constantGuards(n, t.src, consts)...)
 			o = append(o, aliasNarrowing(n, t.src, aliased)...)
 		case "elif_clause":
 			o = append(o, aliasNarrowing(n, t.src, aliased)...)

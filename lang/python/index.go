@@ -57,6 +57,10 @@ func indexFile(root *node, src []byte) *fileIndex {
 			if guardCondition.MatchString(n.child("condition").text(src)) {
 				x.guards = append(x.guards, lineRange{n.pos.Line, n.endPos.Line})
 			}
+		case "decorated_definition":
+			for _, g := range skipGuard(n, src, nil) { // a test skipped on other Pythons
+				x.guards = append(x.guards, lineRange{g.from, g.to})
+			}
 		}
 		return true
 	})
@@ -74,7 +78,7 @@ func (x *fileIndex) fallbacks(try *node) {
 }
 
 // guardCondition matches the conditions under which code is for some Pythons only.
-var guardCondition = regexp.MustCompile(`\bversion_info\b|\bsys\.platform\b|\bplatform\.system\b|\bhasattr\s*\(|\bPY\d+\b`)
+var guardCondition = regexp.MustCompile(`\bversion_info\b|\bsys\.platform\b|\bplatform\.system\b|\bhasattr\s*\(|\bPY\d+\b|\b_?(?:IS_)?PY(?:THON)?_3_?\d+\w*\b`)
 
 // catchesImportError reports whether one of the try's handlers catches a failed import.
 func catchesImportError(try *node, src []byte) bool {

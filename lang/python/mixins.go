@@ -15,6 +15,10 @@ import (
 type classInfo struct {
 	bases []string
 	attrs map[string]bool
+	// init says whether a decorator generates the class's __init__, and fields are the
+	// parameters of attrs' (generated.go).
+	init   initGen
+	fields []attrField
 }
 
 // projectClasses maps a class name to every class of that name in the project.
@@ -24,15 +28,17 @@ type projectClasses map[string][]*classInfo
 // (class), is defined by a class of the project that derives from class, or by another
 // base of such a class: a mixin's self.attr that the class it is mixed into provides
 // (PyYAML's Scanner uses self.peek from Reader; requests' RequestHooksMixin uses
-// self.hooks from Request). A made-up attribute no class of the project defines is
-// still reported.
+// self.hooks from Request). When such a class also derives from a class outside the
+// project (cachetools' test mixin used with unittest.TestCase, which has assertEqual),
+// the members are not known here, and the attribute may be one of them. A made-up
+// attribute of a mixin that only project classes use is still reported.
 func (j *job) mixinMember(class, attr string) bool {
 	classes := j.classes()
 	for _, infos := range classes {
 		for _, c := range infos {
 			anc := map[string]bool{}
 			classes.ancestors(c, anc)
-			if anc[class] && classes.defines(c, attr, map[*classInfo]bool{}) {
+			if anc[class] && (classes.defines(c, attr, map[*classInfo]bool{}) || classes.outsideBase(c, map[*classInfo]bool{})) {
 				return true
 			}
 		}
@@ -71,6 +77,33 @@ func (pc projectClasses) defines(c *classInfo, attr string, seen map[*classInfo]
 	}
 	return false
 }
+
+// outsideBase reports whether c derives, itself or through its bases in the project, from
+// a class the project does not define (other than the ones that define nothing a mixin
+// would use: object, Generic, Protocol, ABC).
+func (pc projectClasses) outsideBase(c *classInfo, seen map[*classInfo]bool) bool {
+	if seen[c] {
+		return false
+	}
+	seen[c] = true
+	for _, b := range c.bases {
+		switch {
+		case inert[b]:
+		case len(pc[b]) == 0:
+			return true
+		default:
+			for _, bc := range pc[b] {
+				if pc.outsideBase(bc, seen) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// inert are the bases whose members no mixin uses.
+var inert = map[string]bool{"object": true, "Generic": true, "Protocol": true, "ABC": true, "ABCMeta": true, "type": true}
 
 // classes indexes the classes of the project's Python files in the head tree, once per
 // job; each file's classes are computed once per content (cache.fileClasses), files
@@ -132,7 +165,10 @@ func (j *job) projectSources() [][]byte {
 }
 
 // collectClasses appends the class definitions under n, nested ones included.
-func collectClasses(n *node, src []byte, out *[]namedClass) {
+func collectClasses(n *node, src []byte, out *[]namedClass) { collectDecorated(n, src, nil, out) }
+
+// collectDecorated is collectClasses for n under the given decorators.
+func collectDecorated(n *node, src []byte, decorators []string, out *[]namedClass) {
 	if n == nil {
 		return
 	}
@@ -140,14 +176,23 @@ func collectClasses(n *node, src []byte, out *[]namedClass) {
 		if name := n.child("name"); name != nil {
 			c := &classInfo{bases: classBases(n.child("superclasses"), src), attrs: map[string]bool{}}
 			classAttrs(n.child("body"), src, c.attrs, false)
+			c.init, c.fields = classInit(n, decorators, src)
 			*out = append(*out, namedClass{name.text(src), c})
 		}
 	}
 	if n.kind == "assignment" {
 		outside(n.child("left"), src, out)
 	}
+	var decos []string
+	if n.kind == "decorated_definition" {
+		decos = decoratorTexts(n, src)
+	}
 	for _, ch := range n.children {
-		collectClasses(ch, src, out)
+		if ch.field == "definition" {
+			collectDecorated(ch, src, decos, out)
+		} else {
+			collectDecorated(ch, src, nil, out)
+		}
 	}
 }
 

@@ -56,9 +56,9 @@ func (j *job) realSource(module string) *modSource {
 	rel := strings.ReplaceAll(module, ".", "/")
 	cands := []string{rel + ".py", rel + "/__init__.py"}
 	if head := j.headFS(); head != nil {
-		for i, c := range cands {
+		for i, c := range append(cands, "src/"+cands[0], "src/"+cands[1]) { // src/ layout too
 			if src, err := fs.ReadFile(head, c); err == nil {
-				return &modSource{fsys: head, rel: c, pkg: i == 1, src: src}
+				return &modSource{fsys: head, rel: c, pkg: i%2 == 1, src: src}
 			}
 		}
 	}

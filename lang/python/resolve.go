@@ -27,6 +27,8 @@ type job struct {
 	fe      frontend
 	req     *lang.Request
 	targets []*target
+	// all are every changed file, targets included: the syntax step reports on each.
+	all []*target
 	// tool, stdlib and project are found on first use.
 	tool    *pyright.Tool
 	stdlib  *pyright.Stdlib
@@ -79,7 +81,7 @@ func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 		return nil, err
 	}
 	out = append(d.ps, out...)
-	if len(j.targets) > 0 {
+	if len(j.all) > 0 {
 		out = j.dropGuarded(dedupe(out))
 	}
 	lang.SortProblems(out)
@@ -97,6 +99,8 @@ func (j *job) run() ([]lang.Problem, error) {
 	if len(j.targets) == 0 {
 		return nil, nil
 	}
+	j.all = j.targets
+	j.leftOut() // the steps check only what the project type-checks (included.go)
 	var out []lang.Problem
 	for _, s := range j.fe.steps {
 		if err := j.req.Context.Err(); err != nil {
@@ -202,7 +206,7 @@ func (j *job) headFS() fs.FS {
 // lang.Resolver).
 func syntaxStep(j *job) ([]lang.Problem, error) {
 	var out []lang.Problem
-	for _, t := range j.targets {
+	for _, t := range j.all {
 		for _, e := range t.lf.SyntaxErrors {
 			out = append(out, lang.Problem{
 				Kind:     lang.SyntaxErrorKind,

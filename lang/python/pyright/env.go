@@ -32,9 +32,11 @@ type Project struct {
 var rules = []string{"reportAttributeAccessIssue", "reportMissingImports", "reportUndefinedVariable", "reportCallIssue", "reportArgumentType"}
 
 // Weakened reports whether the project's pyright configuration hides errors agentverify
-// relies on: checking off, one of its rules turned off or down, or paths whose
-// diagnostics are ignored. A change could otherwise silence the gate by editing
-// pyproject.toml; such a project is checked under Enforced instead.
+// relies on: checking off, one of its rules turned off or down, paths whose diagnostics
+// are ignored, or excluded paths (pyright reports nothing for an excluded file even when
+// it is named on the command line). A change could otherwise silence the gate by editing
+// pyproject.toml; such a project is checked under Enforced instead, and which files are
+// checked is decided by the trusted side's configuration (Leaves).
 func (p Project) Weakened() bool {
 	if p.Config == nil {
 		return false
@@ -42,8 +44,10 @@ func (p Project) Weakened() bool {
 	if p.Config["typeCheckingMode"] == "off" {
 		return true
 	}
-	if ig, ok := p.Config["ignore"].([]any); ok && len(ig) > 0 {
-		return true
+	for _, k := range []string{"ignore", "exclude"} {
+		if list, ok := p.Config[k].([]any); ok && len(list) > 0 {
+			return true
+		}
 	}
 	for _, r := range rules {
 		if v, ok := p.Config[r]; ok && v != "error" && v != true {
@@ -55,7 +59,7 @@ func (p Project) Weakened() bool {
 
 // Enforced returns a pyrightconfig.json for a copy of the project at another directory:
 // the project's configuration with the rules agentverify relies on at "error", checking
-// at least basic, no ignored paths, and a relative venvPath resolved against root (the
+// at least basic, no ignored or excluded paths, and a relative venvPath resolved against root (the
 // project's real directory).
 func (p Project) Enforced(root string) ([]byte, error) {
 	cfg := map[string]any{}
@@ -66,6 +70,7 @@ func (p Project) Enforced(root string) ([]byte, error) {
 		cfg["typeCheckingMode"] = "basic"
 	}
 	delete(cfg, "ignore")
+	delete(cfg, "exclude")
 	for _, r := range rules {
 		cfg[r] = "error"
 	}

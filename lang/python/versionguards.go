@@ -1,0 +1,91 @@
+package python
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Guards pyright cannot evaluate, for code that runs only on some Pythons (design.md
+// §4.3.1): a test that pytest skips below a version (`@pytest.mark.skipif(sys.version_info
+// < (3, 14), …)`, or on a platform, or without a feature), and a branch on a version
+// constant with a name of its own (`if PY_3_14_PLUS:`, attrs' _compat). pyright checks
+// both at the project's Python, so members new in a later Python look made up there.
+
+// versionConstant matches the names projects give version tests: PY_3_14_PLUS, PY310,
+// PYTHON_3_12, IS_PY39, _PY38.
+var versionConstant = regexp.MustCompile(`^_?(?:IS_)?PY(?:THON)?_?3_?\d+(?:_\w+)?$`)
+
+// skipCondition matches a skipif decorator (pytest's or a unittest skipIf/skipUnless)
+// whose condition is about the Python version, the platform or a feature probe.
+var skipCondition = regexp.MustCompile(`(?:\.skipif|skipIf|skipUnless)\s*\(`)
+
+// skipGuard guards a test function or class that pytest or unittest skips on the Pythons
+// or platforms its condition names: its body runs only where the condition lets it.
+func skipGuard(decorated *node, src []byte, consts map[string]bool) []guardedRange {
+	def := decorated.child("definition")
+	if def == nil {
+		return nil
+	}
+	for _, d := range decoratorTexts(decorated, src) {
+		if skipCondition.MatchString(d) && (guardCondition.MatchString(d) || mentionsAny(d, consts)) {
+			return []guardedRange{{from: def.pos.Line, to: def.endPos.Line}}
+		}
+	}
+	return nil
+}
+
+// moduleSkip guards a whole test module that `pytestmark = pytest.mark.skipif(…)` skips on
+// a version or platform.
+func moduleSkip(root *node, src []byte, consts map[string]bool) []guardedRange {
+	for _, s := range moduleStatements(root) {
+		as := s.firstOfKind("assignment")
+		if s.kind != "expression_statement" || as == nil || as.child("left").text(src) != "pytestmark" {
+			continue
+		}
+		if v := as.child("right").text(src); skipCondition.MatchString(v) && (guardCondition.MatchString(v) || mentionsAny(v, consts)) {
+			return []guardedRange{{from: root.pos.Line, to: root.endPos.Line}}
+		}
+	}
+	return nil
+}
+
+// constantGuards guards the branch of `if C:` (or the else branches of `if not C:`) that
+// runs on the Pythons a version constant C selects; a condition that mixes C with other
+// tests guards the whole statement.
+func constantGuards(n *node, src []byte, consts map[string]bool) []guardedRange {
+	cond := strings.TrimSpace(n.child("condition").text(src))
+	c := n.child("consequence")
+	switch {
+	case !mentionsAny(cond, consts):
+		return nil
+	case consts[cond] && c != nil:
+		return []guardedRange{{from: c.pos.Line, to: c.endPos.Line}}
+	case consts[strings.TrimSpace(strings.TrimPrefix(cond, "not "))] && strings.HasPrefix(cond, "not "):
+		return elseRanges(n)
+	}
+	return []guardedRange{{from: n.pos.Line, to: n.endPos.Line}}
+}
+
+// versionConstants are the names that hold version tests in a file: named like one
+// (versionConstant), or assigned a sys.version_info comparison at its top level. The
+// aliases of the major version (six's PY2, PY3) are not: their Python 3 branch is the one
+// pyright checks rightly (falsealarms.go guards the Python 2 one).
+func versionConstants(t *target) map[string]bool {
+	out := map[string]bool{}
+	for n := range t.idx.names {
+		if versionConstant.MatchString(n) && !majorAlias.MatchString(n) {
+			out[n] = true
+		}
+	}
+	for _, s := range moduleStatements(t.tree) {
+		as := s.firstOfKind("assignment")
+		if s.kind == "expression_statement" && as != nil && as.child("left").kind == "identifier" &&
+			strings.Contains(as.child("right").text(t.src), "version_info") && !majorAlias.MatchString(as.child("left").text(t.src)) {
+			out[as.child("left").text(t.src)] = true
+		}
+	}
+	return out
+}
+
+// majorAlias matches the names of Python-major-version tests.
+var majorAlias = regexp.MustCompile(`^_?(?:IS_)?PY(?:THON)?_?[23]K?$`)
