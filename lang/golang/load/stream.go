@@ -17,6 +17,8 @@ import (
 
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/agentverify/agentverify/internal/crash"
 )
 
 // metaMode lists a module's packages and their whole import graph without type
@@ -102,6 +104,7 @@ type node struct {
 	initial    bool
 	pending    int     // imports not yet checked
 	dependents []*node // source packages importing it
+	crashed    error   // a panic while it was checked (crash.Error): the load fails with it
 }
 
 type parsedFile struct {
@@ -356,7 +359,11 @@ func (s *stream) run(roots []*packages.Package, each func(*Result) error) error 
 			n := ready[0]
 			ready = ready[1:]
 			running++
-			go func() { s.check(n); done <- n }()
+			go func() {
+				defer func() { done <- n }()
+				defer crash.Recover(&n.crashed)
+				s.check(n)
+			}()
 		}
 		if running == 0 {
 			break // stopped on an error
@@ -365,6 +372,9 @@ func (s *stream) run(roots []*packages.Package, each func(*Result) error) error 
 		running--
 		finished++
 		s.release(n)
+		if firstErr == nil {
+			firstErr = n.crashed
+		}
 		if firstErr == nil {
 			firstErr = s.ctx.Err()
 		}
