@@ -200,7 +200,7 @@ func (c *Checker) check(ctx context.Context, req Request) (*report.Report, error
 	violations, results := engine.Process(pass, outcomes, rules)
 	rep := newReport(pol.Name, req.Task, set, violations, results, ruleList(dims))
 	if rep.Status == report.Errored {
-		rep.Error = unverifiedReason(outcomes)
+		rep.Error = engine.RelativePaths(set.Root, unverifiedReason(outcomes))
 	}
 	rep.Root = set.Root
 	rep.Source = source(set)

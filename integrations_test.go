@@ -100,6 +100,45 @@ func TestActionScriptWritesRelativeSARIF(t *testing.T) {
 	sariftest.ValidateSchema(t, data)
 }
 
+// TestActionScriptUnverifiedStillWritesSARIF: a run that cannot verify (a base that does
+// not exist) is status error and exit 2, and still writes the SARIF file the upload step
+// reads, saying why in its invocation.
+func TestActionScriptUnverifiedStillWritesSARIF(t *testing.T) {
+	bin := binary(t)
+	repo := t.TempDir()
+	git(t, repo, "init", "-q", "-b", "main")
+	writeFiles(t, repo, map[string]string{"go.mod": modFile, "m.go": cleanFile})
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "-m", "base")
+	outputs := filepath.Join(t.TempDir(), "github_output")
+	sarif := filepath.Join(t.TempDir(), "out.sarif")
+	script, _ := filepath.Abs("scripts/action-verify.sh")
+	cmd := exec.Command("bash", script)
+	cmd.Dir = repo
+	cmd.Env = append(os.Environ(), "AV_BIN="+bin, "AV_BASE=no-such-ref", "AV_FAIL_ON=error", "AV_SARIF="+sarif, "AV_ARGS=", "AV_POLICY=", "GITHUB_OUTPUT="+outputs)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("script: %v\n%s", err, out)
+	}
+	got, _ := os.ReadFile(outputs)
+	for _, want := range []string{"status=error", "exit-code=2", "sarif-file=" + sarif} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("outputs lack %q:\n%s\n%s", want, got, out)
+		}
+	}
+	if !strings.Contains(string(out), "::error title=agentverify/could-not-verify::") {
+		t.Errorf("no annotation saying why:\n%s", out)
+	}
+	data, err := os.ReadFile(sarif)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sariftest.ValidateSchema(t, data)
+	if !strings.Contains(string(data), `"executionSuccessful": false`) || !strings.Contains(string(data), "no-such-ref") {
+		t.Errorf("the SARIF does not say the run failed and why:\n%s", data)
+	}
+}
+
 // TestActionScriptAllowPolicyChange: the Action verifies under the base policy unless its
 // allow-policy-change input is "true".
 func TestActionScriptAllowPolicyChange(t *testing.T) {

@@ -114,7 +114,9 @@ func InternalErrorRule(dim string) *check.Rule {
 		Default: policy.Error,
 		Short:   "the " + dim + " dimension could not complete",
 		Doc: "The " + dim + " dimension returned an error, panicked or timed out, so it could not " +
-			"verify the change. The gate fails closed: this is always an error, whatever the policy " +
-			"says, because an unverified change must not pass. The message carries the cause.",
+			"verify the change: a tool or module it needs is missing here, or agentverify has a bug. " +
+			"The gate fails closed: this is always an error, whatever the policy says, and the run's " +
+			"status is error (exit 2, not 1: the change is not known to be wrong, it is unverified). " +
+			"The message carries the cause and, for a crash, the first frame of agentverify's code.",
 	}
 }

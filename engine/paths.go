@@ -9,6 +9,15 @@ import (
 	"github.com/agentverify/agentverify/check"
 )
 
+// RelativePaths makes s repository-relative as relativePaths does a message, for text
+// that does not go through the processors (the reason of an unverified report).
+func RelativePaths(root, s string) string {
+	if r := newPathRewriter(root); r != nil {
+		return r.Replace(s)
+	}
+	return s
+}
+
 // relativePaths makes every message repository-relative (golangci-lint's path
 // prettifier): a tool's message that names a file by its absolute path ("found packages
 // m (a.go) and n (b.go) in /tmp/ci-1234/repo/pkg") names it from the repository root,

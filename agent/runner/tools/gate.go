@@ -39,7 +39,7 @@ func (b *Box) gatedWrite(ctx context.Context, p string, content []byte) Result {
 	switch {
 	case rep.Status == report.Errored: // fail closed: no verdict, no write
 		return Result{
-			Observation: fmt.Sprintf("error: %s was NOT written: the change could not be verified: %s", rel, rep.Error),
+			Observation: fmt.Sprintf("error: %s was NOT written: the change could not be verified: %s\n%s", rel, rep.Error, b.Violations(rep)),
 			Verdict:     rep.Status, Report: rep, Failed: true,
 		}
 	case !rep.Status.OK():
