@@ -243,27 +243,42 @@ func ErrorReport(err error) *report.Report {
 // columns: a changed file's content from the set, any other from the side's tree.
 func source(set *change.Set) func(path string, base bool) ([]byte, bool) {
 	return func(path string, base bool) ([]byte, bool) {
-		if f := set.File(path); f != nil {
-			switch {
-			case !base && f.Path == path && f.Op != change.Delete:
-				return f.Head, f.Head != nil && !f.TooLarge
-			case base && (f.OldPath == path || f.Path == path && f.Op != change.Create):
-				return f.Base, f.Base != nil && !f.TooLarge
-			}
+		if data, ok, found := changed(set, path, base); found {
+			return data, ok
 		}
 		fsys := set.HeadFS
 		if base {
 			fsys = set.BaseFS
 		}
-		if fsys == nil || !fs.ValidPath(path) {
-			return nil, false
-		}
-		if fi, err := fs.Stat(fsys, path); err != nil || !fi.Mode().IsRegular() || fi.Size() > change.DefaultMaxFileSize {
-			return nil, false
-		}
-		data, err := fs.ReadFile(fsys, path)
-		return data, err == nil
+		return readSmall(fsys, path)
 	}
+}
+
+// changed returns the content of path on one side when the change has the file there
+// (found), and whether that content is known (not too large).
+func changed(set *change.Set, path string, base bool) (data []byte, ok, found bool) {
+	f := set.File(path)
+	switch {
+	case f == nil:
+		return nil, false, false
+	case !base && f.Path == path && f.Op != change.Delete:
+		return f.Head, f.Head != nil && !f.TooLarge, true
+	case base && (f.OldPath == path || f.Path == path && f.Op != change.Create):
+		return f.Base, f.Base != nil && !f.TooLarge, true
+	}
+	return nil, false, false
+}
+
+// readSmall reads a regular file of fsys no larger than the default size limit.
+func readSmall(fsys fs.FS, path string) ([]byte, bool) {
+	if fsys == nil || !fs.ValidPath(path) {
+		return nil, false
+	}
+	if fi, err := fs.Stat(fsys, path); err != nil || !fi.Mode().IsRegular() || fi.Size() > change.DefaultMaxFileSize {
+		return nil, false
+	}
+	data, err := fs.ReadFile(fsys, path)
+	return data, err == nil
 }
 
 // newReport assembles the canonical report of a run.

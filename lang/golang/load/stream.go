@@ -1,6 +1,7 @@
 package load
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"go/ast"
@@ -373,10 +374,7 @@ func (s *stream) run(roots []*packages.Package, each func(*Result) error) error 
 		finished++
 		s.release(n)
 		if firstErr == nil {
-			firstErr = n.crashed
-		}
-		if firstErr == nil {
-			firstErr = s.ctx.Err()
+			firstErr = cmp.Or(n.crashed, s.ctx.Err())
 		}
 		if firstErr == nil && n.initial {
 			pkg := convert(n.pkg, s.dir)
