@@ -262,3 +262,14 @@ func TestCheckSkipsVanishingFiles(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d of 30 runs skipped a vanished file", notes)
 }
+
+// TestMessagesNameRepositoryPaths: the go command's "found packages … in DIR" names the
+// directory from the repository root, not the runner's temporary directory.
+func TestMessagesNameRepositoryPaths(t *testing.T) {
+	r := newRepo(t, map[string]string{"go.mod": goMod, "pkg/a.go": "// Package a is a.\npackage a\n"})
+	r.Write(map[string]string{"pkg/b.go": "// Package b is b.\npackage b\n"})
+	code, out, _ := run(t, r.Dir, "", "diff", "--format", "json")
+	if code != ExitFailed || !strings.Contains(out, "found packages a (a.go) and b (b.go) in pkg") || strings.Contains(out, r.Dir) {
+		t.Errorf("exit %d, want a repository-relative message:\n%s", code, out)
+	}
+}
