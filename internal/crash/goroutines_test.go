@@ -13,13 +13,14 @@ import (
 // trivial are the goroutines that need no recover, by file and enclosing function: they
 // only wait, close or hand work to a function that recovers itself.
 var trivial = map[string]string{
-	"engine/engine.go:parallel":           "fn recovers its own panics (Run and ConfirmAtBase defer Recover)",
-	"internal/server/server.go:Serve":     "s.watch polls a ticker; the other closes the listener",
-	"internal/server/server.go:run":       "blocks on conn.Read to cancel the request",
-	"internal/server/sys_unix.go:Spawn":   "waits for the child process",
-	"internal/cli/cli_hooks.go:serveHTTP": "shuts the HTTP server down; net/http recovers its handlers",
-	"agent/fanout/pool.go:Run":            "the agent's pool, outside the gate (its jobs recover)",
-	"internal/crash/crash.go:Go":          "the Group itself",
+	"engine/engine.go:parallel":                        "fn recovers its own panics (Run and ConfirmAtBase defer Recover)",
+	"internal/server/server.go:Serve":                  "s.watch polls a ticker; the other closes the listener",
+	"internal/server/server.go:run":                    "blocks on conn.Read to cancel the request",
+	"internal/server/sys_unix.go:Spawn":                "waits for the child process",
+	"internal/cli/cli_hooks.go:serveHTTP":              "shuts the HTTP server down; net/http recovers its handlers",
+	"agent/fanout/pool.go:Run":                         "the agent's pool, outside the gate (its jobs recover)",
+	"internal/crash/crash.go:Go":                       "the Group itself",
+	"internal/integrations/mcpserver/stdio.go:Connect": "stdioConn.read defers Recover itself",
 }
 
 // TestEveryGoroutineRecovers: every goroutine the project's code starts defers Recover
