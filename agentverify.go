@@ -9,7 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/agentverify/agentverify/change"
@@ -18,6 +21,7 @@ import (
 	"github.com/agentverify/agentverify/change/patch"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/engine"
+	"github.com/agentverify/agentverify/internal/crash"
 	"github.com/agentverify/agentverify/internal/resultcache"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/policy"
@@ -120,10 +124,25 @@ func Check(ctx context.Context, req Request) (*report.Report, error) {
 }
 
 // Check builds the change set of req, runs the dimensions and returns the report. An
-// error means the verification could not be made (usage, policy, repository); the gate
-// fails closed on it (exit 2). Findings, including a dimension's internal error, are in
-// the report.
-func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error) {
+// error means the verification could not start (usage, policy, repository); the front
+// doors turn it into the same document as any other unverified run (ErrorReport). A
+// dimension that could not complete — a tool or module missing here (lang.SetupError),
+// a crash, a time-out — is in the report: its `<dimension>/internal-error` violation
+// beside the other dimensions' findings, status report.Errored and the reason in
+// Report.Error. Either way the gate fails closed (exit 2). A panic outside the
+// dimensions is an error too, never a crash of the caller.
+func (c *Checker) Check(ctx context.Context, req Request) (rep *report.Report, err error) {
+	defer func() {
+		if err != nil {
+			rep = nil
+		}
+	}()
+	defer crash.Recover(&err)
+	return c.check(ctx, req)
+}
+
+// check is Check without the recover.
+func (c *Checker) check(ctx context.Context, req Request) (*report.Report, error) {
 	now := c.Now
 	if now == nil {
 		now = time.Now
@@ -184,27 +203,88 @@ func (c *Checker) Check(ctx context.Context, req Request) (*report.Report, error
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("verification interrupted: %w", err)
 	}
-	if err := setupError(outcomes); err != nil {
-		return nil, err
-	}
 	violations, results := engine.Process(pass, outcomes, rules)
 	rep := newReport(pol.Name, req.Task, set, violations, results, ruleList(dims))
+	if rep.Status == report.Errored {
+		rep.Error = engine.RelativePaths(set.Root, unverifiedReason(outcomes))
+	}
 	rep.Root = set.Root
+	rep.Source = source(set)
 	rep.DurationMS = now().Sub(start).Milliseconds()
 	return rep, nil
 }
 
-// setupError returns the first lang.SetupError a dimension failed with: a tool the
-// verification needs is missing, which fails the run (exit 2) rather than reporting an
-// internal-error finding.
-func setupError(outcomes []engine.Outcome) error {
+// unverifiedReason is why a run could not verify its change: the first dimension that
+// could not complete, in report order. A lang.SetupError is the user's to fix and says
+// how (install pyright, download the modules), so it is given as is.
+func unverifiedReason(outcomes []engine.Outcome) string {
 	for _, o := range outcomes {
 		var se *lang.SetupError
-		if errors.As(o.Err, &se) {
-			return se
+		switch {
+		case o.Err == nil:
+		case errors.As(o.Err, &se):
+			return oneLine(se.Error())
+		default:
+			return "the " + o.Dimension + " dimension could not complete: " + oneLine(o.Err.Error())
 		}
 	}
-	return nil
+	return "a dimension could not complete"
+}
+
+// ErrorReport is the report of a verification that could not start (err from Check, or
+// a bad request a front door refused): status report.Errored, the reason, no dimension
+// results. Front doors write it in every format, so a pipeline reading JSON, SARIF or
+// JUnit after a failed run finds why instead of an empty file.
+func ErrorReport(err error) *report.Report {
+	return &report.Report{
+		SchemaVersion: report.SchemaVersion,
+		Tool:          report.Tool{Name: "agentverify", Version: Version, InformationURI: InformationURI},
+		Status:        report.Errored,
+		Error:         oneLine(strings.TrimPrefix(err.Error(), ErrUsage.Error()+": ")),
+		Rules:         ruleList(Dimensions()),
+	}
+}
+
+// source reads the files of a report on either side of set, for the SARIF writer's
+// columns: a changed file's content from the set, any other from the side's tree.
+func source(set *change.Set) func(path string, base bool) ([]byte, bool) {
+	return func(path string, base bool) ([]byte, bool) {
+		if data, ok, found := changed(set, path, base); found {
+			return data, ok
+		}
+		fsys := set.HeadFS
+		if base {
+			fsys = set.BaseFS
+		}
+		return readSmall(fsys, path)
+	}
+}
+
+// changed returns the content of path on one side when the change has the file there
+// (found), and whether that content is known (not too large).
+func changed(set *change.Set, path string, base bool) (data []byte, ok, found bool) {
+	f := set.File(path)
+	switch {
+	case f == nil:
+		return nil, false, false
+	case !base && f.Path == path && f.Op != change.Delete:
+		return f.Head, f.Head != nil && !f.TooLarge, true
+	case base && (f.OldPath == path || f.Path == path && f.Op != change.Create):
+		return f.Base, f.Base != nil && !f.TooLarge, true
+	}
+	return nil, false, false
+}
+
+// readSmall reads a regular file of fsys no larger than the default size limit.
+func readSmall(fsys fs.FS, path string) ([]byte, bool) {
+	if fsys == nil || !fs.ValidPath(path) {
+		return nil, false
+	}
+	if fi, err := fs.Stat(fsys, path); err != nil || !fi.Mode().IsRegular() || fi.Size() > change.DefaultMaxFileSize {
+		return nil, false
+	}
+	data, err := fs.ReadFile(fsys, path)
+	return data, err == nil
 }
 
 // newReport assembles the canonical report of a run.
@@ -226,12 +306,16 @@ func newReport(policyName, task string, set *change.Set, violations []report.Vio
 		}
 		rep.Files = append(rep.Files, e)
 	}
+	if !set.NoBase {
+		rep.Base = set.BaseRev
+	}
+	rep.Notes = set.Notes
 	rep.Status = report.StatusOf(violations)
-	rep.Passed = rep.Status != report.Failed
+	rep.Passed = rep.Status.OK()
 	ok := func(dim string) bool {
 		for _, r := range results {
 			if r.Dimension == dim {
-				return r.Status != report.Failed
+				return r.Status.OK()
 			}
 		}
 		return true
@@ -270,6 +354,9 @@ func changeAndPolicy(ctx context.Context, dir string, req Request) (*change.Set,
 func changeSet(ctx context.Context, dir string, req Request, limit int64) (*change.Set, error) {
 	switch req.Source {
 	case WorkingTree, Staged, Patch:
+		if err := checkBase(req.Base); err != nil {
+			return nil, err
+		}
 		repo, err := gitchange.OpenEnv(dir, req.GitEnv)
 		if err != nil {
 			return nil, err
@@ -290,6 +377,30 @@ func changeSet(ctx context.Context, dir string, req Request, limit int64) (*chan
 		return editset.BuildLimit(root, req.Edits, limit)
 	}
 	return nil, fmt.Errorf("%w: unknown change source %d", ErrUsage, req.Source)
+}
+
+// reflogSuffix matches a reflog selector (main@{2}, @{yesterday}, HEAD@{2024-01-02 10:00}),
+// which may hold a colon that is not a tree path's.
+var reflogSuffix = regexp.MustCompile(`@\{[^}]*\}`)
+
+// peel matches a peeling suffix: ^{commit}, ^{} and ^{/message} name commits, ^{tree},
+// ^{blob} and ^{tag} do not.
+var peel = regexp.MustCompile(`\^\{([^}]*)\}`)
+
+// checkBase refuses a base revision that names something other than a commit — a file
+// in a tree (HEAD:go.mod, :0:path), a tree (HEAD^{tree}) — which go-git would resolve to
+// the commit before it and so verify against the wrong base.
+func checkBase(rev string) error {
+	plain := reflogSuffix.ReplaceAllString(rev, "")
+	if strings.Contains(plain, ":") {
+		return fmt.Errorf("%w: base %q names a file in a tree or the index, not a commit", ErrUsage, rev)
+	}
+	for _, m := range peel.FindAllStringSubmatch(plain, -1) {
+		if kind := m[1]; kind != "" && kind != "commit" && !strings.HasPrefix(kind, "/") {
+			return fmt.Errorf("%w: base %q names a %s, not a commit", ErrUsage, rev, kind)
+		}
+	}
+	return nil
 }
 
 // repoChangeSet builds the change of a source that needs a repository.

@@ -61,14 +61,20 @@ const modFile = "module example.com/m\n\ngo 1.22\n"
 const cleanFile = "// Package m is a test module.\npackage m\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n"
 const hallucinated = "// Package m is a test module.\npackage m\n\nimport \"strings\"\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n\n// Rev reverses.\nfunc Rev(s string) string { return strings.Reverse(s) }\n"
 
-func TestActionScriptWritesRelativeSARIF(t *testing.T) {
-	bin := binary(t)
-	repo := t.TempDir()
+// committedRepo is a repository with files committed on main, and that commit.
+func committedRepo(t *testing.T, files map[string]string) (repo, base string) {
+	t.Helper()
+	repo = t.TempDir()
 	git(t, repo, "init", "-q", "-b", "main")
-	writeFiles(t, repo, map[string]string{"svc/go.mod": modFile, "svc/m.go": cleanFile})
+	writeFiles(t, repo, files)
 	git(t, repo, "add", "-A")
 	git(t, repo, "commit", "-q", "-m", "base")
-	base := git(t, repo, "rev-parse", "HEAD")
+	return repo, git(t, repo, "rev-parse", "HEAD")
+}
+
+func TestActionScriptWritesRelativeSARIF(t *testing.T) {
+	bin := binary(t)
+	repo, base := committedRepo(t, map[string]string{"svc/go.mod": modFile, "svc/m.go": cleanFile})
 	writeFiles(t, repo, map[string]string{"svc/m.go": hallucinated})
 	outputs := filepath.Join(t.TempDir(), "github_output")
 	sarif := filepath.Join(t.TempDir(), "out.sarif")
@@ -100,16 +106,46 @@ func TestActionScriptWritesRelativeSARIF(t *testing.T) {
 	sariftest.ValidateSchema(t, data)
 }
 
+// TestActionScriptUnverifiedStillWritesSARIF: a run that cannot verify (a base that does
+// not exist) is status error and exit 2, and still writes the SARIF file the upload step
+// reads, saying why in its invocation.
+func TestActionScriptUnverifiedStillWritesSARIF(t *testing.T) {
+	bin := binary(t)
+	repo, _ := committedRepo(t, map[string]string{"go.mod": modFile, "m.go": cleanFile})
+	outputs := filepath.Join(t.TempDir(), "github_output")
+	sarif := filepath.Join(t.TempDir(), "out.sarif")
+	script, _ := filepath.Abs("scripts/action-verify.sh")
+	cmd := exec.Command("bash", script)
+	cmd.Dir = repo
+	cmd.Env = append(os.Environ(), "AV_BIN="+bin, "AV_BASE=no-such-ref", "AV_FAIL_ON=error", "AV_SARIF="+sarif, "AV_ARGS=", "AV_POLICY=", "GITHUB_OUTPUT="+outputs)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("script: %v\n%s", err, out)
+	}
+	got, _ := os.ReadFile(outputs)
+	for _, want := range []string{"status=error", "exit-code=2", "sarif-file=" + sarif} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("outputs lack %q:\n%s\n%s", want, got, out)
+		}
+	}
+	if !strings.Contains(string(out), "::error title=agentverify/could-not-verify::") {
+		t.Errorf("no annotation saying why:\n%s", out)
+	}
+	data, err := os.ReadFile(sarif)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sariftest.ValidateSchema(t, data)
+	if !strings.Contains(string(data), `"executionSuccessful": false`) || !strings.Contains(string(data), "no-such-ref") {
+		t.Errorf("the SARIF does not say the run failed and why:\n%s", data)
+	}
+}
+
 // TestActionScriptAllowPolicyChange: the Action verifies under the base policy unless its
 // allow-policy-change input is "true".
 func TestActionScriptAllowPolicyChange(t *testing.T) {
 	bin := binary(t)
-	repo := t.TempDir()
-	git(t, repo, "init", "-q", "-b", "main")
-	writeFiles(t, repo, map[string]string{"go.mod": modFile, "m.go": cleanFile, ".agentverify.yaml": "version: 1\nscope: {forbidden_paths: [\"secret/**\"]}\n"})
-	git(t, repo, "add", "-A")
-	git(t, repo, "commit", "-q", "-m", "base")
-	base := git(t, repo, "rev-parse", "HEAD")
+	repo, base := committedRepo(t, map[string]string{"go.mod": modFile, "m.go": cleanFile, ".agentverify.yaml": "version: 1\nscope: {forbidden_paths: [\"secret/**\"]}\n"})
 	writeFiles(t, repo, map[string]string{".agentverify.yaml": "version: 1\n", "secret/k.txt": "x\n"})
 	script, _ := filepath.Abs("scripts/action-verify.sh")
 	for allow, want := range map[string]string{"false": "status=failed", "true": "status=passed"} {

@@ -17,6 +17,7 @@ var layers = []struct {
 	{"policy", 0},
 	{"change", 0},
 	{"internal/resultcache", 0}, // a store of bytes: imports nothing of the project
+	{"internal/crash", -1},      // panics as errors, for every goroutine of every layer: below all
 	{"lang", 1},                 // the language contract speaks of changes; frontends under it
 	{"agent/core", 0}, {"agent/fanout", 0}, {"agent/llm", 0}, {"agent/toolout", 0},
 	{"agent/guard", 1}, {"agent/window", 1},

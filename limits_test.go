@@ -42,7 +42,7 @@ func TestPolicyLimitsApply(t *testing.T) {
 	if took := time.Since(start); took > 30*time.Second {
 		t.Errorf("took %s, want about the 1s limit", took)
 	}
-	if rep.Status != report.Failed || len(rep.Violations) != 1 || rep.Violations[0].Rule != "style/internal-error" ||
+	if rep.Status != report.Errored || len(rep.Violations) != 1 || rep.Violations[0].Rule != "style/internal-error" ||
 		!strings.Contains(rep.Violations[0].Message, "timed out after 1s") {
 		t.Errorf("status %s, violations %+v; want style/internal-error timed out after 1s", rep.Status, rep.Violations)
 	}

@@ -57,7 +57,7 @@ func rulesDoc(t *testing.T) []byte {
 	}
 	b.WriteString("\n## internal errors\n\nEach dimension also has `<dimension>/internal-error` (always an error): the dimension\n")
 	b.WriteString("returned an error, panicked or timed out, so the change could not be verified and the gate\n")
-	b.WriteString("fails closed. Code: [`engine/engine.go`](../engine/engine.go).\n")
+	b.WriteString("fails closed: the run's status is `error`, exit 2. Code: [`engine/engine.go`](../engine/engine.go).\n")
 	return b.Bytes()
 }
 

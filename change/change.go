@@ -121,6 +121,9 @@ type Set struct {
 
 	// BaseRev names the base (a commit hash), empty when there is none.
 	BaseRev string
+	// Notes say what building the set skipped that a reader should know (a file that
+	// vanished while it was read); the report carries them.
+	Notes []string
 	// NoBase is set in check mode: everything counts as new.
 	NoBase bool
 	// OnDisk is set when the directory at Root holds the head tree except for the files

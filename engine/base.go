@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/internal/crash"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -49,8 +50,9 @@ func ConfirmAtBase(ctx context.Context, pass *check.Pass, dims []*check.Dimensio
 		bp := *pass
 		bp.Changes, bp.Files, bp.Focus = view, pass.Files.Flip(), focus(pass.Changes, outcomes[i].Findings, pending[i])
 		start := time.Now()
+		defer func() { base[i].Duration = time.Since(start) }()
+		defer crash.Recover(&base[i].Err)
 		base[i].Findings, base[i].Err = runOne(ctx, &bp, dims[i], opts.Timeout)
-		base[i].Duration = time.Since(start)
 	})
 	for _, i := range jobs {
 		out[i].Duration += base[i].Duration

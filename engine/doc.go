@@ -3,7 +3,8 @@
 // of golangci-lint's result processors:
 //
 //  1. internal errors: a dimension that returned an error, panicked or timed out becomes one
-//     <dim>/internal-error violation (always an error: the gate fails closed, P1);
+//     <dim>/internal-error violation (always an error, and the run's status is error: the
+//     gate fails closed, P1); messages are made repository-relative (paths.go);
 //  2. suppressions: "//agentverify:ignore RULE reason" in a real comment (the frontend's
 //     parsed comments) on the line or the line above (a reason is required; scope,
 //     internal-error and style/suppression-added findings cannot be suppressed). With a

@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/internal/crash"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -47,8 +46,9 @@ func Run(ctx context.Context, pass *check.Pass, dims []*check.Dimension, opts Op
 	parallel(len(run), opts.Parallelism, func(j int) {
 		i := run[j]
 		start := time.Now()
+		defer func() { out[i].Duration = time.Since(start) }()
+		defer crash.Recover(&out[i].Err)
 		out[i].Findings, out[i].Err = runOne(ctx, pass, dims[i], opts.Timeout)
-		out[i].Duration = time.Since(start)
 	})
 	return out
 }
@@ -63,7 +63,7 @@ func parallel(n, limit int, fn func(int)) {
 	for i := range n {
 		wg.Add(1)
 		go func() {
-			defer wg.Done()
+			defer wg.Done() // fn recovers its own panics: parallel knows no place to put them
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			fn(i)
@@ -88,13 +88,10 @@ func runOne(ctx context.Context, pass *check.Pass, d *check.Dimension, timeout t
 	}
 	done := make(chan result, 1)
 	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- result{err: fmt.Errorf("panicked: %v (%s)", r, panicSite())}
-			}
-		}()
-		fs, err := d.Run(&p)
-		done <- result{fs, err}
+		var r result
+		defer func() { done <- r }()
+		defer crash.Recover(&r.err)
+		r.fs, r.err = d.Run(&p)
 	}()
 	select {
 	case r := <-done:
@@ -110,27 +107,6 @@ func runOne(ctx context.Context, pass *check.Pass, d *check.Dimension, timeout t
 	}
 }
 
-// panicSite returns the innermost frame of the panicking code, outside the runtime and
-// this package, so an internal-error message points at the fault in one line.
-func panicSite() string {
-	lines := strings.Split(string(debug.Stack()), "\n")
-	for i := 0; i+1 < len(lines); i++ {
-		fn := strings.TrimSpace(lines[i])
-		if strings.HasPrefix(fn, "panic(") {
-			for j := i + 2; j+1 < len(lines); j += 2 {
-				loc := strings.TrimSpace(lines[j+1])
-				if !strings.Contains(loc, "/runtime/") {
-					if k := strings.LastIndex(loc, " +0x"); k > 0 {
-						loc = loc[:k]
-					}
-					return strings.TrimSpace(lines[j]) + " at " + loc
-				}
-			}
-		}
-	}
-	return "unknown site"
-}
-
 // InternalErrorRule returns the rule under which a dimension's failure is reported.
 func InternalErrorRule(dim string) *check.Rule {
 	return &check.Rule{
@@ -138,7 +114,9 @@ func InternalErrorRule(dim string) *check.Rule {
 		Default: policy.Error,
 		Short:   "the " + dim + " dimension could not complete",
 		Doc: "The " + dim + " dimension returned an error, panicked or timed out, so it could not " +
-			"verify the change. The gate fails closed: this is always an error, whatever the policy " +
-			"says, because an unverified change must not pass. The message carries the cause.",
+			"verify the change: a tool or module it needs is missing here, or agentverify has a bug. " +
+			"The gate fails closed: this is always an error, whatever the policy says, and the run's " +
+			"status is error (exit 2, not 1: the change is not known to be wrong, it is unverified). " +
+			"The message carries the cause and, for a crash, the first frame of agentverify's code.",
 	}
 }

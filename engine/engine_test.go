@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +17,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/internal/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/policy"
@@ -28,6 +32,7 @@ const (
 	fails
 	panics
 	hangs
+	panicsInGoroutine
 )
 
 // fakeDim returns a dimension that reports n findings on a.go and then behaves as b.
@@ -46,9 +51,27 @@ func fakeDim(name string, n int, b behaviour) *check.Dimension {
 			m["x"]++ // a real runtime panic, not a call to panic
 		case hangs:
 			time.Sleep(time.Hour)
+		case panicsInGoroutine:
+			return fs, workers()
 		}
 		return fs, nil
 	}}
+}
+
+// workers is a dimension's parallel part: goroutines it starts under a crash.Group (as
+// every goroutine of the project must), one of which panics. A crash.Group's caller with
+// an error to return returns it.
+func workers() error {
+	var g crash.Group
+	for i := range 3 {
+		g.Go(func() {
+			if i == 1 {
+				var m map[int]int
+				m[i]++
+			}
+		})
+	}
+	return g.Wait()
 }
 
 func testPass(pol *policy.Policy, files ...*change.File) *check.Pass {
@@ -71,9 +94,9 @@ func rulesOf(dims []*check.Dimension) map[string]*check.Rule {
 	return m
 }
 
-// TestP1DimensionsAreIndependent: whatever one dimension does (fail, panic, hang), every
-// other dimension's findings are reported, and the failing one is an internal error that
-// fails the run.
+// TestP1DimensionsAreIndependent: whatever one dimension does (fail, panic, hang, panic in
+// a goroutine it started), every other dimension's findings are reported, and the failing
+// one is an internal error that makes the run unverified (status error, exit 2).
 func TestP1DimensionsAreIndependent(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var dims []*check.Dimension
@@ -81,7 +104,7 @@ func TestP1DimensionsAreIndependent(t *testing.T) {
 		bad := map[string]bool{}
 		for _, name := range policy.Dimensions {
 			n := rapid.IntRange(0, 4).Draw(t, name+"-findings")
-			b := behaviour(rapid.IntRange(0, 3).Draw(t, name+"-behaviour"))
+			b := behaviour(rapid.IntRange(0, 4).Draw(t, name+"-behaviour"))
 			dims = append(dims, fakeDim(name, n, b))
 			if b == ok {
 				want[name] = n
@@ -113,18 +136,25 @@ func TestP1DimensionsAreIndependent(t *testing.T) {
 			t.Fatalf("internal errors for %v, want %v", internal, bad)
 		}
 		for _, r := range results {
-			if bad[r.Dimension] && r.Status != report.Failed {
+			if bad[r.Dimension] != (r.Status == report.Errored) {
 				t.Fatalf("failing dimension %s has status %s", r.Dimension, r.Status)
 			}
 		}
 	})
 }
 
+// TestPanicMessageNamesSite: a panic, in the dimension's goroutine or in one it started,
+// is one line naming the first frame of ours, repository-relative.
 func TestPanicMessageNamesSite(t *testing.T) {
-	pass := testPass(policy.Default())
-	out := Run(context.Background(), pass, []*check.Dimension{fakeDim("style", 0, panics)}, Options{})
-	if out[0].Err == nil || !strings.Contains(out[0].Err.Error(), "panicked: assignment to entry in nil map") || !strings.Contains(out[0].Err.Error(), "engine_test.go") {
-		t.Errorf("panic error = %v, want the panic value and the site in engine_test.go", out[0].Err)
+	for b, site := range map[behaviour]string{
+		panics:            `^panicked: assignment to entry in nil map at engine\.(\w+\.)?fakeDim\.func1 \(engine/engine_test\.go:\d+\)$`,
+		panicsInGoroutine: `^panicked: assignment to entry in nil map at engine\.(\w+\.)?workers\.func1 \(engine/engine_test\.go:\d+\)$`,
+	} {
+		pass := testPass(policy.Default())
+		out := Run(context.Background(), pass, []*check.Dimension{fakeDim("style", 0, b)}, Options{})
+		if out[0].Err == nil || !regexp.MustCompile(site).MatchString(out[0].Err.Error()) {
+			t.Errorf("panic error = %v, want %s", out[0].Err, site)
+		}
 	}
 }
 
@@ -135,8 +165,8 @@ func TestP22InternalErrorFailsClosed(t *testing.T) {
 	dims := []*check.Dimension{fakeDim("style", 0, fails)}
 	pass := testPass(pol)
 	vs, results := Process(pass, Run(context.Background(), pass, dims, Options{}), rulesOf(dims))
-	if len(vs) != 1 || vs[0].Rule != "style/internal-error" || vs[0].Severity != policy.Error || results[0].Status != report.Failed {
-		t.Errorf("got %+v %+v, want one style/internal-error error and status failed", vs, results)
+	if len(vs) != 1 || vs[0].Rule != "style/internal-error" || vs[0].Severity != policy.Error || results[0].Status != report.Errored {
+		t.Errorf("got %+v %+v, want one style/internal-error error and status error", vs, results)
 	}
 }
 
@@ -284,5 +314,27 @@ func TestP20SeverityFromPolicy(t *testing.T) {
 	vs, res := Process(testPass(pol), []Outcome{{Dimension: "style", Findings: fs}}, rules)
 	if len(vs) != 1 || vs[0].Rule != "style/b" || vs[0].Severity != policy.Warning || res[0].Status != report.Warnings || res[0].Warnings != 1 {
 		t.Errorf("got %+v %+v", vs, res)
+	}
+}
+
+// TestMessagesAreRepositoryRelative: a message naming the repository, a file in it, the
+// module cache or the temporary directory by absolute path names them relative to the
+// root or by their variable, on every machine the same (issue #23).
+func TestMessagesAreRepositoryRelative(t *testing.T) {
+	root := t.TempDir()
+	modcache := filepath.Join(t.TempDir(), "modcache")
+	t.Setenv("GOMODCACHE", modcache)
+	msg := fmt.Sprintf("found packages m (a.go) and n (b.go) in %s; also %s/pkg/c.go, %s/golang.org/x/text@v0.1.0/x.go, %s/other",
+		root, root, modcache, os.TempDir())
+	d := &check.Dimension{Name: "hallucination", Rules: []*check.Rule{{ID: "hallucination/x", Default: policy.Error}}, Run: func(*check.Pass) ([]check.Finding, error) {
+		return []check.Finding{{Rule: "hallucination/x", Location: check.Location{File: "a.go", Line: 1}, Message: msg, Introduced: true,
+			Related: []check.Related{{Location: check.Location{File: "pkg/c.go", Line: 1}, Message: "see " + root + "/pkg/c.go"}}}}, nil
+	}}
+	pass := testPass(policy.Default())
+	pass.Changes.Root = root
+	vs, _ := Process(pass, Run(context.Background(), pass, []*check.Dimension{d}, Options{}), rulesOf([]*check.Dimension{d}))
+	want := "found packages m (a.go) and n (b.go) in .; also pkg/c.go, $GOMODCACHE/golang.org/x/text@v0.1.0/x.go, $TMPDIR/other"
+	if len(vs) != 1 || vs[0].Message != want || vs[0].Related[0].Message != "see pkg/c.go" {
+		t.Fatalf("got %+v\nwant message %q", vs, want)
 	}
 }

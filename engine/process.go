@@ -29,6 +29,7 @@ func Process(pass *check.Pass, outcomes []Outcome, rules map[string]*check.Rule)
 			items = append(items, item{dim: o.Dimension, f: f})
 		}
 	}
+	items = relativePaths(pass, items)
 	items = suppress(pass, items)
 	items = severities(pass, items, rules)
 	items = diffFilter(pass, items)
@@ -52,30 +53,22 @@ func Process(pass *check.Pass, outcomes []Outcome, rules map[string]*check.Rule)
 	results := make([]report.DimensionResult, 0, len(outcomes))
 	for _, o := range outcomes {
 		r := report.DimensionResult{Dimension: o.Dimension, Skipped: o.Skipped, DurationMS: o.Duration.Milliseconds()}
+		var own []report.Violation
 		for _, v := range vs {
 			if v.Dimension != o.Dimension {
 				continue
 			}
+			own = append(own, v)
 			if v.Severity == policy.Error {
 				r.Errors++
 			} else {
 				r.Warnings++
 			}
 		}
-		r.Status = statusOf(r.Errors, r.Warnings)
+		r.Status = report.StatusOf(own)
 		results = append(results, r)
 	}
 	return vs, results
-}
-
-func statusOf(errors, warnings int) report.Status {
-	switch {
-	case errors > 0:
-		return report.Failed
-	case warnings > 0:
-		return report.Warnings
-	}
-	return report.Passed
 }
 
 // internalError turns a dimension failure into a violation located at the first changed

@@ -294,7 +294,11 @@ func (d *decoder) policy(n *yaml.Node, p *Policy) error {
 		"version": func(v *yaml.Node) error {
 			versionSeen = true
 			if v.Kind != yaml.ScalarNode || v.Value != "1" {
-				return d.errorf(v, "version: unsupported policy version %s (this agentverify reads version 1)", describe(v))
+				got := describe(v)
+				if v.Kind == yaml.ScalarNode && v.Tag == "!!int" {
+					got = v.Value // "version 2", not "version the number 2"
+				}
+				return d.errorf(v, "version: unsupported policy version %s (this agentverify reads version 1)", got)
 			}
 			p.Version = 1
 			return nil

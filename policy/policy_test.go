@@ -22,7 +22,7 @@ func TestParseErrors(t *testing.T) {
 		{"tab indent", "version: 1\nscope:\n\tallowed_paths: []\n", "p.yaml:3: not valid YAML"},
 		{"not a mapping", "- a\n- b\n", "p.yaml:1: policy: want a mapping"},
 		{"missing version", "name: x\n", "p.yaml:1: missing key version"},
-		{"bad version", "version: 2\n", `p.yaml:1: version: unsupported policy version the number 2`},
+		{"bad version", "version: 2\n", `p.yaml:1:10: version: unsupported policy version 2 (this agentverify reads version 1)`},
 		{"unknown top key", "version: 1\nscopes: {}\n", `p.yaml:2: policy: unknown key "scopes"`},
 		{"unknown scope key", "version: 1\nscope:\n  allowed_pathz: [\"**\"]\n", `p.yaml:3: scope: unknown key "allowed_pathz"`},
 		{"bad glob", "version: 1\nscope:\n  forbidden_paths: [\"vendor/[\"]\n", `p.yaml:3: scope.forbidden_paths: bad glob "vendor/["`},

@@ -27,11 +27,12 @@ type checkstyleError struct {
 }
 
 // WriteCheckstyle writes the violations as Checkstyle XML: one <file> per file in report
-// order, one <error> per violation, the rule ID as its source.
+// order, one <error> per violation, the rule ID as its source; a run that could not
+// verify the change has an <error> saying why.
 func WriteCheckstyle(w io.Writer, r *Report) error {
 	doc := checkstyle{Version: "5.0"}
 	index := map[string]int{}
-	for _, v := range r.Violations {
+	for _, v := range entries(r) {
 		i, ok := index[v.Location.File]
 		if !ok {
 			i = len(doc.Files)

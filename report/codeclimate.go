@@ -32,16 +32,20 @@ var categories = map[string]string{
 }
 
 // WriteCodeClimate writes the violations as a Code Climate JSON array: errors are "major",
-// warnings "minor"; the fingerprint is the report's, stable under line shifts.
+// warnings "minor"; the fingerprint is the report's, stable under line shifts. A run that
+// could not verify the change has one issue saying why.
 func WriteCodeClimate(w io.Writer, r *Report) error {
-	issues := make([]codeClimateIssue, 0, len(r.Violations))
-	for _, v := range r.Violations {
+	issues := make([]codeClimateIssue, 0, len(r.Violations)+1)
+	for _, v := range entries(r) {
 		is := codeClimateIssue{
 			Type: "issue", CheckName: v.Rule, Description: messageWithSuggestion(v),
 			Categories: []string{categories[v.Dimension]}, Severity: "minor", Fingerprint: v.Fingerprint,
 		}
 		if v.Severity == "error" {
 			is.Severity = "major"
+		}
+		if is.Fingerprint == "" {
+			is.Fingerprint = Fingerprint(v.Rule, v.Location.File, "", v.Message)
 		}
 		if is.Categories[0] == "" {
 			is.Categories[0] = "Bug Risk"

@@ -10,11 +10,19 @@ import (
 // annotation on the file and line:
 //
 //	::error file=auth/token.go,line=12,col=9,title=hallucination/unknown-symbol::message
+//
+// A run that could not verify the change has one error saying why, on no file.
 func WriteGitHub(w io.Writer, r *Report) error {
-	for _, v := range r.Violations {
+	for _, v := range entries(r) {
 		cmd := "error"
 		if v.Severity == "warning" {
 			cmd = "warning"
+		}
+		if v.Location.File == "." { // the repository, not a file: an annotation of the run
+			if _, err := fmt.Fprintf(w, "::%s title=%s::%s\n", cmd, escapeProperty(v.Rule), escapeData(v.Message)); err != nil {
+				return err
+			}
+			continue
 		}
 		props := fmt.Sprintf("file=%s,line=%d", escapeProperty(v.Location.File), max(v.Location.Line, 1))
 		if v.Location.Column > 0 {

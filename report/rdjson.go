@@ -71,9 +71,11 @@ func WriteRDJSONL(w io.Writer, r *Report) error {
 	return nil
 }
 
+// rdDiagnostics is one diagnostic per violation, and one saying why for a run that could
+// not verify the change.
 func rdDiagnostics(r *Report) []rdDiagnostic {
-	out := make([]rdDiagnostic, 0, len(r.Violations))
-	for _, v := range r.Violations {
+	out := make([]rdDiagnostic, 0, len(r.Violations)+1)
+	for _, v := range entries(r) {
 		d := rdDiagnostic{
 			Message:  messageWithSuggestion(v),
 			Location: rdLocation{Path: v.Location.File, Range: rdRange{Start: rdPosition{Line: max(v.Location.Line, 1), Column: v.Location.Column}}},

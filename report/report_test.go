@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -52,10 +53,11 @@ func dims(status map[string]Status, skipped ...string) []DimensionResult {
 
 func fixture(status Status, files []FileEntry, vs []Violation, ds []DimensionResult) *Report {
 	r := &Report{SchemaVersion: SchemaVersion, Tool: Tool{Name: "agentverify", Version: "0.1.0", InformationURI: "https://github.com/agentverify/agentverify"},
-		Policy: "code-writer", Status: status, Passed: status != Failed, Files: files, Violations: vs, DimensionResults: ds, DurationMS: 57, Rules: testRules}
+		Policy: "code-writer", Status: status, Passed: status.OK(), Files: files, Violations: vs, DimensionResults: ds, DurationMS: 57, Rules: testRules,
+		Source: asciiSource}
 	r.Dimensions = Dimensions{Scope: true, Hallucination: true, Style: true, Semantics: true, Complexity: true}
 	for _, d := range ds {
-		if d.Status == Failed {
+		if !d.Status.OK() {
 			switch d.Dimension {
 			case "scope":
 				r.Dimensions.Scope = false
@@ -63,6 +65,8 @@ func fixture(status Status, files []FileEntry, vs []Violation, ds []DimensionRes
 				r.Dimensions.Hallucination = false
 			case "complexity":
 				r.Dimensions.Complexity = false
+			case "semantics":
+				r.Dimensions.Semantics = false
 			}
 		}
 	}
@@ -71,6 +75,12 @@ func fixture(status Status, files []FileEntry, vs []Violation, ds []DimensionRes
 		v.Fingerprint = Fingerprint(v.Rule, v.Location.File, "", v.Message)
 	}
 	return r
+}
+
+// asciiSource gives every file 100 lines of 100 ASCII characters, so that the golden
+// files' SARIF columns equal the byte columns (TestSARIFColumns covers the others).
+func asciiSource(string, bool) ([]byte, bool) {
+	return bytes.Repeat([]byte(strings.Repeat("x", 100)+"\n"), 100), true
 }
 
 // withFix gives v the one exact edit --fix would apply: the misspelt name replaced.
@@ -104,10 +114,37 @@ func fixtures() map[string]*Report {
 		"warnings": fixture(Warnings, files[:1], []Violation{doc}, dims(map[string]Status{"style": Warnings})),
 		"failed": fixture(Failed, files, []Violation{unknown, doc, cyclo, forbidden},
 			dims(map[string]Status{"scope": Failed, "hallucination": Failed, "style": Warnings, "complexity": Failed}, "semantics")),
-		"related": fixture(Failed, files[:1], []Violation{removed}, dims(map[string]Status{"semantics": Failed})),
-		"fix":     fixture(Failed, files[:1], []Violation{withFix(unknown)}, dims(map[string]Status{"hallucination": Failed})),
-		"special": fixture(Warnings, []FileEntry{{Path: "dir with space/ü.go", Operation: change.Create}}, []Violation{odd}, dims(map[string]Status{"style": Warnings})),
+		"related":    fixture(Failed, files[:1], []Violation{removed}, dims(map[string]Status{"semantics": Failed})),
+		"fix":        fixture(Failed, files[:1], []Violation{withFix(unknown)}, dims(map[string]Status{"hallucination": Failed})),
+		"special":    fixture(Warnings, []FileEntry{{Path: "dir with space/ü.go", Operation: change.Create}}, []Violation{odd}, dims(map[string]Status{"style": Warnings})),
+		"unverified": unverifiedFixture(files, unknown, doc),
+		"error":      errorFixture(),
 	}
+}
+
+// unverifiedFixture is a run in which one dimension could not complete (pyright missing):
+// the other dimensions' findings are reported, the verdict is error, a file was skipped.
+func unverifiedFixture(files []FileEntry, found ...Violation) *Report {
+	internal := Violation{Rule: "semantics/internal-error", Dimension: "semantics", Severity: policy.Error,
+		Message:  "the semantics dimension could not complete: pyright is not installed (npm install -g pyright@1.1.414)",
+		Location: check.Location{File: "auth/token.go", Line: 1}}
+	vs := append(append([]Violation(nil), found...), internal)
+	Sort(vs)
+	ds := dims(map[string]Status{"hallucination": Failed, "style": Warnings, "semantics": Errored})
+	r := fixture(Errored, files[:1], vs, ds)
+	r.Error = "pyright is not installed (npm install -g pyright@1.1.414)"
+	r.Base = "0123456789abcdef0123456789abcdef01234567"
+	r.Notes = []string{"auth/.#token.go: vanished while it was read; skipped"}
+	return r
+}
+
+// errorFixture is a run that stopped before any dimension: a bad --base.
+func errorFixture() *Report {
+	r := fixture(Errored, nil, nil, nil)
+	r.Policy = ""
+	r.Error = `--base "HEAD:go.mod" names a file in a tree, not a commit`
+	r.Dimensions = Dimensions{}
+	return r
 }
 
 var writers = map[string]func(*bytes.Buffer, *Report) error{
@@ -195,21 +232,28 @@ func TestSARIFValid(t *testing.T) {
 	}
 }
 
-// TestP3StatusIsWorstSeverity: the verdict is failed iff some violation is an error,
-// warnings iff there are violations and all are warnings, passed iff there are none.
+// TestP3StatusIsWorstSeverity: the verdict is error iff some dimension could not complete
+// (an internal-error violation), else failed iff some violation is an error, warnings iff
+// there are violations and all are warnings, passed iff there are none.
 func TestP3StatusIsWorstSeverity(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		sevs := rapid.SliceOf(rapid.SampledFrom([]policy.Severity{policy.Error, policy.Warning})).Draw(t, "severities")
 		var vs []Violation
-		errors := 0
-		for _, s := range sevs {
-			vs = append(vs, Violation{Severity: s})
+		errors, internal := 0, false
+		for i, s := range sevs {
+			rule := "style/naming"
+			if s == policy.Error && rapid.Bool().Draw(t, "internal"+strconv.Itoa(i)) {
+				rule, internal = "semantics/internal-error", true
+			}
+			vs = append(vs, Violation{Rule: rule, Severity: s})
 			if s == policy.Error {
 				errors++
 			}
 		}
 		want := Passed
 		switch {
+		case internal:
+			want = Errored
 		case errors > 0:
 			want = Failed
 		case len(vs) > 0:
@@ -234,7 +278,7 @@ func genReport(t *rapid.T) *Report {
 	}
 	r := fixture(StatusOf(vs), []FileEntry{{Path: str.Draw(t, "path"), Operation: change.Modify}}, vs, dims(nil))
 	r.Task = str.Draw(t, "task")
-	r.Rules = nil // not part of the JSON document
+	r.Rules, r.Source = nil, nil // not part of the JSON document
 	return r
 }
 
@@ -280,8 +324,11 @@ func TestJSONShape(t *testing.T) {
 	if vs, ok := m["violations"].([]any); !ok || len(vs) != 0 {
 		t.Errorf("violations = %v, want []", m["violations"])
 	}
-	if _, err := ReadJSON(strings.NewReader(`{"schema_version":1,"surprise":true}`)); err == nil {
+	if _, err := ReadJSON(strings.NewReader(`{"schema_version":2,"surprise":true}`)); err == nil {
 		t.Error("unknown field accepted")
+	}
+	if _, err := ReadJSON(strings.NewReader(`{"schema_version":1}`)); err == nil {
+		t.Error("a version 1 document (no status error) read as version 2")
 	}
 }
 
@@ -315,7 +362,7 @@ func FuzzReadJSON(f *testing.F) {
 		WriteJSON(&buf, rep)
 		f.Add(buf.String())
 	}
-	f.Add(`{"schema_version":1}`)
+	f.Add(`{"schema_version":2}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		rep, err := ReadJSON(strings.NewReader(in))
 		if err != nil {
@@ -336,4 +383,151 @@ func FuzzReadJSON(f *testing.F) {
 			t.Fatal("write/read/write is not stable")
 		}
 	})
+}
+
+// TestSARIFColumns: SARIF columns count Unicode code points, as the run declares, from
+// the byte columns of the report: the text at a result's column, counted in code points
+// on the line, is the text at its byte column. A column of a file whose content is
+// unknown is left out, never given in bytes.
+func TestSARIFColumns(t *testing.T) {
+	head := "package ü\n\n// 日本語 héllo\nvar x = strings.Reverse(s) // end\n"
+	base := "package ü\n\nvar ü = 1 // ↯\n"
+	at := func(src string, line int, token string) check.Location {
+		text := strings.Split(src, "\n")[line-1]
+		col := strings.Index(text, token) + 1
+		return check.Location{File: "u.go", Line: line, Column: col, EndLine: line, EndColumn: col + len(token)}
+	}
+	v := Violation{Rule: "hallucination/unknown-symbol", Dimension: "hallucination", Severity: policy.Error, Message: "m",
+		Location: at(head, 3, "héllo"),
+		Related:  []check.Related{{Location: at(base, 3, "//"), Base: true, Message: "was here"}},
+		Fix:      &check.Fix{Description: "d", Edits: []check.Edit{{Range: at(head, 3, "héllo"), NewText: "hello"}}}}
+	unknown := Violation{Rule: "style/missing-doc", Dimension: "style", Severity: policy.Warning, Message: "m",
+		Location: check.Location{File: "gone.go", Line: 2, Column: 7}}
+	r := fixture(Failed, nil, []Violation{unknown, v}, dims(nil))
+	r.Source = func(path string, isBase bool) ([]byte, bool) {
+		switch {
+		case path != "u.go":
+			return nil, false
+		case isBase:
+			return []byte(base), true
+		}
+		return []byte(head), true
+	}
+	var buf bytes.Buffer
+	if err := WriteSARIF(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	sariftest.ValidateSchema(t, buf.Bytes())
+	type region struct{ StartLine, StartColumn, EndLine, EndColumn int }
+	var log struct {
+		Runs []struct {
+			ColumnKind string
+			Results    []struct {
+				Locations        []struct{ PhysicalLocation struct{ Region region } }
+				RelatedLocations []struct{ PhysicalLocation struct{ Region region } }
+				Fixes            []struct {
+					ArtifactChanges []struct {
+						Replacements []struct{ DeletedRegion region }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	if log.Runs[0].ColumnKind != "unicodeCodePoints" {
+		t.Fatalf("columnKind %q", log.Runs[0].ColumnKind)
+	}
+	slice := func(src string, rg region) string {
+		line := []rune(strings.Split(src, "\n")[rg.StartLine-1])
+		return string(line[rg.StartColumn-1 : rg.EndColumn-1])
+	}
+	res := log.Runs[0].Results
+	if got := res[0].Locations[0].PhysicalLocation.Region; got.StartColumn != 0 || got.EndColumn != 0 {
+		t.Errorf("a file with unknown content has columns %+v", got)
+	}
+	if got := slice(head, res[1].Locations[0].PhysicalLocation.Region); got != "héllo" {
+		t.Errorf("result: code points %+v slice to %q", res[1].Locations[0].PhysicalLocation.Region, got)
+	}
+	if got := slice(base, res[1].RelatedLocations[0].PhysicalLocation.Region); got != "//" {
+		t.Errorf("related (base): %q", got)
+	}
+	if got := slice(head, res[1].Fixes[0].ArtifactChanges[0].Replacements[0].DeletedRegion); got != "héllo" {
+		t.Errorf("fix: %q", got)
+	}
+}
+
+// TestTextOneLinePerViolation: whatever a file name or message holds (line breaks,
+// carriage returns, terminal escapes), each violation is one line of the text output and
+// each suggestion and related place one more, so nothing a change names can forge a line.
+func TestTextOneLinePerViolation(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		str := rapid.StringMatching(`[a-z \n\r\t\x1b\x00\x{2028}ü"\\]{0,12}`)
+		var vs []Violation
+		want := 0
+		for i := rapid.IntRange(1, 4).Draw(t, "n"); i > 0; i-- {
+			v := Violation{Rule: "style/naming", Dimension: "style", Severity: policy.Warning,
+				Message: str.Draw(t, "msg"), Suggestion: str.Draw(t, "sugg"),
+				Location: check.Location{File: str.Draw(t, "file"), Line: 1}}
+			if rapid.Bool().Draw(t, "related") {
+				v.Related = []check.Related{{Location: check.Location{File: str.Draw(t, "rfile"), Line: 2}, Message: str.Draw(t, "rmsg")}}
+			}
+			want += 1 + len(v.Related)
+			if v.Suggestion != "" {
+				want++
+			}
+			vs = append(vs, v)
+		}
+		var buf bytes.Buffer
+		WriteText(&buf, fixture(Warnings, nil, vs, nil), TextOptions{Quiet: true})
+		lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+		got := 0
+		for _, l := range lines {
+			if l != "" {
+				got++
+			}
+			if strings.ContainsAny(l, "\r\x1b\x00\u2028") {
+				t.Fatalf("control character in a line: %q", l)
+			}
+		}
+		if got != want {
+			t.Fatalf("%d lines, want %d:\n%s", got, want, buf.String())
+		}
+	})
+}
+
+// TestErrorDocuments: a report that could not be verified says so in every format: an
+// error entry in each format that has only entries, executionSuccessful false with the
+// reason in SARIF, status error in JSON; a verified report has none of these.
+func TestErrorDocuments(t *testing.T) {
+	for name, rep := range fixtures() {
+		errored := rep.Status == Errored
+		for format, write := range writers {
+			var buf bytes.Buffer
+			if err := write(&buf, rep); err != nil {
+				t.Fatal(err)
+			}
+			out := buf.String()
+			var mark string
+			switch format {
+			case "json":
+				mark = `"status": "error"`
+			case "sarif":
+				mark = `"executionSuccessful": false`
+			case "text", "color":
+				mark = "COULD NOT VERIFY"
+			case "junit":
+				mark = "<error "
+			default:
+				mark = "could not"
+			}
+			if strings.Contains(out, mark) != errored {
+				t.Errorf("%s.%s: contains %q = %v, want %v\n%s", name, format, mark, !errored, errored, out)
+			}
+			if errored && !strings.Contains(out, "pyright is not installed") && !strings.Contains(out, "HEAD:go.mod") {
+				t.Errorf("%s.%s does not say why:\n%s", name, format, out)
+			}
+		}
+	}
 }

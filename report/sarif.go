@@ -19,7 +19,10 @@ const srcRoot = "%SRCROOT%"
 // driver lists every rule (not only those that fired), results with ruleIndex pointing
 // into that list, levels equal to the policy's severities, and repository-relative URIs.
 // It builds the log with go-sarif and encodes it itself, so output is indented, always has
-// "results" (empty when nothing fired) and is written to w only when complete.
+// "results" (empty when nothing fired) and is written to w only when complete. The run's
+// invocation says whether the verification could be made (executionSuccessful) and, when
+// not, why (toolExecutionNotifications); notes are notifications too. Columns count
+// Unicode code points, as the run declares (columns.go).
 func WriteSARIF(w io.Writer, r *Report) error {
 	log, err := sarif.New(sarif.Version210)
 	if err != nil {
@@ -39,9 +42,11 @@ func WriteSARIF(w io.Writer, r *Report) error {
 		index[rule.ID] = len(driver.Rules)
 		driver.Rules = append(driver.Rules, descriptor(rule))
 	}
+	cols := newColumns(r.Source)
 	for _, v := range r.Violations {
-		run.AddResult(result(v, uint(index[v.Rule])))
+		run.AddResult(result(v, uint(index[v.Rule]), cols))
 	}
+	run.AddInvocations(invocation(r))
 	log.AddRun(run)
 
 	var buf bytes.Buffer
@@ -106,7 +111,26 @@ func level(severity string) string {
 	return "error"
 }
 
-func result(v Violation, ruleIndex uint) *sarif.Result {
+// invocation is the run's one invocation: successful unless the report is Errored, whose
+// reason is an error notification; each note is a note notification.
+func invocation(r *Report) *sarif.Invocation {
+	inv := &sarif.Invocation{ExecutionSuccessful: ptr(r.Status != Errored)}
+	if r.Status == Errored {
+		reason := r.Error
+		if reason == "" {
+			reason = "the change could not be verified"
+		}
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
+			&sarif.Notification{Level: "error", Message: &sarif.Message{Text: ptr("could not verify: " + reason)}})
+	}
+	for _, n := range r.Notes {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
+			&sarif.Notification{Level: "note", Message: &sarif.Message{Text: ptr(n)}})
+	}
+	return inv
+}
+
+func result(v Violation, ruleIndex uint, cols *columns) *sarif.Result {
 	text := v.Message
 	if v.Suggestion != "" {
 		text += " (" + v.Suggestion + ")"
@@ -116,7 +140,7 @@ func result(v Violation, ruleIndex uint) *sarif.Result {
 		RuleIndex: &ruleIndex,
 		Level:     ptr(level(string(v.Severity))),
 		Message:   sarif.Message{Text: &text},
-		Locations: []*sarif.Location{{PhysicalLocation: physical(v.Location)}},
+		Locations: []*sarif.Location{{PhysicalLocation: physical(v.Location, false, cols)}},
 	}
 	for i, r := range v.Related {
 		msg := r.Message
@@ -125,12 +149,12 @@ func result(v Violation, ruleIndex uint) *sarif.Result {
 		}
 		res.RelatedLocations = append(res.RelatedLocations, &sarif.Location{
 			Id:               ptr(uint(i + 1)),
-			PhysicalLocation: physical(r.Location),
+			PhysicalLocation: physical(r.Location, r.Base, cols),
 			Message:          &sarif.Message{Text: &msg},
 		})
 	}
 	if v.Fix != nil {
-		res.Fixes = []*sarif.Fix{fix(v.Fix)}
+		res.Fixes = []*sarif.Fix{fix(v.Fix, cols)}
 	}
 	if v.Fingerprint != "" {
 		res.PartialFingerprints = map[string]interface{}{"agentverify/v1": v.Fingerprint}
@@ -140,35 +164,43 @@ func result(v Violation, ruleIndex uint) *sarif.Result {
 
 // fix is a SARIF fix: one artifact change per file, one replacement per edit. The deleted
 // region is the edit's range (an empty one inserts).
-func fix(f *check.Fix) *sarif.Fix {
+func fix(f *check.Fix, cols *columns) *sarif.Fix {
 	out := sarif.NewFix().WithDescriptionText(f.Description)
 	byFile := map[string]*sarif.ArtifactChange{}
 	for _, e := range f.Edits {
 		ch := byFile[e.Range.File]
 		if ch == nil {
-			ch = sarif.NewArtifactChange(physical(e.Range).ArtifactLocation)
+			ch = sarif.NewArtifactChange(physical(e.Range, false, cols).ArtifactLocation)
 			byFile[e.Range.File] = ch
 			out.AddArtifactChanges(ch)
 		}
 		r := e.Range
-		region := &sarif.Region{StartLine: ptr(max(r.Line, 1)), StartColumn: ptr(max(r.Column, 1)),
-			EndLine: ptr(max(r.EndLine, r.Line, 1)), EndColumn: ptr(max(r.EndColumn, 1))}
+		start, _ := cols.convert(r.File, false, max(r.Line, 1), max(r.Column, 1))
+		end, _ := cols.convert(r.File, false, max(r.EndLine, r.Line, 1), max(r.EndColumn, 1))
+		region := &sarif.Region{StartLine: ptr(max(r.Line, 1)), StartColumn: ptr(start),
+			EndLine: ptr(max(r.EndLine, r.Line, 1)), EndColumn: ptr(end)}
 		text := e.NewText
 		ch.WithReplacement(sarif.NewReplacement(region).WithInsertedContent(&sarif.ArtifactContent{Text: &text}))
 	}
 	return out
 }
 
-// physical is a repository-relative SARIF location with its region.
-func physical(l check.Location) *sarif.PhysicalLocation {
+// physical is a repository-relative SARIF location with its region, columns in code
+// points; a column that cannot be converted (the file's content is unknown) is left out
+// rather than given in the wrong unit.
+func physical(l check.Location, base bool, cols *columns) *sarif.PhysicalLocation {
 	region := &sarif.Region{StartLine: ptr(max(l.Line, 1))}
 	if l.Column > 0 {
-		region.StartColumn = ptr(l.Column)
+		if c, ok := cols.convert(l.File, base, max(l.Line, 1), l.Column); ok {
+			region.StartColumn = ptr(c)
+		}
 	}
 	if l.EndLine >= max(l.Line, 1) {
 		region.EndLine = ptr(l.EndLine)
 		if l.EndColumn > 0 {
-			region.EndColumn = ptr(l.EndColumn)
+			if c, ok := cols.convert(l.File, base, l.EndLine, l.EndColumn); ok {
+				region.EndColumn = ptr(c)
+			}
 		}
 	}
 	return &sarif.PhysicalLocation{

@@ -9,15 +9,18 @@ import (
 	"github.com/agentverify/agentverify/policy"
 )
 
-// StatusOf is the verdict of a set of violations (P3): failed when any is an error,
-// warnings when there are only warnings, passed when there are none.
+// StatusOf is the verdict of a set of violations (P3): error when a dimension could not
+// complete (an internal-error violation), else failed when any is an error, warnings when
+// there are only warnings, passed when there are none.
 func StatusOf(vs []Violation) Status {
 	s := Passed
 	for _, v := range vs {
-		switch v.Severity {
-		case policy.Error:
-			return Failed
-		case policy.Warning:
+		switch {
+		case IsInternalError(v.Rule):
+			return Errored
+		case v.Severity == policy.Error:
+			s = Failed
+		case v.Severity == policy.Warning && s == Passed:
 			s = Warnings
 		}
 	}

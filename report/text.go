@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentverify/agentverify/check"
 )
@@ -39,6 +42,8 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	}
 	verdict := strings.ToUpper(string(r.Status))
 	switch r.Status {
+	case Errored:
+		verdict = paint(bold+red, "COULD NOT VERIFY")
 	case Failed:
 		verdict = paint(bold+red, verdict)
 	case Warnings:
@@ -46,18 +51,27 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	default:
 		verdict = paint(bold+green, verdict)
 	}
-	header := fmt.Sprintf("policy %s, %s", r.Policy, plural(len(r.Files), "file", "files"))
+	header := plural(len(r.Files), "file", "files")
+	if r.Policy != "" { // a run stopped before it read a policy has none
+		header = "policy " + r.Policy + ", " + header
+	}
 	if opts.Timings {
 		header += fmt.Sprintf(", %d ms", r.DurationMS)
 	}
 	if !opts.Quiet {
 		fmt.Fprintf(bw, "agentverify: %s  (%s)\n", verdict, header)
+		if r.Error != "" {
+			fmt.Fprintf(bw, "  %s %s\n", paint(red, "reason:"), Escape(oneLine(r.Error)))
+		}
 		if r.Task != "" {
-			fmt.Fprintf(bw, "  task: %s\n", oneLine(r.Task))
+			fmt.Fprintf(bw, "  task: %s\n", Escape(oneLine(r.Task)))
 		}
 		for _, d := range r.DimensionResults {
 			mark, detail := dimensionLine(d, paint)
 			fmt.Fprintf(bw, "  %s %-14s %s\n", mark, d.Dimension, detail)
+		}
+		for _, n := range r.Notes {
+			fmt.Fprintf(bw, "  note: %s\n", Escape(n))
 		}
 	}
 	for i, v := range r.Violations {
@@ -77,21 +91,40 @@ func writeViolation(w io.Writer, v Violation, paint func(code, s string) string)
 	} else {
 		sev = paint(yellow, sev)
 	}
-	fmt.Fprintf(w, "%s: %s: %s %s\n", textLocation(v.Location), sev, v.Message, paint(faint, "["+v.Rule+"]"))
+	fmt.Fprintf(w, "%s: %s: %s %s\n", textLocation(v.Location), sev, Escape(v.Message), paint(faint, "["+v.Rule+"]"))
 	if v.Suggestion != "" {
-		fmt.Fprintf(w, "    suggestion: %s\n", v.Suggestion)
+		fmt.Fprintf(w, "    suggestion: %s\n", Escape(v.Suggestion))
 	}
 	for _, r := range v.Related {
 		side := ""
 		if r.Base {
 			side = " (base)"
 		}
-		fmt.Fprintf(w, "    related: %s%s: %s\n", textLocation(r.Location), side, r.Message)
+		fmt.Fprintf(w, "    related: %s%s: %s\n", textLocation(r.Location), side, Escape(r.Message))
 	}
 }
 
+// Escape makes s safe for one line of text output: line breaks and other control
+// characters are written as Go escapes (\n, \t, \x1b), invalid UTF-8 as \xNN, so a file
+// named "a\nb.go" or a multi-line message cannot forge a line of its own (or a terminal
+// colour). Text without them is returned as is.
+func Escape(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	q := strconv.Quote(s)
+	return strings.ReplaceAll(q[1:len(q)-1], `\"`, `"`)
+}
+
 func textLocation(l check.Location) string {
-	loc := fmt.Sprintf("%s:%d", l.File, l.Line)
+	loc := fmt.Sprintf("%s:%d", Escape(l.File), l.Line)
 	if l.Column > 0 {
 		loc += fmt.Sprintf(":%d", l.Column)
 	}
@@ -103,6 +136,8 @@ func dimensionLine(d DimensionResult, paint func(code, s string) string) (mark, 
 	switch {
 	case d.Skipped:
 		return paint(faint, "-"), "skipped"
+	case d.Status == Errored:
+		return paint(red, "!"), "could not verify"
 	case d.Errors == 0 && d.Warnings == 0:
 		return paint(green, "✓"), "passed"
 	}

@@ -20,12 +20,13 @@ args+=("${extra[@]}")
 annotations=$("$AV_BIN" "${args[@]}" --output "sarif=$AV_SARIF" --output github)
 code=$?
 printf '%s\n' "$annotations"
-status=error
-if [ "$code" -le 1 ]; then
-  if grep -q '^::error ' <<< "$annotations"; then status=failed
-  elif grep -q '^::warning ' <<< "$annotations"; then status=warnings
-  else status=passed; fi
-fi
+# The exit code says who is at fault: 2 could not verify (status error), 1 the change
+# failed (also warnings under --fail-on warning), 0 passed or warnings.
+case "$code" in
+  0) if grep -q '^::warning ' <<< "$annotations"; then status=warnings; else status=passed; fi ;;
+  1) status=failed ;;
+  *) status=error ;;
+esac
 {
   echo "status=$status"
   echo "exit-code=$code"

@@ -107,9 +107,11 @@ type Result struct {
 	Tokens int
 }
 
-// OK reports whether the run succeeded: a final answer and a final verdict that is not
-// failed. The CLI exits 0 exactly then.
-func (r Result) OK() bool { return r.Done && r.Final.Verdict != report.Failed }
+// OK reports whether the run succeeded: a final answer and a final verdict that is
+// neither failed nor unverified. The CLI exits 0 exactly then.
+func (r Result) OK() bool {
+	return r.Done && (r.Final.Verdict == "" || r.Final.Verdict.OK()) // "": no executor, nothing verified to fail
+}
 
 // loop is one run in progress.
 type loop struct {
@@ -263,7 +265,10 @@ func (l *loop) run(parent context.Context) Result {
 	if l.exec != nil {
 		res.Final = l.exec.Final(parent)
 	}
-	if res.Done && res.Final.Verdict == report.Failed {
+	switch {
+	case res.Done && res.Final.Verdict == report.Errored:
+		res.Reason = "final verification could not be made"
+	case res.Done && res.Final.Verdict != "" && !res.Final.Verdict.OK():
 		res.Reason = "final verification failed"
 	}
 	l.progress("stop: %s", res.Reason)

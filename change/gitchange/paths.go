@@ -2,6 +2,7 @@ package gitchange
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -46,6 +47,16 @@ func PathsLimit(ctx context.Context, dir string, paths []string, limit int64) (*
 		}
 		return err
 	}
+	// A file the walk found that is gone when it is read (an editor's temporary file, a
+	// build's output) was never part of what is checked: it is skipped with a note, not
+	// an abort of the whole run.
+	vanished := func(rel string, err error) error {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		set.Notes = append(set.Notes, rel+": vanished while it was read (a temporary file?); skipped")
+		return nil
+	}
 	w := newWalker(newIgnorer(root, l), idx)
 	w.visit = func(rel string, d fs.DirEntry, _ *index.Entry) error {
 		if d.IsDir() {
@@ -53,9 +64,9 @@ func PathsLimit(ctx context.Context, dir string, paths []string, limit int64) (*
 		}
 		fi, err := d.Info()
 		if err != nil {
-			return err
+			return vanished(rel, err)
 		}
-		return add(rel, fi)
+		return vanished(rel, add(rel, fi))
 	}
 	for _, p := range paths {
 		rel, fi, err := locate(root, goPattern(p))

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -20,6 +19,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/agentverify/agentverify/change/regular"
+	"github.com/agentverify/agentverify/internal/crash"
 )
 
 // ignorer decides which working-tree paths git ignores.
@@ -206,9 +206,9 @@ func hashAll(ctx context.Context, root string, files []scanned) error {
 	workers := min(runtime.GOMAXPROCS(0), 8, max(len(files), 1))
 	var next atomic.Int64
 	errs := make([]error, workers)
-	var wg sync.WaitGroup
+	var g crash.Group
 	for w := range workers {
-		wg.Go(func() {
+		g.Go(func() {
 			buf := make([]byte, 64<<10)
 			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
 				if errs[w] = ctx.Err(); errs[w] == nil {
@@ -221,7 +221,9 @@ func hashAll(ctx context.Context, root string, files []scanned) error {
 			}
 		})
 	}
-	wg.Wait()
+	if err := g.Wait(); err != nil {
+		return err
+	}
 	for _, err := range errs {
 		if err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentverify/agentverify/change/editset"
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/internal/testkit/pathenv"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/commonlisp"
 	"github.com/agentverify/agentverify/lang/golang"
@@ -92,7 +93,7 @@ func TestNoToolchainFailsClosed(t *testing.T) {
 		t.Skip("no go toolchain")
 	}
 	root := writeTree(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "app/app.go": "package app\n"})
-	t.Setenv("PATH", t.TempDir())
+	pathenv.Hide(t, "go")
 	_, err := Dimension.Run(passFor(t, root, []editset.Edit{{Path: "app/app.go", Content: []byte("package app\n\nfunc A() {}\n")}}))
 	if err == nil {
 		t.Fatal("ran without a Go toolchain and reported nothing")

@@ -14,7 +14,7 @@
 //   - scope/gate-config-changed: the change edits the gate's own configuration
 //     (.pre-commit-config.yaml, a workflow running agentverify, .claude/settings*.json)
 //     and the policy does not set allow_gate_config_changes;
-//   - scope/large-file: a file over 5 MB, whose content no other dimension read.
+//   - scope/large-file: a file over limits.max_file_size (5 MiB by default), whose content no other dimension read.
 //   - scope/unverified-submodule: a submodule added, moved to another commit or edited
 //     inside, whose content is another repository's.
 //

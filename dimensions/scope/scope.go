@@ -56,7 +56,7 @@ func run(pass *check.Pass) ([]check.Finding, error) {
 			report(f, unverifiedSubmodule, msg, "verify the submodule's change in its own repository (agentverify diff there) and commit it there")
 		}
 		if f.TooLarge {
-			report(f, largeFile, fmt.Sprintf("%s is %.1f MB, over the %.1f MB limit (limits.max_file_size): only scope checks ran on it", f.Path, float64(f.Size)/(1<<20), float64(pass.Policy.Limits.FileSize())/(1<<20)), "")
+			report(f, largeFile, fmt.Sprintf("%s is %.1f MiB, over the %.1f MiB limit (limits.max_file_size): only scope checks ran on it", f.Path, float64(f.Size)/(1<<20), float64(pass.Policy.Limits.FileSize())/(1<<20)), "")
 		}
 	}
 	if limit := opts.MaxFilesChanged; limit > 0 && len(pass.Changes.Files) > limit {

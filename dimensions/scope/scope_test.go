@@ -116,7 +116,7 @@ func TestMessages(t *testing.T) {
 		t.Errorf("message %q", fs[0].Message)
 	}
 	fs = runScope(t, policy.ScopeOptions{AllowedPaths: []string{"**"}, AllowedOperations: allOps}, change.NewLargeFile("big.csv", "", change.Create, 7<<20+300<<10))
-	if len(fs) != 1 || fs[0].Message != "big.csv is 7.3 MB, over the 5.0 MB limit (limits.max_file_size): only scope checks ran on it" {
+	if len(fs) != 1 || fs[0].Message != "big.csv is 7.3 MiB, over the 5.0 MiB limit (limits.max_file_size): only scope checks ran on it" {
 		t.Errorf("message %q", fs[0].Message)
 	}
 }

@@ -1,6 +1,7 @@
 // Package cli implements the agentverify command line: it parses arguments, calls the
 // library's one entry point and maps the outcome to an exit code (design.md §1): 0 passed or
-// warnings, 1 failed, 2 usage, policy or internal error.
+// warnings, 1 failed (the change is wrong), 2 could not verify (bad usage or policy, a tool
+// or module missing here, a crash: someone must fix the setup, not the change).
 package cli
 
 import (
@@ -160,7 +161,8 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.short)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Exit codes: 0 passed or warnings, 1 failed, 2 usage, policy or internal error.")
+	fmt.Fprintln(w, "Exit codes: 0 passed or warnings, 1 failed (the change has errors), 2 could not verify")
+	fmt.Fprintln(w, "(bad usage or policy, a missing tool or module, a crash; the reason is on standard error).")
 	fmt.Fprintln(w, "Run 'agentverify <command> --help' for a command's flags.")
 }
 
@@ -269,10 +271,15 @@ func (o *outputList) String() string { return "" }
 func (o *outputList) Set(s string) error {
 	name, path, hasPath := strings.Cut(s, "=")
 	switch {
+	case s == "":
+		return errors.New("empty; want FORMAT, FORMAT=PATH or PATH")
 	case report.IsFormat(name) && hasPath && path == "":
 		return fmt.Errorf("%s=: no file after '='", name)
 	case report.IsFormat(name):
 		*o = append(*o, output{format: name, path: path})
+	case hasPath:
+		// A mistyped format (sarfi=out.sarif) must not become a text file of that name.
+		return fmt.Errorf("unknown format %q in %q (want %s); a file whose name holds '=' is written with FORMAT=PATH", name, s, strings.Join(report.Formats(), ", "))
 	default:
 		*o = append(*o, output{path: s}) // --output FILE, in the --format format
 	}
@@ -295,7 +302,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	noServerFlag(fs)
 }
 
-func (v *verifyFlags) validate() error {
+func (v *verifyFlags) validate(env *Env) error {
 	if v.dryRun && !v.fix {
 		return errors.New("--dry-run goes with --fix")
 	}
@@ -321,6 +328,9 @@ func (v *verifyFlags) validate() error {
 	}
 	if stdout > 1 {
 		return errors.New("--output: more than one format for standard output; give the others a file (FORMAT=PATH)")
+	}
+	if err := checkOutputPaths(env, v.outputs); err != nil {
+		return err
 	}
 	switch v.failOn {
 	case "error", "warning":
@@ -358,21 +368,26 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(env, "diff", fmt.Errorf("unexpected argument %q (diff takes flags only; did you mean 'agentverify check'?)", fs.Arg(0)))
 	}
-	if err := v.validate(); err != nil {
+	if err := v.validate(env); err != nil {
 		return usageError(env, "diff", err)
 	}
 	req := agentverify.Request{Source: agentverify.WorkingTree, Base: *base, AllowPolicyChange: *allowPolicy}
+	baseSet := isSet(fs, "base")
 	n := 0
-	for _, set := range []bool{*base != "", *staged, *patchFile != ""} {
+	for _, set := range []bool{baseSet, *staged, *patchFile != ""} {
 		if set {
 			n++
 		}
 	}
-	if n > 1 {
-		return usageError(env, "diff", errors.New("--base, --staged and --patch exclude each other"))
-	}
-	if v.fix && *patchFile != "" {
-		return usageError(env, "diff", errFixPatch)
+	switch {
+	case n > 1:
+		return v.refuse(env, "diff", errors.New("--base, --staged and --patch exclude each other"))
+	case baseSet && strings.TrimSpace(*base) == "":
+		// An unset CI variable (--base "$BASE") must not quietly mean HEAD, which would pass
+		// every change already committed.
+		return v.refuse(env, "diff", errors.New(`--base "": no revision given (an unset variable?); name a commit, or leave --base out to verify against HEAD`))
+	case v.fix && *patchFile != "":
+		return v.refuse(env, "diff", errFixPatch)
 	}
 	switch {
 	case *staged:
@@ -382,7 +397,7 @@ func runDiff(ctx context.Context, env *Env, args []string) int {
 	case *patchFile != "":
 		f, err := os.Open(abs(env, *patchFile))
 		if err != nil {
-			return fail(env, err)
+			return v.unverified(env, err)
 		}
 		defer f.Close()
 		req.Source, req.Patch, req.PatchName = agentverify.Patch, f, *patchFile
@@ -402,7 +417,7 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 	if code, done := parse(fs, env, args); done {
 		return code
 	}
-	if err := v.validate(); err != nil {
+	if err := v.validate(env); err != nil {
 		return usageError(env, "check", err)
 	}
 	if !*noCache {
@@ -451,16 +466,27 @@ func verify(ctx context.Context, env *Env, v *verifyFlags, req agentverify.Reque
 	}
 	rep, err := checker.Check(ctx, req)
 	if err != nil {
-		return fail(env, err)
+		return v.unverified(env, err)
 	}
 	if v.fix {
 		var done bool
 		if rep, done, err = fixAndVerify(ctx, env, v, checker, req, rep); err != nil || done {
 			if err != nil {
-				return fail(env, err)
+				return v.unverified(env, err)
 			}
-			return exitCode(v, rep)
+			return exitCode(rep)
 		}
+	}
+	return v.finish(env, rep)
+}
+
+// finish writes rep to every output and returns the exit code. With --fail-on warning a
+// run with warnings is failed in the documents too, so they agree with the exit code. A
+// run that could not verify the change also says why on standard error, one line per
+// reason, as every exit 2 does.
+func (v *verifyFlags) finish(env *Env, rep *report.Report) int {
+	if v.failOn == "warning" && rep.Status == report.Warnings {
+		rep.Status, rep.Passed = report.Failed, false
 	}
 	if v.noTimings {
 		rep.DurationMS = 0
@@ -471,7 +497,68 @@ func verify(ctx context.Context, env *Env, v *verifyFlags, req agentverify.Reque
 	if err := writeReport(env, v, rep); err != nil {
 		return fail(env, err)
 	}
-	return exitCode(v, rep)
+	if rep.Status == report.Errored {
+		fmt.Fprintf(env.Stderr, "agentverify: could not verify: %s\n", report.Escape(rep.Error))
+	}
+	return exitCode(rep)
+}
+
+// unverified ends a run that could not verify the change: the error's document (status
+// error and the reason) goes to every output but a text one on standard output, where
+// the error line on standard error already says it; exit 2.
+func (v *verifyFlags) unverified(env *Env, err error) int {
+	rep := agentverify.ErrorReport(err)
+	outs := v.outputs[:0:0]
+	for _, o := range v.outputs {
+		if o.path != "" || o.format != "text" {
+			outs = append(outs, o)
+		}
+	}
+	w := *v
+	w.outputs = outs
+	if werr := writeReport(env, &w, rep); werr != nil {
+		fail(env, werr)
+	}
+	return fail(env, err)
+}
+
+// refuse is usageError once the outputs are known: they get the error's document too.
+func (v *verifyFlags) refuse(env *Env, cmd string, err error) int {
+	v.unverified(&Env{Stdout: env.Stdout, Stderr: io.Discard, Dir: env.Dir, Getenv: env.Getenv}, err)
+	return usageError(env, cmd, err)
+}
+
+// isSet reports whether flag name was given on the command line (even as "").
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// checkOutputPaths refuses, before anything is verified, outputs that could not be
+// written: two to one file, a directory, a file in a directory that does not exist.
+func checkOutputPaths(env *Env, outs outputList) error {
+	seen := map[string]string{}
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		p := filepath.Clean(abs(env, o.path))
+		if prev, ok := seen[p]; ok {
+			return fmt.Errorf("--output: %s and %s both write %s", prev, o.format, o.path)
+		}
+		seen[p] = o.format
+		if strings.HasSuffix(o.path, "/") || strings.HasSuffix(o.path, string(filepath.Separator)) {
+			return fmt.Errorf("--output %s=%s: a directory, not a file", o.format, o.path)
+		}
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return fmt.Errorf("--output %s=%s: a directory, not a file", o.format, o.path)
+		}
+		if fi, err := os.Stat(filepath.Dir(p)); err != nil || !fi.IsDir() {
+			return fmt.Errorf("--output %s=%s: directory %s does not exist", o.format, o.path, filepath.Dir(o.path))
+		}
+	}
+	return nil
 }
 
 // noServerFlag registers --no-server, which Main reads before the command runs.
@@ -479,12 +566,14 @@ func noServerFlag(fs *flag.FlagSet) {
 	fs.Bool("no-server", false, "verify in this process, not on the shared warm server (also "+NoServerEnv+"=1)")
 }
 
-// exitCode maps a report's verdict to the exit code (design.md §1), --fail-on included.
-func exitCode(v *verifyFlags, rep *report.Report) int {
-	switch {
-	case rep.Status == report.Failed:
-		return ExitFailed
-	case rep.Status == report.Warnings && v.failOn == "warning":
+// exitCode maps a report's verdict to the exit code (design.md §1): 2 when the change
+// could not be verified, 1 when it failed (with --fail-on warning, finish has made
+// warnings a failure), 0 otherwise.
+func exitCode(rep *report.Report) int {
+	switch rep.Status {
+	case report.Errored:
+		return ExitError
+	case report.Failed:
 		return ExitFailed
 	}
 	return ExitOK
@@ -563,9 +652,15 @@ func usageError(env *Env, cmd string, err error) int {
 	return ExitError
 }
 
-// fail prints a one-line error and returns exit 2: the gate fails closed.
+// fail prints the error and returns exit 2: the gate fails closed. Each line of the error
+// (errors.Join puts one problem on each: every bad key of a policy) is a line of its own,
+// its white space folded.
 func fail(env *Env, err error) int {
-	fmt.Fprintf(env.Stderr, "agentverify: %s\n", strings.Join(strings.Fields(err.Error()), " "))
+	for _, line := range strings.Split(strings.TrimSpace(err.Error()), "\n") {
+		if line = strings.Join(strings.Fields(line), " "); line != "" {
+			fmt.Fprintf(env.Stderr, "agentverify: %s\n", report.Escape(line))
+		}
+	}
 	return ExitError
 }
 

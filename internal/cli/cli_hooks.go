@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/agentverify/agentverify"
 	"github.com/agentverify/agentverify/agent/runner"
 	"github.com/agentverify/agentverify/change/editset"
@@ -148,7 +146,7 @@ func runMCP(ctx context.Context, env *Env, args []string) int {
 	}
 	server := mcpserver.New(checker, dir)
 	if *addr == "" {
-		if err := server.Run(ctx, &mcp.IOTransport{Reader: readCloser{env.Stdin}, Writer: writeCloser{env.Stdout}}); err != nil && ctx.Err() == nil {
+		if err := server.Run(ctx, mcpserver.Stdio(env.Stdin, env.Stdout)); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 			return fail(env, err)
 		}
 		return ExitOK
@@ -192,14 +190,6 @@ func (l *listFlag) Set(v string) error {
 	*l = append(*l, v)
 	return nil
 }
-
-type readCloser struct{ io.Reader }
-
-func (readCloser) Close() error { return nil }
-
-type writeCloser struct{ io.Writer }
-
-func (writeCloser) Close() error { return nil }
 
 // rootDir is the repository root containing dir, or dir itself outside a repository.
 func rootDir(dir string) (string, error) {

@@ -116,13 +116,14 @@ func TestHelpForEveryCommand(t *testing.T) {
 func TestFormatsAndOutputFile(t *testing.T) {
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	r.Write(map[string]string{"m.go": cleanGo + "\nfunc Sub(a, b int) int { return a - b }\n"})
+	head := r.Git("rev-parse", "HEAD") // the JSON's base: the commit verified against
 	for _, format := range report.Formats() {
 		code, out, errs := run(t, r.Dir, "", "diff", "--format", format, "--no-timings")
 		if code != 0 {
 			t.Fatalf("%s: exit %d %s", format, code, errs)
 		}
 		golden := filepath.Join("testdata", "diff."+format+".golden")
-		out = strings.ReplaceAll(out, r.Dir, "$REPO")
+		out = strings.ReplaceAll(strings.ReplaceAll(out, r.Dir, "$REPO"), head, "$BASE")
 		if *update {
 			os.MkdirAll("testdata", 0o755)
 			os.WriteFile(golden, []byte(out), 0o644)
@@ -136,7 +137,7 @@ func TestFormatsAndOutputFile(t *testing.T) {
 			t.Errorf("%s output differs from %s:\n%s", format, golden, out)
 		}
 		// The same input gives byte-identical output (P24).
-		if _, again, _ := run(t, r.Dir, "", "diff", "--format", format, "--no-timings"); strings.ReplaceAll(again, r.Dir, "$REPO") != out {
+		if _, again, _ := run(t, r.Dir, "", "diff", "--format", format, "--no-timings"); strings.ReplaceAll(strings.ReplaceAll(again, r.Dir, "$REPO"), head, "$BASE") != out {
 			t.Errorf("%s output is not deterministic", format)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/agentverify/agentverify/internal/crash"
 )
 
 // DefaultIdle is how long a server stays up without a request.
@@ -73,11 +75,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			}
 			return err
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.handle(conn)
-		}()
+		wg.Go(func() { s.handle(conn) })
 	}
 }
 
@@ -103,9 +101,18 @@ func (s *Server) watch(ctx context.Context, sock os.FileInfo) {
 	}
 }
 
-// handle answers one connection: one request, one response.
+// handle answers one connection: one request, one response. A panic while it answers is
+// an error response (the client then verifies in its own process), never the end of the
+// server and of the requests of other clients.
 func (s *Server) handle(conn net.Conn) {
 	defer conn.Close()
+	var crashed error
+	defer func() {
+		if crashed != nil {
+			write(conn, &Response{Version: ProtocolVersion, Error: crashed.Error()})
+		}
+	}()
+	defer crash.Recover(&crashed)
 	s.active.Add(1)
 	defer func() { s.touch(); s.active.Add(-1) }()
 	if err := peerIsUser(conn); err != nil {
@@ -143,18 +150,16 @@ func (s *Server) run(conn net.Conn, req *Request, resp *Response) {
 		conn.Read(b[:]) // returns when the client closes its side
 		cancel()
 	}()
+	var err error
 	defer func() {
-		if r := recover(); r != nil {
-			*resp = Response{Version: ProtocolVersion, Error: fmt.Sprintf("panic: %v", r)}
+		if err != nil {
+			*resp = Response{Version: ProtocolVersion, Error: err.Error()}
 		}
 	}()
-	var err error
+	defer crash.Recover(&err)
 	resp.Exit, resp.Stdout, resp.Stderr, err = s.Handler(ctx, req)
-	switch {
-	case err != nil:
-		*resp = Response{Version: ProtocolVersion, Error: err.Error()}
-	case ctx.Err() != nil:
-		*resp = Response{Version: ProtocolVersion, Error: "request cancelled"}
+	if err == nil && ctx.Err() != nil {
+		err = errors.New("request cancelled")
 	}
 }
 

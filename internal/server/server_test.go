@@ -130,7 +130,7 @@ func TestErrorsAreNoAnswer(t *testing.T) {
 		{"handler error", func(context.Context, *Request) (int, []byte, []byte, error) {
 			return 0, nil, nil, errors.New("no checker")
 		}, "no checker"},
-		{"panic", func(context.Context, *Request) (int, []byte, []byte, error) { panic("boom") }, "panic: boom"},
+		{"panic", func(context.Context, *Request) (int, []byte, []byte, error) { panic("boom") }, "panicked: boom at server.TestErrorsAreNoAnswer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ep, _ := serve(t, time.Minute, tc.h)

@@ -5,8 +5,9 @@ import (
 	"path"
 	"runtime"
 	"strings"
-	"sync"
+	"sync/atomic"
 
+	"github.com/agentverify/agentverify/internal/crash"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 )
 
@@ -115,22 +116,18 @@ func (j *job) classes() projectClasses {
 	j.projClasses = projectClasses{}
 	srcs := j.projectSources()
 	found := make([][]namedClass, len(srcs))
-	var wg sync.WaitGroup
-	next := make(chan int)
+	var g crash.Group
+	var next atomic.Int64 // not a channel: a worker that panics must not leave a sender blocked
 	for range min(runtime.GOMAXPROCS(0), len(srcs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
+		g.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(srcs); i = int(next.Add(1) - 1) {
 				found[i] = j.fe.fileClasses(srcs[i])
 			}
-		}()
+		})
 	}
-	for i := range srcs {
-		next <- i
+	if err := g.Wait(); err != nil {
+		panic(err) // in the resolver's goroutine, where the engine recovers it, place kept
 	}
-	close(next)
-	wg.Wait()
 	for _, cs := range found {
 		for _, c := range cs {
 			j.projClasses[c.name] = append(j.projClasses[c.name], c.info)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/internal/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 )
@@ -67,10 +68,11 @@ func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 	deps := make(chan depResult, 1)
 	go func() {
 		var r depResult
+		defer func() { deps <- r }()
+		defer crash.Recover(&r.err)
 		if fe.deps != nil {
 			r.ps, r.err = fe.deps.Problems(req)
 		}
-		deps <- r
 	}()
 	out, err := j.run()
 	d := <-deps

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/internal/testkit/pathenv"
 	"github.com/agentverify/agentverify/internal/testkit/pyrighttest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python"
@@ -91,7 +92,7 @@ func TestResolveProposedEdit(t *testing.T) {
 // does not parse gets its syntax errors.
 func TestResolveNeedsPyright(t *testing.T) {
 	t.Setenv(pyright.EnvVar, "")
-	t.Setenv("PATH", t.TempDir())
+	pathenv.Hide(t, "pyright")
 	root := tree(t, map[string]string{"a.py": "x = 1\n"})
 	_, err := python.New().(lang.Resolver).Resolve(proposal(root, map[string]string{"a.py": "import json\n"}))
 	if err == nil || !strings.Contains(err.Error(), "npm install -g pyright@") {

@@ -36,7 +36,13 @@ func (b *Box) gatedWrite(ctx context.Context, p string, content []byte) Result {
 		// The gate fails closed: no verdict, no write.
 		return Result{Observation: fmt.Sprintf("error: %s was not written: verification could not run: %v", rel, err), Failed: true}
 	}
-	if rep.Status == report.Failed {
+	switch {
+	case rep.Status == report.Errored: // fail closed: no verdict, no write
+		return Result{
+			Observation: fmt.Sprintf("error: %s was NOT written: the change could not be verified: %s\n%s", rel, rep.Error, b.Violations(rep)),
+			Verdict:     rep.Status, Report: rep, Failed: true,
+		}
+	case !rep.Status.OK():
 		return Result{
 			Observation: fmt.Sprintf("verification failed: %s was NOT written. Fix these and try again:\n%s", rel, b.Violations(rep)),
 			Verdict:     rep.Status, Report: rep, Failed: true,
@@ -134,5 +140,8 @@ func (b *Box) verify(ctx context.Context, args string) Result {
 	if len(rep.Violations) > 0 {
 		obs += ":\n" + b.Violations(rep)
 	}
-	return Result{Observation: obs, Verdict: rep.Status, Report: rep, Failed: rep.Status == report.Failed}
+	if rep.Status == report.Errored {
+		obs += "\nthe change could not be verified: " + rep.Error
+	}
+	return Result{Observation: obs, Verdict: rep.Status, Report: rep, Failed: !rep.Status.OK()}
 }

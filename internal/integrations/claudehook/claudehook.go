@@ -103,17 +103,23 @@ func Run(ctx context.Context, r io.Reader, verify Verify) Result {
 		return deny("agentverify could not verify the edit: " + err.Error())
 	}
 	text := summary(rep)
-	if rep.Status == report.Failed {
+	switch rep.Status {
+	case report.Errored: // fail closed, with what the user must fix
+		res := deny("agentverify could not verify this edit, so it is denied: " + report.Escape(rep.Error) + "\n" + text)
+		res.Stderr = "agentverify: could not verify: " + report.Escape(rep.Error)
+		return res
+	case report.Failed:
 		res := deny("agentverify rejected this edit; fix these and try again:\n" + text)
 		res.Stderr = text
 		return res
-	}
-	if rep.Status == report.Warnings {
+	case report.Warnings:
 		out := Output{HookSpecificOutput{HookEventName: "PreToolUse", AdditionalContext: clip("agentverify warnings for this edit:\n" + text)}}
 		b, _ := json.Marshal(out)
 		return Result{Stdout: append(b, '\n'), Exit: 0}
+	case report.Passed:
+		return Result{Exit: 0}
 	}
-	return Result{Exit: 0}
+	return deny(fmt.Sprintf("agentverify: unknown verdict %q", rep.Status))
 }
 
 // strictUnmarshal decodes one JSON value and rejects trailing data.

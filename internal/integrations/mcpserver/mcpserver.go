@@ -60,9 +60,11 @@ func New(checker *agentverify.Checker, dir string) *mcp.Server {
 		req.Dir = dir
 		rep, err := checker.Check(ctx, req)
 		if err != nil {
-			return nil, nil, err // a tool error the model can read, not a protocol error
+			rep = agentverify.ErrorReport(err)
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: Summary(rep)}}}, rep, nil
+		// A change that could not be verified is a tool error (fail closed: the client must
+		// not take it as a verdict), with the report and the reason the user must fix.
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: Summary(rep)}}, IsError: rep.Status == report.Errored}, rep, nil
 	}
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "verify_diff",
@@ -129,10 +131,16 @@ func repoPaths(dir string, in []string) ([]string, error) {
 	return out, nil
 }
 
-// Summary is the short text a model reads first: the verdict, then one line per violation.
+// Summary is the short text a model reads first: the verdict (and, when the change could
+// not be verified, why and that it must not be written), then one line per violation.
 func Summary(rep *report.Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "agentverify: %s (%d files)\n", strings.ToUpper(string(rep.Status)), len(rep.Files))
+	if rep.Status == report.Errored {
+		fmt.Fprintf(&b, "agentverify: COULD NOT VERIFY (%d files): %s\nDo not write or commit this change until it is verified; the reason is for the user to fix.\n",
+			len(rep.Files), report.Escape(rep.Error))
+	} else {
+		fmt.Fprintf(&b, "agentverify: %s (%d files)\n", strings.ToUpper(string(rep.Status)), len(rep.Files))
+	}
 	for _, v := range rep.Violations {
 		b.WriteString(v.ModelLine() + "\n")
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 
@@ -170,5 +171,41 @@ func TestStreamableHTTP(t *testing.T) {
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "explain_rule", Arguments: map[string]any{"rule": "hallucination/unknown-symbol"}})
 	if err != nil || res.IsError || !strings.Contains(text(res), "hallucination/unknown-symbol") {
 		t.Errorf("explain_rule over HTTP: %v %q", err, text(res))
+	}
+}
+
+// TestUnverifiedIsAToolError: a verification that could not be made — a dimension that
+// crashed, a base that does not exist — is a tool error (the client cannot take it for a
+// verdict) that still carries the report, with status error and the reason.
+func TestUnverifiedIsAToolError(t *testing.T) {
+	dir := testRepo(t)
+	crashing := &check.Dimension{Name: "style", Doc: "crashes", Run: func(*check.Pass) ([]check.Finding, error) {
+		var m map[string]int
+		m["x"]++
+		return nil, nil
+	}}
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := New(&agentverify.Checker{Dimensions: []*check.Dimension{crashing}}, dir).Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"verify_edit", map[string]any{"path": "m.go", "content": mGo + "\n"}, "panicked"},
+		{"verify_diff", map[string]any{"base": "no-such-ref"}, "no-such-ref"},
+	} {
+		res, rep := call(t, cs, tc.tool, tc.args)
+		reason, _ := rep["error"].(string)
+		if !res.IsError || rep["status"] != "error" || !strings.Contains(reason, tc.want) || !strings.Contains(text(res), "COULD NOT VERIFY") {
+			t.Errorf("%s: isError %v, status %v, error %q, text %q; want a tool error with status error naming %q", tc.tool, res.IsError, rep["status"], reason, text(res), tc.want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"go/ast"
@@ -17,6 +18,8 @@ import (
 
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/agentverify/agentverify/internal/crash"
 )
 
 // metaMode lists a module's packages and their whole import graph without type
@@ -102,6 +105,7 @@ type node struct {
 	initial    bool
 	pending    int     // imports not yet checked
 	dependents []*node // source packages importing it
+	crashed    error   // a panic while it was checked (crash.Error): the load fails with it
 }
 
 type parsedFile struct {
@@ -356,7 +360,11 @@ func (s *stream) run(roots []*packages.Package, each func(*Result) error) error 
 			n := ready[0]
 			ready = ready[1:]
 			running++
-			go func() { s.check(n); done <- n }()
+			go func() {
+				defer func() { done <- n }()
+				defer crash.Recover(&n.crashed)
+				s.check(n)
+			}()
 		}
 		if running == 0 {
 			break // stopped on an error
@@ -366,7 +374,7 @@ func (s *stream) run(roots []*packages.Package, each func(*Result) error) error 
 		finished++
 		s.release(n)
 		if firstErr == nil {
-			firstErr = s.ctx.Err()
+			firstErr = cmp.Or(n.crashed, s.ctx.Err())
 		}
 		if firstErr == nil && n.initial {
 			pkg := convert(n.pkg, s.dir)

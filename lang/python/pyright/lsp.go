@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/agentverify/agentverify/internal/crash"
 )
 
 // Servers keeps one pyright language server per project (root and options) running for
@@ -251,8 +253,10 @@ func (s *server) initialize(ctx context.Context) error {
 	return s.conn.Notify(ctx, "initialized", map[string]any{})
 }
 
-// handle answers the server's requests (diagnostics are pulled, see check).
-func (s *server) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+// handle answers the server's requests (diagnostics are pulled, see check). It runs on
+// the connection's goroutine: a panic in it is an error answer to pyright, not a crash.
+func (s *server) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (_ any, err error) {
+	defer crash.Recover(&err)
 	switch req.Method {
 	case "workspace/configuration":
 		return s.configuration(req), nil

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/agentverify/agentverify/internal/testkit/pathenv"
 )
 
 func TestFloor(t *testing.T) {
@@ -137,7 +139,7 @@ func TestFindNotInstalled(t *testing.T) {
 		t.Fatalf("Find with a missing %s: %v", EnvVar, err)
 	}
 	t.Setenv(EnvVar, "")
-	t.Setenv("PATH", t.TempDir())
+	pathenv.Hide(t, "pyright")
 	_, err = Find(t.TempDir())
 	if err != ErrNotInstalled || !strings.Contains(err.Error(), "npm install -g pyright@"+Version) {
 		t.Fatalf("Find with nothing installed: %v, want the install advice", err)
