@@ -17,6 +17,7 @@ import (
 	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/lang/python"
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/lang/typescript"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -61,7 +62,7 @@ func languages(l *load.Loader, s *pyright.Servers) lang.Registry {
 	if s != nil {
 		pyFrontend = python.NewWarm(s)
 	}
-	return lang.Registry{goFrontend, pyFrontend, lispFrontend}
+	return lang.Registry{goFrontend, pyFrontend, lispFrontend, typescript.New()}
 }
 
 // configured returns langs as the policy configures them: the Common Lisp frontend reads
