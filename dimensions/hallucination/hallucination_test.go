@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/internal/testkit/pyrighttest"
+	"github.com/agentverify/agentverify/internal/testkit/tsctest"
 )
 
 // TestCases runs every testdata case through the shared harness with the real Go
@@ -18,4 +19,11 @@ func TestCases(t *testing.T) {
 func TestPythonCases(t *testing.T) {
 	pyrighttest.Require(t)
 	checktest.Run(t, "testdata/python", Dimension, languages)
+}
+
+// TestTypeScriptCases runs the TypeScript cases with the real compiler (skipping, with
+// the install line, when it is missing).
+func TestTypeScriptCases(t *testing.T) {
+	tsctest.Require(t)
+	checktest.Run(t, "testdata/typescript", Dimension, languages)
 }

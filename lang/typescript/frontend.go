@@ -6,14 +6,30 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/typescript/resolve"
 	"github.com/agentverify/agentverify/lang/typescript/syntax"
+	"github.com/agentverify/agentverify/lang/typescript/tsc"
 )
 
 // Frontend is the TypeScript and JavaScript frontend of the lang contract.
-type Frontend struct{}
+type Frontend struct {
+	// servers, when set, keeps TypeScript 7 language servers running between
+	// verifications (NewWarm); nil runs the compiler in batch mode.
+	servers *tsc.Servers
+}
 
-// New returns the TypeScript frontend.
+// New returns the TypeScript frontend; each verification runs the compiler in batch.
 func New() *Frontend { return &Frontend{} }
+
+// NewWarm returns the TypeScript frontend for a long-lived process: edits of a working
+// tree are checked by the language servers s keeps running.
+func NewWarm(s *tsc.Servers) *Frontend { return &Frontend{servers: s} }
+
+// Resolve checks what the change's TypeScript and JavaScript files refer to
+// (lang.Resolver; see the resolve package).
+func (fe *Frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
+	return resolve.Resolver{Match: fe.Match, Servers: fe.servers}.Resolve(req)
+}
 
 // Name is "typescript".
 func (*Frontend) Name() string { return "typescript" }

@@ -1,0 +1,88 @@
+package resolve
+
+import (
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/typescript/syntax"
+	"github.com/agentverify/agentverify/lang/typescript/tsc"
+)
+
+// Resolver checks a change's TypeScript and JavaScript files.
+type Resolver struct {
+	// Match tells the frontend's files.
+	Match func(path string) bool
+	// Servers, when set, keeps TypeScript 7 language servers running between
+	// verifications (a long-lived process); nil runs the compiler in batch mode.
+	Servers *tsc.Servers
+}
+
+// target is one changed file to check.
+type target struct {
+	f   *change.File
+	src []byte
+	// broken is set when tree-sitter found syntax errors in it.
+	broken bool
+}
+
+// job is one verification's state.
+type job struct {
+	r       Resolver
+	req     *lang.Request
+	targets []*target
+}
+
+// step is one analysis of the resolver.
+type step func(j *job) ([]lang.Problem, error)
+
+// Resolve reports the problems of the change's files (lang.Resolver).
+func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
+	j := &job{r: r, req: req}
+	var out []lang.Problem
+	for _, f := range req.Changes.Files {
+		if !f.Analyzable() || !r.Match(f.Path) || f.Head == nil {
+			continue
+		}
+		t := &target{f: f, src: f.Head}
+		j.targets = append(j.targets, t)
+		lf, err := req.Parse(f, change.Head)
+		if err != nil {
+			return nil, err
+		}
+		if lf == nil {
+			continue
+		}
+		for _, e := range lf.SyntaxErrors {
+			t.broken = true
+			out = append(out, lang.Problem{Kind: lang.SyntaxErrorKind, Location: lang.Location{File: f.Path, Line: e.Pos.Line, Column: e.Pos.Column},
+				Message: e.Message, Symbol: e.Message})
+		}
+	}
+	for _, s := range []step{tscStep} {
+		ps, err := s(j)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	out = j.focus(out)
+	lang.SortProblems(out)
+	return out, nil
+}
+
+// focus keeps the problems of the files a base-view pass is about.
+func (j *job) focus(ps []lang.Problem) []lang.Problem {
+	if j.req.Focus == nil {
+		return ps
+	}
+	var out []lang.Problem
+	for _, p := range ps {
+		if j.req.Focus[p.Location.File] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// needsCompiler reports whether the file at p is one the compiler checks: TypeScript,
+// and JavaScript in a project that checks it (decided per project, see tscStep).
+func needsCompiler(p string) bool { return !syntax.IsJS(p) }
