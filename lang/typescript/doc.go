@@ -32,10 +32,10 @@
 // declaration of its own, named where it is written ("outer/<callback of items.map>").
 // Cyclomatic complexity is ESLint's `complexity` rule, cognitive complexity
 // eslint-plugin-sonarjs's S3776 (cyclomatic.go, cognitive.go); the parity tests compare
-// both with the real ESLint on testdata/metrics and on every function rxjs ships. Lines
-// are the lines strictly between the body's braces that hold code (all lines of an
-// arrow's expression body); nesting counts if (an else-if chain once), loops, switch and
-// try.
+// both with the real ESLint on testdata/metrics.txtar and on every function rxjs ships.
+// Lines are the lines strictly between the body's braces that hold code (all lines of
+// an arrow's expression body); nesting counts if (an else-if chain once), loops, switch
+// and try.
 //
 // # Tests
 //

@@ -11,13 +11,15 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/txtar"
+
 	"github.com/agentverify/agentverify/lang"
 )
 
 // The cyclomatic numbers must be ESLint's `complexity` rule's and the cognitive ones
 // eslint-plugin-sonarjs's (S3776), function for function. The oracle is the real ESLint,
 // installed into the project's git-ignored .cache/eslint (.ci/run does it); the corpus is
-// testdata/metrics and, without -short, the TypeScript sources rxjs ships.
+// testdata/metrics.txtar and, without -short, the TypeScript sources rxjs ships.
 
 const eslintInstall = "npm install --prefix .cache/eslint --no-save eslint@9.39.5 eslint-plugin-sonarjs@4.2.2 typescript-eslint@8 typescript@5"
 
@@ -211,17 +213,18 @@ func compareFile(t *testing.T, p string, lf *lang.File, msgs []eslintMessage) in
 
 func TestMetricsParityCorpus(t *testing.T) {
 	nm := eslintDir(t)
-	files, _ := filepath.Glob(filepath.Join("testdata", "metrics", "*"))
+	ar, err := txtar.ParseFile(filepath.Join("testdata", "metrics.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
-	for i, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
+	var files []string
+	for _, f := range ar.Files {
+		p := filepath.Join(dir, f.Name)
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		files[i] = filepath.Join(dir, filepath.Base(f))
-		if err := os.WriteFile(files[i], data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		files = append(files, p)
 	}
 	n := compareWithESLint(t, files, runESLint(t, nm, dir, files))
 	t.Logf("%d functions compared", n)

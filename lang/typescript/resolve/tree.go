@@ -52,11 +52,16 @@ func defused(src, base []byte) []byte {
 }
 
 // content is what the compiler must read for each changed file of the frontend: its
-// head content with added suppressions defused.
+// head content with added suppressions defused. In check mode there is no change and
+// the project's suppressions are its own.
 func (j *job) content() map[string][]byte {
 	out := map[string][]byte{}
 	for _, t := range j.targets {
-		out[t.f.Path] = defused(t.src, t.f.Base)
+		if j.req.Changes.NoBase {
+			out[t.f.Path] = t.src
+		} else {
+			out[t.f.Path] = defused(t.src, t.f.Base)
+		}
 	}
 	return out
 }
