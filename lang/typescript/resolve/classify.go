@@ -41,9 +41,9 @@ var kinds = map[int]lang.Kind{
 }
 
 var (
-	quoted     = regexp.MustCompile(`'([^']+)'`)
-	didYouMean = regexp.MustCompile(`Did you mean(?: to write)? '([^']+)'\?`)
-	onModule   = regexp.MustCompile(`on type 'typeof import\("([^"]+)"\)'`)
+	quoted        = regexp.MustCompile(`'([^']+)'`)
+	tscDidYouMean = regexp.MustCompile(`Did you mean(?: to write)? '([^']+)'\?`)
+	onModule      = regexp.MustCompile(`on type 'typeof import\("([^"]+)"\)'`)
 )
 
 // classify turns one of the compiler's errors at a place of src into a problem.
@@ -63,7 +63,7 @@ func classify(d tsc.Diagnostic, file string, src []byte) lang.Problem {
 	if q := quoted.FindStringSubmatch(d.Message); q != nil {
 		p.Symbol = q[1]
 	}
-	if m := didYouMean.FindStringSubmatch(d.Message); m != nil {
+	if m := tscDidYouMean.FindStringSubmatch(d.Message); m != nil {
 		p.Suggestion = "did you mean " + m[1] + "?"
 		p.Fix = rename(p, src, m[1])
 	}

@@ -3,6 +3,7 @@ package resolve
 import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/typescript/npm"
 	"github.com/agentverify/agentverify/lang/typescript/syntax"
 	"github.com/agentverify/agentverify/lang/typescript/tsc"
 )
@@ -14,6 +15,9 @@ type Resolver struct {
 	// Servers, when set, keeps TypeScript 7 language servers running between
 	// verifications (a long-lived process); nil runs the compiler in batch mode.
 	Servers *tsc.Servers
+	// Registry, when set, is the npm registry to ask (kept by a long-lived process);
+	// nil asks the one the user's npm is configured for, anew each verification.
+	Registry *npm.Registry
 }
 
 // target is one changed file to check.
@@ -22,6 +26,8 @@ type target struct {
 	src []byte
 	// broken is set when tree-sitter found syntax errors in it.
 	broken bool
+	// tree is its syntax tree, once a step parsed it.
+	tree *syntax.Tree
 }
 
 // job is one verification's state.
@@ -29,6 +35,20 @@ type job struct {
 	r       Resolver
 	req     *lang.Request
 	targets []*target
+	// reported holds, by file, the module specifiers the package checks reported, so
+	// that the compiler's "cannot find module" on the same import is not said twice.
+	reported map[string]map[string]bool
+}
+
+// handled records that the import of spec in file has been reported.
+func (j *job) handled(file, spec string) {
+	if j.reported == nil {
+		j.reported = map[string]map[string]bool{}
+	}
+	if j.reported[file] == nil {
+		j.reported[file] = map[string]bool{}
+	}
+	j.reported[file][spec] = true
 }
 
 // step is one analysis of the resolver.
@@ -57,7 +77,7 @@ func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 				Message: e.Message, Symbol: e.Message})
 		}
 	}
-	for _, s := range []step{tscStep} {
+	for _, s := range []step{packagesStep, tscStep} {
 		ps, err := s(j)
 		if err != nil {
 			return nil, err

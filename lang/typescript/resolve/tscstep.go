@@ -344,6 +344,9 @@ func (j *job) problems(ds []located, content map[string][]byte) []lang.Problem {
 			src = j.read(d.file)
 		}
 		p := classify(d.Diagnostic, d.file, src)
+		if p.Kind == lang.UnknownImport && j.reported[d.file][p.Symbol] {
+			continue // the package checks said why
+		}
 		key := fmt.Sprintf("%s:%d:%d:%s", p.Location.File, p.Location.Line, p.Location.Column, p.Message)
 		if !seen[key] {
 			seen[key] = true
