@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/typescript/api"
 	"github.com/agentverify/agentverify/lang/typescript/resolve"
 	"github.com/agentverify/agentverify/lang/typescript/syntax"
 	"github.com/agentverify/agentverify/lang/typescript/tsc"
@@ -24,6 +25,19 @@ func New() *Frontend { return &Frontend{} }
 // NewWarm returns the TypeScript frontend for a long-lived process: edits of a working
 // tree are checked by the language servers s keeps running.
 func NewWarm(s *tsc.Servers) *Frontend { return &Frontend{servers: s} }
+
+// CompareAPI reports the incompatible changes to the exports of the change's modules
+// (lang.APIComparer; see the api package).
+func (fe *Frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
+	return api.Compare(req, fe.Match)
+}
+
+// BrokenUses returns nothing: a caller a change breaks in an unchanged file is an error
+// of the compiler, which the resolver reports at the caller (it checks the whole
+// project in diff mode).
+func (fe *Frontend) BrokenUses(*lang.Request, []lang.APIChange) ([]lang.BrokenUse, error) {
+	return nil, nil
+}
 
 // Resolve checks what the change's TypeScript and JavaScript files refer to
 // (lang.Resolver; see the resolve package).

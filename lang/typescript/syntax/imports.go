@@ -17,6 +17,8 @@ type Import struct {
 	// Guarded is set when the code runs without the module: a require or dynamic
 	// import inside a try whose catch handles its failure.
 	Guarded bool
+	// Reexport is set for `export … from "m"`: the module's names become the file's.
+	Reexport bool
 	// Names are the names imported from it (`import { a, b as c }` gives a and b;
 	// "default" for a default import, "*" for a namespace), with their nodes.
 	Names []ImportedName
@@ -54,7 +56,7 @@ func Imports(t *Tree) []Import {
 
 // importStatement reads an import or export-from statement.
 func importStatement(src []byte, st, source *Node) Import {
-	imp := Import{Spec: stringValue(src, source), Node: source}
+	imp := Import{Spec: stringValue(src, source), Node: source, Reexport: st.Kind == "export_statement"}
 	for _, c := range st.Children {
 		if c.Kind == "type" && !c.Named {
 			imp.TypeOnly = true
