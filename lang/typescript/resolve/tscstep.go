@@ -21,6 +21,9 @@ import (
 type group struct {
 	config  *tsconfig.Config // nil: files no configuration owns
 	targets []*target
+	// plain is set for JavaScript files the project does not type-check: the compiler
+	// checks them only for what they take from modules (see plainJS).
+	plain bool
 }
 
 // tscStep checks the changed files with the compiler and reports its errors.
@@ -35,14 +38,28 @@ func tscStep(j *job) ([]lang.Problem, error) {
 		return nil, &lang.SetupError{Err: err}
 	}
 	content := j.content()
+	var typed, plain []*group
+	for _, g := range groups {
+		if g.plain {
+			plain = append(plain, g)
+		} else {
+			typed = append(typed, g)
+		}
+	}
 	var diags []located
-	if j.r.Servers != nil && tool.Native() && set.OnDisk && set.Root != "" {
-		diags, err = j.warm(tool, groups, content)
-	} else {
-		diags, err = j.batch(tool, groups, content)
+	if j.r.Servers != nil && tool.Native() && set.OnDisk && set.Root != "" && len(typed) > 0 {
+		diags, err = j.warm(tool, typed, content)
+		typed = nil
 	}
 	if err != nil {
 		return nil, err
+	}
+	if batch := append(typed, plain...); len(batch) > 0 {
+		ds, err := j.batch(tool, batch, content)
+		if err != nil {
+			return nil, err
+		}
+		diags = append(diags, ds...)
 	}
 	return append(out, j.problems(diags, content)...), nil
 }
@@ -52,6 +69,8 @@ func tscStep(j *job) ([]lang.Problem, error) {
 type located struct {
 	tsc.Diagnostic
 	file string
+	// plain is set for the diagnostics of a plain JavaScript check.
+	plain bool
 }
 
 // groups sorts the changed files the compiler checks by the project that owns them; a
@@ -70,16 +89,17 @@ func (j *job) groups() ([]*group, []lang.Problem) {
 			out = append(out, configProblem(err))
 			continue
 		}
-		if !checked(t, c) {
-			continue
-		}
+		plain := !checked(t, c)
 		key := ""
 		if c != nil {
 			key = c.Path
 		}
+		if plain {
+			key = "\x00plain " + key
+		}
 		g := byConfig[key]
 		if g == nil {
-			g = &group{config: c}
+			g = &group{config: c, plain: plain}
 			byConfig[key] = g
 		}
 		g.targets = append(g.targets, t)
@@ -204,7 +224,7 @@ func (j *job) runGroup(tool *tsc.Tool, dir string, g *group) ([]located, error) 
 	}
 	out := make([]located, 0, len(ds))
 	for _, d := range ds {
-		l := located{Diagnostic: d}
+		l := located{Diagnostic: d, plain: g.plain}
 		if d.File != "" {
 			l.file = slash(dir, filepath.FromSlash(d.File))
 		}
@@ -225,11 +245,14 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 	for _, t := range g.targets {
 		files = append(files, filepath.Join(dir, filepath.FromSlash(t.f.Path)))
 	}
-	if g.config == nil {
+	switch {
+	case g.plain:
+		plainJS(opts, g.config)
+	case g.config == nil:
 		for k, v := range defaults {
 			opts[k] = v
 		}
-	} else {
+	default:
 		w["extends"] = filepath.Join(dir, filepath.FromSlash(g.config.Path))
 		for _, f := range g.config.Files {
 			files = append(files, filepath.Join(dir, filepath.FromSlash(f)))
@@ -238,12 +261,37 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 			compat(opts, g.config)
 		}
 	}
-	if j.req.Changes.NoBase || g.config == nil {
+	if j.req.Changes.NoBase || g.config == nil || g.plain {
 		w["include"] = []string{}
+	}
+	if types, _ := opts["types"].([]string); len(types) == 1 && types[0] == "*" && (g.config == nil || !g.config.Options.TypeRoots) {
+		// The compiler looks for @types beside the configuration it runs, which is
+		// ours: name the project's type roots.
+		start := path.Dir(g.targets[0].f.Path)
+		if g.config != nil {
+			start = g.config.Dir
+		}
+		opts["typeRoots"] = typeRoots(dir, start)
 	}
 	sort.Strings(files)
 	w["files"] = files
 	return w
+}
+
+// plainJS sets the options of a check of JavaScript files the project does not
+// type-check: checked (checkJs), but loosely (no strict, implicit any allowed), under
+// the project's module resolution, or the defaults' without a project. Only what the
+// files take from modules counts (see problems): a named import or a member of a module
+// that the module's declarations (its own .d.ts or @types) do not have.
+func plainJS(opts map[string]any, c *tsconfig.Config) {
+	if c == nil {
+		for k, v := range defaults {
+			opts[k] = v
+		}
+	} else if c.Options.Types == nil {
+		opts["types"] = []string{"*"}
+	}
+	opts["allowJs"], opts["checkJs"], opts["strict"], opts["noImplicitAny"] = true, true, false, false
 }
 
 // defaults are the options for files no configuration owns.
@@ -347,6 +395,9 @@ func (j *job) problems(ds []located, content map[string][]byte) []lang.Problem {
 		if p.Kind == lang.UnknownImport && j.reported[d.file][p.Symbol] {
 			continue // the package checks said why
 		}
+		if d.plain && (p.Kind != lang.UnknownSymbol || f == nil) {
+			continue // untyped code: only what modules are known to export counts
+		}
 		key := fmt.Sprintf("%s:%d:%d:%s", p.Location.File, p.Location.Line, p.Location.Column, p.Message)
 		if !seen[key] {
 			seen[key] = true
@@ -399,4 +450,19 @@ func (j *job) read(p string) []byte {
 		return nil
 	}
 	return data
+}
+
+// typeRoots lists the node_modules/@types directories in start (slash, relative to dir)
+// and above it, as absolute paths: where the compiler looks for type packages.
+func typeRoots(dir, start string) []string {
+	out := []string{}
+	for d := start; ; d = path.Dir(d) {
+		p := filepath.Join(dir, filepath.FromSlash(d), "node_modules", "@types")
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			out = append(out, p)
+		}
+		if d == "." || d == "/" {
+			return out
+		}
+	}
 }

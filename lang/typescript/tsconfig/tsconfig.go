@@ -33,8 +33,10 @@ type Options struct {
 	Target, Module, ModuleResolution, JSX string
 	Lib, Types                            []string
 	AllowJs, CheckJs, Strict              *bool
-	BaseURL                               string // slash path in the tree
-	Paths                                 map[string][]string
+	// TypeRoots is set when the configuration names its type roots.
+	TypeRoots bool
+	BaseURL   string // slash path in the tree
+	Paths     map[string][]string
 	// PathsDir is the directory paths are relative to (BaseURL, else the directory of
 	// the file that set paths).
 	PathsDir string
@@ -56,6 +58,7 @@ type rawConfig struct {
 		AllowJs          *bool               `json:"allowJs"`
 		CheckJs          *bool               `json:"checkJs"`
 		Strict           *bool               `json:"strict"`
+		TypeRoots        []string            `json:"typeRoots"`
 		BaseURL          string              `json:"baseUrl"`
 		Paths            map[string][]string `json:"paths"`
 	} `json:"compilerOptions"`
@@ -176,6 +179,7 @@ func (c *Config) merge(base *Config) {
 	if b.Strict != nil {
 		o.Strict = b.Strict
 	}
+	o.TypeRoots = o.TypeRoots || b.TypeRoots
 	if b.Paths != nil {
 		o.Paths = b.Paths
 	}
@@ -230,6 +234,9 @@ func (c *Config) own(raw *rawConfig) {
 	}
 	if co.Strict != nil {
 		o.Strict = co.Strict
+	}
+	if co.TypeRoots != nil {
+		o.TypeRoots = true
 	}
 	if co.BaseURL != "" {
 		o.BaseURL = path.Clean(path.Join(c.Dir, co.BaseURL))
