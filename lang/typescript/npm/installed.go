@@ -12,13 +12,18 @@ import (
 
 // Installed reports whether package name is installed where Node would find it from a
 // file in dir: node_modules/name in dir or a directory above it (fsys is the disk).
-func Installed(fsys fs.FS, dir, name string) bool {
+func Installed(fsys fs.FS, dir, name string) bool { return InstalledDir(fsys, dir, name) != "" }
+
+// InstalledDir returns the directory (slash path in fsys) where Node finds package name
+// from a file in dir, "" when it is not installed.
+func InstalledDir(fsys fs.FS, dir, name string) string {
 	for d := dir; ; d = path.Dir(d) {
-		if st, err := fs.Stat(fsys, path.Join(d, "node_modules", name)); err == nil && st.IsDir() {
-			return true
+		p := path.Join(d, "node_modules", name)
+		if st, err := fs.Stat(fsys, p); err == nil && st.IsDir() {
+			return p
 		}
 		if d == "." || d == "/" {
-			return false
+			return ""
 		}
 	}
 }

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -90,6 +93,38 @@ func TestRegistry(t *testing.T) {
 	t.Setenv("NPM_CONFIG_REGISTRY", "http://127.0.0.1:9/")
 	if got := NewRegistry(root).URL("x"); got != "http://127.0.0.1:9/" {
 		t.Errorf("NPM_CONFIG_REGISTRY ignored: %s", got)
+	}
+}
+
+func TestReadExports(t *testing.T) {
+	fsys := fstest.MapFS{
+		"node_modules/a/package.json": {Data: []byte(`{"name":"a","exports":{".":{"require":"./c.js","import":"./e.mjs"}}}`)},
+		"node_modules/a/c.js":         {Data: []byte("exports.x = 1;\nmodule.exports.y = 2;\nexports.deep.z = 3;\n")},
+		"node_modules/b/package.json": {Data: []byte(`{"name":"b"}`)},
+		"node_modules/b/index.js":     {Data: []byte("Object.assign(exports, require('./x'));\n")},
+		"node_modules/c/package.json": {Data: []byte(`{"name":"c","main":"m"}`)},
+		"node_modules/c/m.js":         {Data: []byte("export * from './n';\nexport default 1;\n")},
+		"node_modules/c/n.js":         {Data: []byte("export const n1 = 1, n2 = 2;\nexport { n1 as alias };\n")},
+	}
+	for dir, want := range map[string]string{"node_modules/a": "x y", "node_modules/b": "open", "node_modules/c": "alias default n1 n2"} {
+		data, _ := fs.ReadFile(fsys, dir+"/package.json")
+		m, err := ParseManifest(dir+"/package.json", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := ReadExports(fsys, m)
+		got := "open"
+		if !x.Open {
+			var names []string
+			for n := range x.Names {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			got = strings.Join(names, " ")
+		}
+		if got != want {
+			t.Errorf("%s: exports %q, want %q", dir, got, want)
+		}
 	}
 }
 

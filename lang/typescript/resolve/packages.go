@@ -84,8 +84,15 @@ func packagesStep(j *job) ([]lang.Problem, error) {
 	return append(out, added...), nil
 }
 
-// deps returns the verification's package readers.
+// deps returns the verification's package readers, made once.
 func (j *job) deps() *deps {
+	if j.pkgs == nil {
+		j.pkgs = j.readers()
+	}
+	return j.pkgs
+}
+
+func (j *job) readers() *deps {
 	set := j.req.Changes
 	d := &deps{manifests: npm.NewManifests(j.headFS()), registry: j.r.Registry, configs: map[string]*tsconfig.Config{}}
 	if d.registry == nil {

@@ -38,6 +38,8 @@ type job struct {
 	// reported holds, by file, the module specifiers the package checks reported, so
 	// that the compiler's "cannot find module" on the same import is not said twice.
 	reported map[string]map[string]bool
+	// pkgs reads package.json files, node_modules and the registry (packages.go).
+	pkgs *deps
 }
 
 // handled records that the import of spec in file has been reported.
@@ -77,7 +79,7 @@ func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 				Message: e.Message, Symbol: e.Message})
 		}
 	}
-	for _, s := range []step{packagesStep, tscStep} {
+	for _, s := range []step{packagesStep, untypedStep, tscStep} {
 		ps, err := s(j)
 		if err != nil {
 			return nil, err
