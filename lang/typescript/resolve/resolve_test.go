@@ -2,6 +2,9 @@ package resolve_test
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,4 +115,21 @@ func olderTSC(t *testing.T) string {
 	}
 	t.Skip("no TypeScript 5 (npm install --prefix .cache/eslint typescript@5)")
 	return ""
+}
+
+// corpusRegistry serves an npm registry on 127.0.0.1 that knows the corpus's real
+// packages and nothing else.
+func corpusRegistry(t *testing.T) string {
+	t.Helper()
+	known := map[string]bool{"lodash": true, "axios": true, "zod": true, "express": true, "typed-lib": true, "tiny-cjs": true, "tiny-esm": true}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, _ := url.PathUnescape(strings.TrimPrefix(r.URL.EscapedPath(), "/"))
+		if !known[name] {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprintf(w, `{"name":%q,"time":{"created":"2015-01-01T00:00:00Z"}}`, name)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
 }

@@ -227,6 +227,13 @@ func (j *job) runGroup(tool *tsc.Tool, dir string, g *group) ([]located, error) 
 		l := located{Diagnostic: d, plain: g.plain}
 		if d.File != "" {
 			l.file = slash(dir, filepath.FromSlash(d.File))
+		} else if d.Category == "error" {
+			// An error of the program as a whole (a type library not found): the
+			// check did not happen as configured, which is never passed in silence.
+			l.file, l.Line, l.Column = configName(g), 1, 1
+			if g.config == nil {
+				l.file = g.targets[0].f.Path
+			}
 		}
 		out = append(out, l)
 	}
@@ -245,6 +252,9 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 	for _, t := range g.targets {
 		files = append(files, filepath.Join(dir, filepath.FromSlash(t.f.Path)))
 	}
+	if g.config != nil {
+		w["extends"] = filepath.Join(dir, filepath.FromSlash(g.config.Path))
+	}
 	switch {
 	case g.plain:
 		plainJS(opts, g.config)
@@ -253,7 +263,6 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 			opts[k] = v
 		}
 	default:
-		w["extends"] = filepath.Join(dir, filepath.FromSlash(g.config.Path))
 		for _, f := range g.config.Files {
 			files = append(files, filepath.Join(dir, filepath.FromSlash(f)))
 		}
@@ -264,7 +273,7 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 	if j.req.Changes.NoBase || g.config == nil || g.plain {
 		w["include"] = []string{}
 	}
-	if types, _ := opts["types"].([]string); len(types) == 1 && types[0] == "*" && (g.config == nil || !g.config.Options.TypeRoots) {
+	if g.config == nil || !g.config.Options.TypeRoots {
 		// The compiler looks for @types beside the configuration it runs, which is
 		// ours: name the project's type roots.
 		start := path.Dir(g.targets[0].f.Path)
@@ -282,7 +291,8 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 // type-check: checked (checkJs), but loosely (no strict, implicit any allowed), under
 // the project's module resolution, or the defaults' without a project. Only what the
 // files take from modules counts (see problems): a named import or a member of a module
-// that the module's declarations (its own .d.ts or @types) do not have.
+// that the module's declarations (its own .d.ts or @types) do not have, an object
+// option a typed function does not take.
 func plainJS(opts map[string]any, c *tsconfig.Config) {
 	if c == nil {
 		for k, v := range defaults {
@@ -395,8 +405,8 @@ func (j *job) problems(ds []located, content map[string][]byte) []lang.Problem {
 		if p.Kind == lang.UnknownImport && j.reported[d.file][p.Symbol] {
 			continue // the package checks said why
 		}
-		if d.plain && (p.Kind != lang.UnknownSymbol || f == nil) {
-			continue // untyped code: only what modules are known to export counts
+		if d.plain && (!plainKinds[p.Kind] || f == nil) {
+			continue // untyped code: only what modules are known to export and take counts
 		}
 		key := fmt.Sprintf("%s:%d:%d:%s", p.Location.File, p.Location.Line, p.Location.Column, p.Message)
 		if !seen[key] {
@@ -406,6 +416,10 @@ func (j *job) problems(ds []located, content map[string][]byte) []lang.Problem {
 	}
 	return dropCascades(out)
 }
+
+// plainKinds are the problems a plain JavaScript check reports: a name a module does
+// not export, an option a typed function's parameter does not have.
+var plainKinds = map[lang.Kind]bool{lang.UnknownSymbol: true, lang.UnknownKeyword: true}
 
 // cascades are the errors that follow from another on the same line: a callback's
 // parameter has no type because the method it is passed to does not exist.
