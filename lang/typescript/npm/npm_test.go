@@ -3,9 +3,9 @@ package npm
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
