@@ -24,8 +24,8 @@ import (
 // call the base accepted may fail (a parameter added that is not optional, one removed,
 // a type or the return type changed). match tells the frontend's files.
 func Compare(req *lang.Request, match func(string) bool) ([]lang.APIChange, error) {
-	public := entryPoints(req.Changes)
 	var out []lang.APIChange
+	var public map[string]bool // the entry points, read only when a module's API changed
 	for _, f := range req.Changes.Files {
 		if !match(f.Path) && !match(f.OldPath) {
 			continue
@@ -37,8 +37,14 @@ func Compare(req *lang.Request, match func(string) bool) ([]lang.APIChange, erro
 		if base == nil || base.Test || head != nil && len(head.SyntaxErrors) > 0 {
 			continue // nothing to compare, a test module, or a head that does not parse
 		}
-		internal := !public[f.OldPath] && !public[f.Path]
-		out = append(out, compareFile(f, base, head, internal)...)
+		changes := compareFile(f, base, head)
+		if len(changes) > 0 && public == nil {
+			public = entryPoints(req.Changes)
+		}
+		for i := range changes {
+			changes[i].Internal = !public[f.OldPath] && !public[f.Path]
+		}
+		out = append(out, changes...)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Head.File != out[j].Head.File {
@@ -79,7 +85,7 @@ func api(lf *lang.File) map[string]lang.Decl {
 }
 
 // compareFile compares one module's exports.
-func compareFile(f *change.File, base, head *lang.File, internal bool) []lang.APIChange {
+func compareFile(f *change.File, base, head *lang.File) []lang.APIChange {
 	was, now := api(base), api(head)
 	var out []lang.APIChange
 	names := make([]string, 0, len(was))
@@ -90,7 +96,7 @@ func compareFile(f *change.File, base, head *lang.File, internal bool) []lang.AP
 	for _, name := range names {
 		b := was[name]
 		ch := lang.APIChange{Package: f.OldPath, Dir: path.Dir(f.OldPath), Subject: name, Name: short(name),
-			Qualified: f.OldPath + ": " + name, Internal: internal,
+			Qualified: f.OldPath + ": " + name,
 			Base: lang.Place{File: f.OldPath, Pos: b.NamePos}, Head: lang.Place{File: f.Path, Pos: lang.Pos{Line: 1}}}
 		h, ok := now[name]
 		switch {

@@ -1,6 +1,8 @@
 package resolve
 
 import (
+	"errors"
+
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/typescript/npm"
@@ -79,13 +81,28 @@ func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 				Message: e.Message, Symbol: e.Message})
 		}
 	}
-	for _, s := range []step{packagesStep, untypedStep, tscStep} {
+	// The compiler runs while the package checks read manifests and ask the registry;
+	// what they reported is then taken out of its findings (tscStep's afterwards).
+	type result struct {
+		ps  []lang.Problem
+		err error
+	}
+	compiled := make(chan result, 1)
+	go func() {
+		ps, err := tscStep(j)
+		compiled <- result{ps, err}
+	}()
+	var errs []error
+	for _, s := range []step{packagesStep, untypedStep} {
 		ps, err := s(j)
-		if err != nil {
-			return nil, err
-		}
+		errs = append(errs, err)
 		out = append(out, ps...)
 	}
+	res := <-compiled
+	if err := errors.Join(append(errs, res.err)...); err != nil {
+		return nil, firstSetup(err, res.err)
+	}
+	out = append(out, j.afterPackages(res.ps)...)
 	out = j.focus(out)
 	lang.SortProblems(out)
 	return out, nil
@@ -108,3 +125,26 @@ func (j *job) focus(ps []lang.Problem) []lang.Problem {
 // needsCompiler reports whether the file at p is one the compiler checks: TypeScript,
 // and JavaScript in a project that checks it (decided per project, see tscStep).
 func needsCompiler(p string) bool { return !syntax.IsJS(p) }
+
+// firstSetup returns the compiler's SetupError when there is one (it decides the exit
+// code), else err.
+func firstSetup(err, compiler error) error {
+	var se *lang.SetupError
+	if errors.As(compiler, &se) {
+		return se
+	}
+	return err
+}
+
+// afterPackages drops the compiler's "cannot find module" on the imports the package
+// checks reported.
+func (j *job) afterPackages(ps []lang.Problem) []lang.Problem {
+	out := ps[:0]
+	for _, p := range ps {
+		if p.Kind == lang.UnknownImport && j.reported[p.Location.File][p.Symbol] {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}

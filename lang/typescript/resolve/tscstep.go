@@ -402,9 +402,6 @@ func (j *job) problems(ds []located, content map[string][]byte) []lang.Problem {
 			src = j.read(d.file)
 		}
 		p := classify(d.Diagnostic, d.file, src)
-		if p.Kind == lang.UnknownImport && j.reported[d.file][p.Symbol] {
-			continue // the package checks said why
-		}
 		if d.plain && (!plainKinds[p.Kind] || f == nil) {
 			continue // untyped code: only what modules are known to export and take counts
 		}
