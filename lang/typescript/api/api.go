@@ -97,7 +97,7 @@ func compareFile(f *change.File, base, head *lang.File) []lang.APIChange {
 		b := was[name]
 		ch := lang.APIChange{Package: f.OldPath, Dir: path.Dir(f.OldPath), Subject: name, Name: short(name),
 			Qualified: f.OldPath + ": " + name,
-			Base: lang.Place{File: f.OldPath, Pos: b.NamePos}, Head: lang.Place{File: f.Path, Pos: lang.Pos{Line: 1}}}
+			Base:      lang.Place{File: f.OldPath, Pos: b.NamePos}, Head: lang.Place{File: f.Path, Pos: lang.Pos{Line: 1}}}
 		h, ok := now[name]
 		switch {
 		case !ok:
