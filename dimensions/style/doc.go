@@ -25,9 +25,9 @@
 //     count as one rune.
 //   - style/suppression-added: a comment suppresses a linter or this gate: //nolint,
 //     //lint:ignore, //agentverify:ignore, #nosec, //revive:disable,
-//     //gocognit:ignore, NOSONAR, eslint-disable, oxlint-disable, biome-ignore,
-//     deno-lint-ignore, @ts-ignore, @ts-expect-error, @ts-nocheck, # noqa, # type: ignore,
-//     pylint: disable.
+//     //gocognit:ignore, NOSONAR, eslint-disable, oxlint-disable, biome-ignore, and
+//     Deno's lint ignore, @ts-ignore, @ts-expect-error, @ts-nocheck, # noqa, # type:
+//     ignore, pylint: disable.
 //
 // Findings are per line and not marked Introduced, so in a diff the engine keeps only
 // those on lines the change added or modified; the exception is a missing doc comment

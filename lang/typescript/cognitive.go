@@ -37,22 +37,27 @@ type cognition struct {
 
 // visit scores n at nesting level lvl and goes on into its children.
 func (c *cognition) visit(n *syntax.Node, depth int) {
-	lvl := depth + c.leak
-	nested := map[*syntax.Node]bool{} // children one level deeper
+	nested := c.score(n, depth+c.leak)
+	for _, ch := range n.Children {
+		switch {
+		case nested[ch] && isFunction(ch.Unparen()):
+			c.leak++
+		case separate(ch):
+		case nested[ch]:
+			c.visit(ch, depth+1)
+		default:
+			c.visit(ch, depth)
+		}
+	}
+}
+
+// score adds what n scores at level lvl and returns its children that are one level
+// deeper.
+func (c *cognition) score(n *syntax.Node, lvl int) map[*syntax.Node]bool {
+	nested := map[*syntax.Node]bool{}
 	switch n.Kind {
 	case "if_statement":
-		if elseIf(n) {
-			c.total++
-		} else {
-			c.total += lvl + 1
-		}
-		nested[n.Child("consequence")] = true
-		if e := n.Child("alternative"); e != nil {
-			if body := elseBody(e); body != nil && body.Kind != "if_statement" {
-				c.total++
-				nested[e] = true
-			}
-		}
+		c.ifStatement(n, lvl, nested)
 	case "for_statement", "for_in_statement", "while_statement", "do_statement":
 		c.total += lvl + 1
 		nested[n.Child("body")] = true
@@ -73,15 +78,21 @@ func (c *cognition) visit(n *syntax.Node, depth int) {
 	case "binary_expression":
 		c.logical(n)
 	}
-	for _, ch := range n.Children {
-		switch {
-		case nested[ch] && isFunction(ch.Unparen()):
-			c.leak++
-		case separate(ch):
-		case nested[ch]:
-			c.visit(ch, depth+1)
-		default:
-			c.visit(ch, depth)
+	return nested
+}
+
+// ifStatement scores an if: +1 plus the level, or +1 for an else-if; +1 for an else.
+func (c *cognition) ifStatement(n *syntax.Node, lvl int, nested map[*syntax.Node]bool) {
+	if elseIf(n) {
+		c.total++
+	} else {
+		c.total += lvl + 1
+	}
+	nested[n.Child("consequence")] = true
+	if e := n.Child("alternative"); e != nil {
+		if body := elseBody(e); body != nil && body.Kind != "if_statement" {
+			c.total++
+			nested[e] = true
 		}
 	}
 }

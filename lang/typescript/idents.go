@@ -13,40 +13,59 @@ import (
 func (x *extractor) idents() {
 	x.tree.Root.Walk(func(n *syntax.Node) bool {
 		switch n.Kind {
-		case "function_declaration", "generator_function_declaration", "function_signature":
-			x.ident(n.Child("name"), lang.IdentFunc)
-		case "class_declaration", "abstract_class_declaration", "class", "interface_declaration",
-			"type_alias_declaration", "enum_declaration":
-			x.ident(n.Child("name"), lang.IdentType)
+		case "object_type", "interface_body", "import_statement":
+			return false
 		case "enum_body":
-			for _, m := range n.NamedChildren() {
-				if m.Kind == "property_identifier" {
-					x.ident(m, lang.IdentConst)
-				} else if m.Kind == "enum_assignment" {
-					x.ident(m.Child("name"), lang.IdentConst)
-				}
-			}
-		case "variable_declarator":
-			x.ident(n.Child("name"), varKind(n))
+			x.enumMembers(n)
 		case "required_parameter", "optional_parameter":
-			pat := n.Child("pattern")
-			if pat != nil && pat.Kind == "rest_pattern" {
-				pat = pat.OfKind("identifier")
-			}
-			x.ident(pat, lang.IdentParam)
-		case "arrow_function":
-			x.ident(n.Child("parameter"), lang.IdentParam)
-		case "method_definition", "abstract_method_signature":
-			if !inObject(n) && x.text(n.Child("name")) != "constructor" {
-				x.ident(n.Child("name"), lang.IdentMethod)
-			}
-		case "public_field_definition":
-			x.ident(n.Child("name"), lang.IdentField)
-		case "object", "object_type", "interface_body", "import_statement":
-			return n.Kind == "object" // an object's functions are walked, its keys are not idents
+			x.paramIdent(n)
+		default:
+			x.declared(n)
 		}
 		return true
 	})
+}
+
+// enumMembers records the members of an enum.
+func (x *extractor) enumMembers(n *syntax.Node) {
+	for _, m := range n.NamedChildren() {
+		if m.Kind == "property_identifier" {
+			x.ident(m, lang.IdentConst)
+		} else if m.Kind == "enum_assignment" {
+			x.ident(m.Child("name"), lang.IdentConst)
+		}
+	}
+}
+
+// paramIdent records a parameter's name (a rest parameter's too; destructured names are
+// the caller's).
+func (x *extractor) paramIdent(n *syntax.Node) {
+	pat := n.Child("pattern")
+	if pat != nil && pat.Kind == "rest_pattern" {
+		pat = pat.OfKind("identifier")
+	}
+	x.ident(pat, lang.IdentParam)
+}
+
+// declared records the name a declaration node declares.
+func (x *extractor) declared(n *syntax.Node) {
+	switch n.Kind {
+	case "function_declaration", "generator_function_declaration", "function_signature":
+		x.ident(n.Child("name"), lang.IdentFunc)
+	case "class_declaration", "abstract_class_declaration", "class", "interface_declaration",
+		"type_alias_declaration", "enum_declaration":
+		x.ident(n.Child("name"), lang.IdentType)
+	case "variable_declarator":
+		x.ident(n.Child("name"), varKind(n))
+	case "arrow_function":
+		x.ident(n.Child("parameter"), lang.IdentParam)
+	case "method_definition", "abstract_method_signature":
+		if !inObject(n) && x.text(n.Child("name")) != "constructor" {
+			x.ident(n.Child("name"), lang.IdentMethod)
+		}
+	case "public_field_definition":
+		x.ident(n.Child("name"), lang.IdentField)
+	}
 }
 
 // ident records name (only a plain identifier) as an identifier of kind k.

@@ -127,36 +127,45 @@ func (x *extractor) title(arg *syntax.Node) string {
 
 // skipCall records the call as a skip when it skips or focuses a test.
 func (x *extractor) skipCall(call *syntax.Node) {
+	if how := x.skipKind(call); how != "" {
+		x.lf.Skips = append(x.lf.Skips, lang.Skip{Pos: call.Pos, Text: x.shortCall(call) + " (" + how + ")"})
+	}
+}
+
+// skipKind says how a call skips a test ("skipped", "focused: …"), "" when it does not.
+func (x *extractor) skipKind(call *syntax.Node) string {
 	fn := call.Child("function")
 	base := calleeBase(x, fn)
 	args := call.Child("arguments").NamedChildren()
-	text := func(what string) {
-		x.lf.Skips = append(x.lf.Skips, lang.Skip{Pos: call.Pos, Text: x.shortCall(call) + what})
+	framework := suites[base] || cases[base]
+	switch how, named := skipNames[x.text(fn)]; {
+	case named && len(args) > 0:
+		return how
+	case framework && fn.Kind == "member_expression":
+		return memberSkip(x.text(fn.Child("property")))
+	case framework && fn.Kind == "identifier" && len(args) >= 2 && x.skipOption(args[1]):
+		return "skipped by its options"
+	case fn.Kind == "member_expression" && len(args) <= 1 && x.selfSkip(fn) && x.inTest(call):
+		return "skipped"
 	}
-	if how, ok := skipNames[x.text(fn)]; ok && len(args) > 0 {
-		text(" (" + how + ")")
-		return
+	return ""
+}
+
+// memberSkip says how it.m(…) skips a test.
+func memberSkip(m string) string {
+	switch {
+	case skipMethods[m]:
+		return "skipped"
+	case focusMethods[m]:
+		return "focused: every other test is skipped"
 	}
-	if (suites[base] || cases[base]) && fn.Kind == "member_expression" {
-		switch m := x.text(fn.Child("property")); {
-		case skipMethods[m]:
-			text(" (skipped)")
-			return
-		case focusMethods[m]:
-			text(" (focused: every other test is skipped)")
-			return
-		}
-	}
-	if (suites[base] || cases[base]) && fn.Kind == "identifier" && len(args) >= 2 && x.skipOption(args[1]) {
-		text(" (skipped by its options)")
-		return
-	}
-	if fn.Kind == "member_expression" && len(args) <= 1 {
-		obj, m := x.text(fn.Child("object")), x.text(fn.Child("property"))
-		if (obj == "this" && m == "skip" || obj == "t" && (m == "skip" || m == "todo")) && x.inTest(call) {
-			text(" (skipped)")
-		}
-	}
+	return ""
+}
+
+// selfSkip reports whether fn is mocha's this.skip or node:test's t.skip / t.todo.
+func (x *extractor) selfSkip(fn *syntax.Node) bool {
+	obj, m := x.text(fn.Child("object")), x.text(fn.Child("property"))
+	return obj == "this" && m == "skip" || obj == "t" && (m == "skip" || m == "todo")
 }
 
 // skipOption reports whether a node:test options object skips the test: { skip: … }

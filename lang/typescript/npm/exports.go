@@ -247,28 +247,43 @@ func (x *Exports) replaced(fsys fs.FS, p string, v *syntax.Node, src []byte, see
 func (x *Exports) call(fsys fs.FS, p string, c *syntax.Node, src []byte, seen map[string]bool) {
 	fn := c.Child("function").Text(src)
 	args := c.Child("arguments").NamedChildren()
+	onExports := len(args) > 0 && (args[0].Text(src) == "exports" || args[0].Text(src) == "module.exports")
 	switch {
-	case fn == "Object.defineProperty" && len(args) >= 2 && (args[0].Text(src) == "exports" || args[0].Text(src) == "module.exports"):
+	case fn == "Object.defineProperty" && onExports && len(args) >= 2:
 		x.CommonJS = true
-		if args[1].Kind == "string" {
-			if name := strings.Trim(args[1].Text(src), `"'`); name != "__esModule" {
-				x.Names[name] = true
-			}
-		} else {
-			x.Open = true
-		}
+		x.defined(args[1], src)
 	case strings.HasSuffix(fn, "__exportStar") || strings.HasSuffix(fn, "__export"):
 		x.CommonJS = true
-		if len(args) > 0 && args[0].Kind == "call_expression" {
-			if a := args[0].Child("arguments").NamedChildren(); len(a) == 1 && a[0].Kind == "string" {
-				x.follow(fsys, p, strings.Trim(a[0].Text(src), `"'`), seen)
-				return
-			}
+		if spec := requireOf(args, src); spec != "" {
+			x.follow(fsys, p, spec, seen)
+			return
 		}
 		x.Open = true
-	case fn == "Object.assign" && len(args) > 0 && (args[0].Text(src) == "exports" || args[0].Text(src) == "module.exports"):
+	case fn == "Object.assign" && onExports:
 		x.Open = true
 	}
+}
+
+// defined adds the name Object.defineProperty(exports, name, …) defines.
+func (x *Exports) defined(name *syntax.Node, src []byte) {
+	if name.Kind != "string" {
+		x.Open = true
+		return
+	}
+	if n := strings.Trim(name.Text(src), `"'`); n != "__esModule" {
+		x.Names[n] = true
+	}
+}
+
+// requireOf returns m of a first argument require("m"), "" otherwise.
+func requireOf(args []*syntax.Node, src []byte) string {
+	if len(args) == 0 || args[0].Kind != "call_expression" {
+		return ""
+	}
+	if a := args[0].Child("arguments").NamedChildren(); len(a) == 1 && a[0].Kind == "string" {
+		return strings.Trim(a[0].Text(src), `"'`)
+	}
+	return ""
 }
 
 // follow reads a re-exported module: a relative one is read, anything else opens.

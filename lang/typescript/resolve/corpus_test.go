@@ -2,6 +2,7 @@ package resolve_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -105,6 +106,39 @@ func TestCorpusAgainstTSCAlone(t *testing.T) {
 	tool := tsctest.Require(t)
 	t.Setenv("NPM_CONFIG_REGISTRY", corpusRegistry(t))
 	t.Setenv("HOME", t.TempDir())
+	dir, files := writeCorpus(t)
+	tscAlone := compilerAlone(t, tool, dir)
+	ours := agentverify(t, dir, files)
+	var tscN, ourN, typos, tscTypos, ourTypos int
+	for _, m := range corpus {
+		f := "src/" + m.file
+		tscN, ourN = tscN+b2i(tscAlone.found[f]), ourN+b2i(ours.found[f])
+		if !ours.found[f] {
+			t.Logf("missed: %s: %s", m.file, m.src)
+		}
+		if tscAlone.found[f] && !ours.found[f] {
+			t.Errorf("%s: the compiler alone finds it, agentverify does not", m.file)
+		}
+		if m.want != "" {
+			typos, tscTypos, ourTypos = typos+1, tscTypos+b2i(tscAlone.right[f]), ourTypos+b2i(ours.right[f])
+		}
+	}
+	t.Logf("corpus of %d mistakes: tsc alone finds %d, agentverify %d; right did-you-mean for %d typos: tsc alone %d, agentverify %d",
+		len(corpus), tscN, ourN, typos, tscTypos, ourTypos)
+	if ourN <= tscN {
+		t.Errorf("agentverify finds %d, no more than the compiler alone (%d)", ourN, tscN)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// writeCorpus writes the project and every mistake's file to a temporary directory.
+func writeCorpus(t *testing.T) (string, map[string]string) {
 	dir := t.TempDir()
 	files := map[string]string{}
 	for p, s := range project {
@@ -122,23 +156,41 @@ func TestCorpusAgainstTSCAlone(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The compiler alone.
+	return dir, files
+}
+
+// findings are the files a checker reports something in, and those where its
+// did-you-mean names what the mistake meant.
+type findings struct{ found, right map[string]bool }
+
+// meant reports whether text offers what the mistake in file meant.
+func meant(file, text, format string) bool {
+	for _, m := range corpus {
+		if file == "src/"+m.file && m.want != "" && strings.Contains(text, fmt.Sprintf(format, m.want)) {
+			return true
+		}
+	}
+	return false
+}
+
+// compilerAlone runs tsc -p tsconfig.json --noEmit over the project.
+func compilerAlone(t *testing.T, tool *tsc.Tool, dir string) findings {
 	ds, err := tool.Check(context.Background(), tsc.Options{Config: filepath.Join(dir, "tsconfig.json"), Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tscFound, tscRight := map[string]bool{}, map[string]bool{}
+	f := findings{map[string]bool{}, map[string]bool{}}
 	for _, d := range ds {
 		if d.Category == "error" {
-			tscFound[d.File] = true
-			for _, m := range corpus {
-				if d.File == "src/"+m.file && m.want != "" && strings.Contains(d.Message, "Did you mean '"+m.want+"'") {
-					tscRight[d.File] = true
-				}
-			}
+			f.found[d.File] = true
+			f.right[d.File] = f.right[d.File] || meant(d.File, d.Message, "Did you mean '%s'")
 		}
 	}
-	// agentverify, in check mode over the source files.
+	return f
+}
+
+// agentverify resolves the project's source files in check mode.
+func agentverify(t *testing.T, dir string, files map[string]string) findings {
 	set := &change.Set{Root: dir, HeadFS: os.DirFS(dir), OnDisk: true, NoBase: true}
 	var paths []string
 	for p := range files {
@@ -156,49 +208,14 @@ func TestCorpusAgainstTSCAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ourFound, ourRight := map[string]bool{}, map[string]bool{}
+	f := findings{map[string]bool{}, map[string]bool{}}
 	for _, p := range ps {
-		ourFound[p.Location.File] = true
-		if strings.HasPrefix(p.Location.File, "src/ok.") {
-			t.Errorf("false alarm on clean code: %s:%d: %s: %s", p.Location.File, p.Location.Line, p.Kind, p.Message)
-		}
-		for _, m := range corpus {
-			if p.Location.File == "src/"+m.file && m.want != "" && strings.Contains(p.Suggestion, "did you mean "+m.want) {
-				ourRight[p.Location.File] = true
-			}
+		file := p.Location.File
+		f.found[file] = true
+		f.right[file] = f.right[file] || meant(file, p.Suggestion, "did you mean %s")
+		if strings.HasPrefix(file, "src/ok.") {
+			t.Errorf("false alarm on clean code: %s:%d: %s: %s", file, p.Location.Line, p.Kind, p.Message)
 		}
 	}
-	var tscN, ourN, typos, tscTypos, ourTypos int
-	var missed []string
-	for _, m := range corpus {
-		f := "src/" + m.file
-		if tscFound[f] {
-			tscN++
-		}
-		if ourFound[f] {
-			ourN++
-		} else {
-			missed = append(missed, m.file+": "+m.src)
-		}
-		if tscFound[f] && !ourFound[f] {
-			t.Errorf("%s: the compiler alone finds it, agentverify does not", m.file)
-		}
-		if m.want != "" {
-			typos++
-			if tscRight[f] {
-				tscTypos++
-			}
-			if ourRight[f] {
-				ourTypos++
-			}
-		}
-	}
-	t.Logf("corpus of %d mistakes: tsc alone finds %d, agentverify %d; right did-you-mean for %d typos: tsc alone %d, agentverify %d",
-		len(corpus), tscN, ourN, typos, tscTypos, ourTypos)
-	for _, m := range missed {
-		t.Logf("missed: %s", m)
-	}
-	if ourN <= tscN {
-		t.Errorf("agentverify finds %d, no more than the compiler alone (%d)", ourN, tscN)
-	}
+	return f
 }

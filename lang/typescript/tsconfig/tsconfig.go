@@ -210,6 +210,11 @@ func (c *Config) own(raw *rawConfig) {
 		}
 		c.References = append(c.References, p)
 	}
+	c.ownOptions(raw)
+}
+
+// ownOptions applies the file's own compiler options.
+func (c *Config) ownOptions(raw *rawConfig) {
 	co, o := raw.CompilerOptions, &c.Options
 	for _, s := range []struct {
 		dst *string
@@ -226,18 +231,8 @@ func (c *Config) own(raw *rawConfig) {
 	if co.Types != nil {
 		o.Types = co.Types
 	}
-	if co.AllowJs != nil {
-		o.AllowJs = co.AllowJs
-	}
-	if co.CheckJs != nil {
-		o.CheckJs = co.CheckJs
-	}
-	if co.Strict != nil {
-		o.Strict = co.Strict
-	}
-	if co.TypeRoots != nil {
-		o.TypeRoots = true
-	}
+	o.AllowJs, o.CheckJs, o.Strict = either(co.AllowJs, o.AllowJs), either(co.CheckJs, o.CheckJs), either(co.Strict, o.Strict)
+	o.TypeRoots = o.TypeRoots || co.TypeRoots != nil
 	if co.BaseURL != "" {
 		o.BaseURL = path.Clean(path.Join(c.Dir, co.BaseURL))
 		o.PathsDir = o.BaseURL
@@ -299,4 +294,12 @@ func matchAny(patterns []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// either is v when set, else dflt.
+func either(v, dflt *bool) *bool {
+	if v != nil {
+		return v
+	}
+	return dflt
 }
