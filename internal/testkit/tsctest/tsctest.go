@@ -5,9 +5,9 @@ package tsctest
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/agentverify/agentverify/internal/testkit/modroot"
 	"github.com/agentverify/agentverify/lang/typescript/tsc"
 )
 
@@ -31,22 +31,5 @@ func Require(t testing.TB) *tsc.Tool {
 // Local returns the tsc command of the module's project-local install, "" when there
 // is none.
 func Local() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			cmd := filepath.Join(dir, ".cache", "typescript", "node_modules", "typescript", "bin", "tsc")
-			if _, err := os.Stat(cmd); err == nil {
-				return cmd
-			}
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
+	return modroot.File(".cache", "typescript", "node_modules", "typescript", "bin", "tsc")
 }
