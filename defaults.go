@@ -17,6 +17,8 @@ import (
 	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/lang/python"
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/lang/typescript"
+	"github.com/agentverify/agentverify/lang/typescript/tsc"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -34,7 +36,8 @@ func Dimensions() []*check.Dimension {
 // NewChecker returns a Checker for long-lived processes (the MCP server, the hooks, the
 // agent runner): its frontends keep their state warm between checks (the Go frontend one
 // package loader, so type information of dependencies is loaded once; the Python
-// frontend one pyright language server per project, which exits with the process).
+// frontend one pyright language server per project and the TypeScript frontend one
+// TypeScript 7 language server per repository, which exit with the process).
 func NewChecker() *Checker {
 	return &Checker{Languages: languages(load.New(load.Options{}), pyright.NewServers())}
 }
@@ -53,15 +56,16 @@ func Languages() lang.Registry { return languages(nil, nil) }
 // languages builds the frontends around a Go package loader and pyright language servers
 // (nil: fresh ones per verification).
 func languages(l *load.Loader, s *pyright.Servers) lang.Registry {
-	goFrontend, pyFrontend, lispFrontend := golang.New(), python.New(), commonlisp.New()
+	goFrontend, pyFrontend, lispFrontend, tsFrontend := golang.New(), python.New(), commonlisp.New(), typescript.New()
 	if l != nil {
 		goFrontend = golang.NewWarm(l)
 		lispFrontend.Deps = resolve.NewDeps(nil, nil) // Lisp dependencies and files read once
 	}
 	if s != nil {
 		pyFrontend = python.NewWarm(s)
+		tsFrontend = typescript.NewWarm(tsc.NewServers()) // TypeScript 7 language servers, one per repository
 	}
-	return lang.Registry{goFrontend, pyFrontend, lispFrontend}
+	return lang.Registry{goFrontend, pyFrontend, lispFrontend, tsFrontend}
 }
 
 // configured returns langs as the policy configures them: the Common Lisp frontend reads

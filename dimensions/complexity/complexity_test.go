@@ -8,8 +8,9 @@ import (
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/lang/python"
+	"github.com/agentverify/agentverify/lang/typescript"
 )
 
 func TestDimension(t *testing.T) {
-	checktest.Run(t, "testdata", complexity.Dimension, lang.Registry{golang.New(), python.New()})
+	checktest.Run(t, "testdata", complexity.Dimension, lang.Registry{golang.New(), python.New(), typescript.New()})
 }

@@ -1,10 +1,17 @@
 package hallucination
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/internal/testkit/pyrighttest"
+	"github.com/agentverify/agentverify/internal/testkit/tsctest"
 )
 
 // TestCases runs every testdata case through the shared harness with the real Go
@@ -26,4 +33,35 @@ func TestPythonCases(t *testing.T) {
 func TestPythonRealCommits(t *testing.T) {
 	pyrighttest.Require(t)
 	checktest.Run(t, "testdata/python_real", Dimension, languages)
+}
+
+// TestTypeScriptCases runs the TypeScript cases with the real compiler (skipping, with
+// the install line, when it is missing).
+func TestTypeScriptCases(t *testing.T) {
+	tsctest.Require(t)
+	t.Setenv("NPM_CONFIG_REGISTRY", npmRegistry(t))
+	t.Setenv("HOME", t.TempDir()) // no user .npmrc
+	checktest.Run(t, "testdata/typescript", Dimension, languages)
+}
+
+// npmRegistry serves a tiny npm registry on 127.0.0.1: the packages the cases know,
+// with the day each was first published; every other name is unknown (404).
+func npmRegistry(t *testing.T) string {
+	t.Helper()
+	created := map[string]time.Time{
+		"lodash": time.Date(2012, 4, 23, 0, 0, 0, 0, time.UTC), "axios": time.Date(2014, 8, 29, 0, 0, 0, 0, time.UTC),
+		"zod": time.Date(2020, 3, 7, 0, 0, 0, 0, time.UTC), "left-pad": time.Date(2014, 3, 14, 0, 0, 0, 0, time.UTC),
+		"fresh-helper-utils": time.Now().Add(-3 * 24 * time.Hour), "@acme/ui": time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC),
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, err := url.PathUnescape(strings.TrimPrefix(r.URL.EscapedPath(), "/"))
+		c, ok := created[name]
+		if err != nil || !ok {
+			http.Error(w, `{"error":"Not found"}`, http.StatusNotFound)
+			return
+		}
+		fmt.Fprintf(w, `{"name":%q,"time":{"created":%q}}`, name, c.Format(time.RFC3339))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/lang/python"
+	"github.com/agentverify/agentverify/lang/typescript"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -124,4 +125,4 @@ func TestWorkspaceChangeSpanningModules(t *testing.T) {
 }
 
 // languages are the frontends the tests verify with, as the default registry has them.
-var languages = lang.Registry{golang.New(), python.New(), commonlisp.New()}
+var languages = lang.Registry{golang.New(), python.New(), commonlisp.New(), typescript.New()}

@@ -23,10 +23,11 @@ import (
 	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/lang/python"
+	"github.com/agentverify/agentverify/lang/typescript"
 )
 
 func TestDimension(t *testing.T) {
-	checktest.Run(t, "testdata", Dimension, lang.Registry{golang.New(), python.New(), commonlisp.New()})
+	checktest.Run(t, "testdata", Dimension, lang.Registry{golang.New(), python.New(), commonlisp.New(), typescript.New()})
 }
 
 // apiFile renders a Go file declaring one exported function per name with the given

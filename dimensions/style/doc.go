@@ -10,7 +10,10 @@
 //     package name has no underscores (but for an _test suffix) and no upper case.
 //     "lisp-case" wants lower-case words joined by '-' (earmuffs and +constants+ kept),
 //     "snake_case" lower-case words joined by '_' (types may be PascalCase, constants
-//     UPPER_SNAKE), "camelCase" no '_' or '-' between words (PascalCase allowed), and
+//     UPPER_SNAKE), "camelCase" no '_' or '-' between words (PascalCase allowed),
+//     "typescript" PascalCase types, camelCase (or PascalCase) functions, camelCase
+//     methods and parameters, camelCase, PascalCase or UPPER_CASE variables and
+//     properties, and
 //     "detect" the convention of the file's language frontend. Each finding suggests
 //     the conforming name.
 //   - style/missing-doc: with require_docs: exported, an exported function, method,
@@ -22,8 +25,9 @@
 //     count as one rune.
 //   - style/suppression-added: a comment suppresses a linter or this gate: //nolint,
 //     //lint:ignore, //agentverify:ignore, #nosec, //revive:disable,
-//     //gocognit:ignore, NOSONAR, eslint-disable, @ts-ignore, # noqa, # type: ignore,
-//     pylint: disable.
+//     //gocognit:ignore, NOSONAR, eslint-disable, oxlint-disable, biome-ignore, and
+//     Deno's lint ignore, @ts-ignore, @ts-expect-error, @ts-nocheck, # noqa, # type:
+//     ignore, pylint: disable.
 //
 // Findings are per line and not marked Introduced, so in a diff the engine keeps only
 // those on lines the change added or modified; the exception is a missing doc comment

@@ -21,6 +21,7 @@ var conventions = map[string]convention{
 	"snake_case": snakeCase,
 	"pep8":       pep8,
 	"camelCase":  camelCase,
+	"typescript": typescriptConvention,
 }
 
 // things names identifier kinds in messages.
@@ -386,4 +387,57 @@ func majority(convs []string, ids []lang.Ident) string {
 		}
 	}
 	return convs[best]
+}
+
+// tsThings names identifier kinds as TypeScript programmers do.
+var tsThings = map[lang.IdentKind]string{
+	lang.IdentFunc: "function", lang.IdentMethod: "method", lang.IdentType: "type",
+	lang.IdentVar: "variable", lang.IdentConst: "constant", lang.IdentField: "property",
+	lang.IdentParam: "parameter", lang.IdentPackage: "module", lang.IdentLabel: "label",
+}
+
+// underscoreInWord finds a '_' inside a name that is not between two digits (v1_2).
+var underscoreInWord = regexp.MustCompile(`[^\p{N}_]_|_[^\p{N}_]`)
+
+// typescriptConvention is the usual TypeScript and JavaScript naming (typescript-eslint's
+// naming-convention defaults, with React's components): types, classes, interfaces and
+// enums PascalCase; functions camelCase or PascalCase (components); variables,
+// constants, properties and enum members camelCase, PascalCase or UPPER_CASE;
+// parameters and methods camelCase (parameters may be PascalCase: a class passed in).
+// Leading and trailing '_' and '$' are allowed.
+func typescriptConvention(id lang.Ident) (string, string) {
+	core := strings.Trim(id.Name, "_$")
+	if core == "" || strings.ContainsRune(core, '$') {
+		return "", ""
+	}
+	pre := id.Name[:strings.Index(id.Name, core)]
+	post := id.Name[len(pre)+len(core):]
+	startsUpper := unicode.IsUpper([]rune(core)[0])
+	snake := underscoreInWord.MatchString(core)
+	thing := tsThings[id.Kind]
+	switch id.Kind {
+	case lang.IdentType:
+		if startsUpper && !snake {
+			return "", ""
+		}
+		should := pre + joinWords(core, true, "") + post
+		return fmt.Sprintf("%s %s is not PascalCase; it should be %s", thing, id.Name, should), should
+	case lang.IdentVar, lang.IdentConst, lang.IdentField:
+		if !snake || upperSnake.MatchString(core) {
+			return "", ""
+		}
+	case lang.IdentFunc, lang.IdentParam:
+		if !snake {
+			return "", ""
+		}
+	default:
+		if !snake && !startsUpper {
+			return "", ""
+		}
+	}
+	should := pre + joinWords(core, startsUpper && id.Kind != lang.IdentMethod, "") + post
+	if should == id.Name {
+		return "", ""
+	}
+	return fmt.Sprintf("%s %s is not camelCase; it should be %s", thing, id.Name, should), should
 }

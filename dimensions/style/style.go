@@ -22,8 +22,11 @@ var Dimension = &check.Dimension{
 			Short: "an identifier breaks the naming convention",
 			Doc: "Fires on a declared identifier that breaks style.naming: for Go MixedCaps, no " +
 				"underscores, no ALL_CAPS, common initialisms in one case (userID, HTTPServer); or " +
-				"lisp-case, snake_case, pep8 (snake_case with CapWords classes), camelCase; detect " +
-				"(the default) uses the language's own convention (go for Go, pep8 for Python), or for a " +
+				"lisp-case, snake_case, pep8 (snake_case with CapWords classes), camelCase, typescript " +
+				"(PascalCase types and components, camelCase functions, methods, variables and " +
+				"parameters, UPPER_CASE constants); detect " +
+				"(the default) uses the language's own convention (go for Go, pep8 for Python, typescript " +
+				"for TypeScript and JavaScript), or for a " +
 				"language written in several (Common Lisp) the one most identifiers of the files the " +
 				"change does not touch follow (P12). " +
 				"The suggestion gives the conforming name.",
@@ -34,7 +37,8 @@ var Dimension = &check.Dimension{
 			Doc: "With style.require_docs: exported, fires on an exported function, method, type, " +
 				"var or const without a doc comment (test files, package main and methods on " +
 				"unexported types are exempt); in Common Lisp a function whose symbol its package's " +
-				":export lists (in whichever file the defpackage is) without a docstring. Write a " +
+				":export lists (in whichever file the defpackage is) without a docstring; in TypeScript " +
+				"and JavaScript an exported function without a JSDoc comment (/** … */). Write a " +
 				"comment that starts with the name and says why.",
 		},
 		{
@@ -47,7 +51,8 @@ var Dimension = &check.Dimension{
 			ID: "style/suppression-added", Default: policy.Warning,
 			Short: "the change adds a lint-suppression comment",
 			Doc: "Fires on an added comment that silences a linter or this gate (//nolint, " +
-				"//lint:ignore, //agentverify:ignore, #nosec, eslint-disable, # noqa, …). An agent " +
+				"//lint:ignore, //agentverify:ignore, #nosec, eslint-disable, // @ts-ignore, " +
+				"// @ts-expect-error, # noqa, …). An agent " +
 				"should fix the finding, not hide it; a human reviews every suppression. A " +
 				"//agentverify:ignore the change adds suppresses nothing (unless the base policy " +
 				"sets suppressions.allow_new): the finding it aimed at is reported beside this one.",
@@ -175,8 +180,9 @@ func lineLength(path string, limit int, lf *lang.File) []check.Finding {
 // suppressionRE matches comments that silence a linter or this gate. A marker counts only
 // at the start of the comment (after its opener and blanks), where the tools read it: a
 // comment that merely mentions "#nosec" in prose silences nothing.
-var suppressionRE = regexp.MustCompile(`^(?://|/\*|#)\s*(?:nolint\b|lint:(?:file-)?ignore\b|agentverify:ignore\b|#\s*nosec\b|nosec\b|` +
-	`revive:disable|(?:gocognit|gocyclo):ignore\b|NOSONAR|eslint-disable|@ts-(?:ignore|nocheck)\b|` +
+var suppressionRE = regexp.MustCompile(`^(?://|/\*+|#)\s*(?:nolint\b|lint:(?:file-)?ignore\b|agentverify:ignore\b|#\s*nosec\b|nosec\b|` +
+	`revive:disable|(?:gocognit|gocyclo):ignore\b|NOSONAR|eslint-disable|oxlint-disable|biome-ignore|deno-lint-ignore|` +
+	`@ts-(?:ignore|nocheck|expect-error)\b|` +
 	`noqa\b|type:\s*ignore\b|pylint:\s*disable|pyright:\s*ignore\b|` +
 	// pyright's file-level rule comment: "# pyright: reportAttributeAccessIssue=false"
 	`pyright:\s*(?:[\w=]+\s*,\s*)*report\w+\s*=\s*(?:false|none|information|warning)\b)`)

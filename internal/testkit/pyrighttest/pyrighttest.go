@@ -5,9 +5,9 @@ package pyrighttest
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/agentverify/agentverify/internal/testkit/modroot"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 )
 
@@ -30,23 +30,4 @@ func Require(t testing.TB) *pyright.Tool {
 
 // Local returns the pyright command of the module's project-local install, "" when
 // there is none.
-func Local() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			cli := filepath.Join(dir, ".cache", "pyright", "node_modules", ".bin", "pyright")
-			if _, err := os.Stat(cli); err == nil {
-				return cli
-			}
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
+func Local() string { return modroot.File(".cache", "pyright", "node_modules", ".bin", "pyright") }

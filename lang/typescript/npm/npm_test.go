@@ -1,0 +1,138 @@
+package npm
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestPackageName(t *testing.T) {
+	for spec, want := range map[string]string{
+		"react": "react", "lodash/fp": "lodash", "@scope/pkg": "@scope/pkg", "@scope/pkg/sub/x.js": "@scope/pkg",
+		"./a": "", "../a": "", "/abs": "", "#internal": "", "node:fs": "", "https://x/y": "", "virtual:pwa": "",
+		"~/x": "", "@/components/x": "", "@scope": "", "": "", "npm:left-pad": "left-pad", "$lib/x": "",
+		"pkg@1.2.3": "pkg",
+	} {
+		if got := PackageName(spec); got != want {
+			t.Errorf("PackageName(%q) = %q, want %q", spec, got, want)
+		}
+	}
+	for spec, want := range map[string]bool{"fs": true, "node:fs": true, "fs/promises": true, "node:test": true,
+		"test": false, "node:nope": false, "lodash": false, "node:sqlite": true} {
+		if Builtin(spec) != want {
+			t.Errorf("Builtin(%q) = %v", spec, !want)
+		}
+	}
+}
+
+func TestLockfiles(t *testing.T) {
+	fsys := fstest.MapFS{
+		"package-lock.json": {Data: []byte(`{"packages": {"": {}, "node_modules/a": {}, "node_modules/b/node_modules/@s/c": {}}}`)},
+		"yarn.lock":         {Data: []byte("# yarn\n\"@babel/core@^7.0.0\", \"@babel/core@^7.1.0\":\n  version \"7.1.0\"\nlodash@^4.17.21:\n  version \"4.17.21\"\n\"left-pad@npm:^1.0.0\":\n")},
+		"pnpm-lock.yaml":    {Data: []byte("lockfileVersion: '9.0'\npackages:\n  /zod@3.22.0:\n    resolution: {}\n  '@types/node@20.1.0':\n    resolution: {}\n  react@18.2.0:\n")},
+	}
+	for file, want := range map[string][]string{
+		"package-lock.json": {"a", "@s/c"},
+		"yarn.lock":         {"@babel/core", "lodash", "left-pad"},
+		"pnpm-lock.yaml":    {"zod", "@types/node", "react"},
+	} {
+		got := Locked(fsys, file)
+		for _, w := range want {
+			if !got[w] {
+				t.Errorf("%s: %s not locked (%v)", file, w, got)
+			}
+		}
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.EscapedPath() {
+		case "/lodash", "/@scope%2Fpkg", "/@scope%2fpkg":
+			w.Write([]byte(`{"name":"lodash","time":{"created":"2012-04-23T16:37:11.912Z"}}`))
+		case "/broken":
+			http.Error(w, "down", http.StatusBadGateway)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	home := t.TempDir()
+	root := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("NPM_CONFIG_REGISTRY", "")
+	t.Setenv("npm_config_registry", "")
+	if err := os.WriteFile(filepath.Join(root, ".npmrc"), []byte("registry="+srv.URL+"\n@other:registry=http://127.0.0.1:1/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := NewRegistry(root)
+	ctx := context.Background()
+	if info, err := r.Lookup(ctx, "lodash", true); err != nil || info.Created.Year() != 2012 {
+		t.Errorf("lodash: %+v %v", info, err)
+	}
+	if _, err := r.Lookup(ctx, "@scope/pkg", false); err != nil {
+		t.Errorf("@scope/pkg: %v", err)
+	}
+	if _, err := r.Lookup(ctx, "lodahs", false); !errors.Is(err, ErrNotFound) {
+		t.Errorf("lodahs: %v, want ErrNotFound", err)
+	}
+	if _, err := r.Lookup(ctx, "broken", false); err == nil || errors.Is(err, ErrNotFound) {
+		t.Errorf("a failing registry: %v, want an error that is not ErrNotFound", err)
+	}
+	if _, err := r.Lookup(ctx, "@other/x", false); err == nil || errors.Is(err, ErrNotFound) {
+		t.Errorf("the scope's registry (closed port) answered: %v", err)
+	}
+	t.Setenv("NPM_CONFIG_REGISTRY", "http://127.0.0.1:9/")
+	if got := NewRegistry(root).URL("x"); got != "http://127.0.0.1:9/" {
+		t.Errorf("NPM_CONFIG_REGISTRY ignored: %s", got)
+	}
+}
+
+func TestReadExports(t *testing.T) {
+	fsys := fstest.MapFS{
+		"node_modules/a/package.json": {Data: []byte(`{"name":"a","exports":{".":{"require":"./c.js","import":"./e.mjs"}}}`)},
+		"node_modules/a/c.js":         {Data: []byte("exports.x = 1;\nmodule.exports.y = 2;\nexports.deep.z = 3;\n")},
+		"node_modules/b/package.json": {Data: []byte(`{"name":"b"}`)},
+		"node_modules/b/index.js":     {Data: []byte("Object.assign(exports, require('./x'));\n")},
+		"node_modules/c/package.json": {Data: []byte(`{"name":"c","main":"m"}`)},
+		"node_modules/c/m.js":         {Data: []byte("export * from './n';\nexport default 1;\n")},
+		"node_modules/c/n.js":         {Data: []byte("export const n1 = 1, n2 = 2;\nexport { n1 as alias };\n")},
+	}
+	for dir, want := range map[string]string{"node_modules/a": "x y", "node_modules/b": "open", "node_modules/c": "alias default n1 n2"} {
+		data, _ := fs.ReadFile(fsys, dir+"/package.json")
+		m, err := ParseManifest(dir+"/package.json", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := ReadExports(fsys, m)
+		got := "open"
+		if !x.Open {
+			var names []string
+			for n := range x.Names {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			got = strings.Join(names, " ")
+		}
+		if got != want {
+			t.Errorf("%s: exports %q, want %q", dir, got, want)
+		}
+	}
+}
+
+func FuzzParseManifest(f *testing.F) {
+	f.Add([]byte(`{"name":"a","dependencies":{"b":"1"},"workspaces":{"packages":["p/*"]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = ParseManifest("package.json", data)
+		_ = npmLocked(data)
+		_ = lineLocked(data, yarnEntry)
+	})
+}

@@ -1,0 +1,169 @@
+package npm
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultRegistry is npm's own registry.
+const DefaultRegistry = "https://registry.npmjs.org/"
+
+// ErrNotFound is the registry's answer for a package it does not have.
+var ErrNotFound = errors.New("not in the registry")
+
+// Registry asks an npm registry about packages, as the user's npm is configured:
+// NPM_CONFIG_REGISTRY (npm_config_registry), the project's .npmrc, the user's ~/.npmrc,
+// then npm's default; `@scope:registry=` lines route a scope elsewhere. Answers are kept
+// for the Registry's life. It sends no credentials: a registry that wants them answers
+// as unreachable, and the finding says the package could not be asked about.
+type Registry struct {
+	// Default is the registry's base URL, with a trailing slash; Scopes by "@scope".
+	Default string
+	Scopes  map[string]string
+	Client  *http.Client
+
+	mu    sync.Mutex
+	known map[string]*Info
+	errs  map[string]error
+}
+
+// Info is what the registry says about a package.
+type Info struct {
+	Name string
+	// Created is when its first version was published (zero when the registry does not
+	// say).
+	Created time.Time
+}
+
+// NewRegistry returns the registry npm would use for the project at root (its .npmrc
+// read; "" for none).
+func NewRegistry(root string) *Registry {
+	r := &Registry{Default: DefaultRegistry, Scopes: map[string]string{}, Client: &http.Client{Timeout: 15 * time.Second},
+		known: map[string]*Info{}, errs: map[string]error{}}
+	var files []string
+	if home, err := os.UserHomeDir(); err == nil {
+		files = append(files, filepath.Join(home, ".npmrc"))
+	}
+	if root != "" {
+		files = append(files, filepath.Join(root, ".npmrc"))
+	}
+	for _, f := range files { // later files win
+		r.readNpmrc(f)
+	}
+	for _, env := range []string{"npm_config_registry", "NPM_CONFIG_REGISTRY"} {
+		if v := os.Getenv(env); v != "" {
+			r.Default = withSlash(v)
+		}
+	}
+	return r
+}
+
+// readNpmrc takes the registry settings of an .npmrc file.
+func (r *Registry) readNpmrc(p string) {
+	f, err := os.Open(p)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		k, v = strings.TrimSpace(k), strings.Trim(strings.TrimSpace(v), `"'`)
+		switch {
+		case k == "registry":
+			r.Default = withSlash(os.ExpandEnv(v))
+		case strings.HasPrefix(k, "@") && strings.HasSuffix(k, ":registry"):
+			r.Scopes[strings.TrimSuffix(k, ":registry")] = withSlash(os.ExpandEnv(v))
+		}
+	}
+}
+
+func withSlash(u string) string {
+	if !strings.HasSuffix(u, "/") {
+		u += "/"
+	}
+	return u
+}
+
+// URL is the registry's base URL for package name.
+func (r *Registry) URL(name string) string {
+	if scope, _, ok := strings.Cut(name, "/"); ok && strings.HasPrefix(scope, "@") {
+		if u, ok := r.Scopes[scope]; ok {
+			return u
+		}
+	}
+	return r.Default
+}
+
+// Lookup asks the registry about name: its Info, ErrNotFound, or why it could not be
+// asked. full asks for the whole document (with publication times), which may be
+// large; otherwise npm's abbreviated one.
+func (r *Registry) Lookup(ctx context.Context, name string, full bool) (*Info, error) {
+	key := fmt.Sprintf("%s\x00%v", name, full)
+	r.mu.Lock()
+	if info, ok := r.known[key]; ok {
+		r.mu.Unlock()
+		return info, r.errs[key]
+	}
+	r.mu.Unlock()
+	info, err := r.fetch(ctx, name, full)
+	if ctx.Err() == nil { // an answer cut short is asked again next time
+		r.mu.Lock()
+		r.known[key], r.errs[key] = info, err
+		r.mu.Unlock()
+	}
+	return info, err
+}
+
+func (r *Registry) fetch(ctx context.Context, name string, full bool) (*Info, error) {
+	u := r.URL(name) + strings.Replace(url.PathEscape(name), "%40", "@", 1)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	if full {
+		req.Header.Set("Accept", "application/json")
+	} else {
+		req.Header.Set("Accept", "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8")
+	}
+	resp, err := r.Client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("asking %s: %w", r.URL(name), err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return nil, ErrNotFound
+	case resp.StatusCode != http.StatusOK:
+		return nil, fmt.Errorf("asking %s: %s", r.URL(name), resp.Status)
+	}
+	var doc struct {
+		Name string            `json:"name"`
+		Time map[string]string `json:"time"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil {
+		return nil, fmt.Errorf("asking %s about %s: %w", r.URL(name), name, err)
+	}
+	info := &Info{Name: doc.Name}
+	if c, ok := doc.Time["created"]; ok {
+		info.Created, _ = time.Parse(time.RFC3339, c)
+	}
+	return info, nil
+}
