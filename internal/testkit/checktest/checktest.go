@@ -7,6 +7,7 @@
 //
 //	mode: diff | all | check    (default diff; check means no base)
 //	want: PATH:LINE "re" ...    (expectations for files that cannot hold comments)
+//	python-module: NAME         (skip unless the project's Python interpreter imports NAME)
 //
 // Its files are:
 //
@@ -28,6 +29,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -41,6 +43,7 @@ import (
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/engine"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -137,6 +140,9 @@ func (c *Case) directives(t testing.TB, path, comment string) {
 			}
 			c.Mode = mode
 		}
+		if m, ok := strings.CutPrefix(line, "python-module:"); ok {
+			needPythonModule(t, strings.TrimSpace(m))
+		}
 		if rest, ok := strings.CutPrefix(line, "want:"); ok {
 			loc, pats, _ := strings.Cut(strings.TrimSpace(rest), " ")
 			file, ln, ok := strings.Cut(loc, ":")
@@ -146,6 +152,20 @@ func (c *Case) directives(t testing.TB, path, comment string) {
 			}
 			c.addWants(t, path, key{file, n}, pats)
 		}
+	}
+}
+
+// needPythonModule skips the test unless the Python interpreter a project without a virtual
+// environment is checked with (python3 on PATH) can import module: a case whose code imports
+// an installed distribution expects it to be there.
+func needPythonModule(t testing.TB, module string) {
+	t.Helper()
+	py := pyright.Interpreter(t.TempDir())
+	if py == "" {
+		t.Skip("no python3 on PATH; install Python 3 (Debian: apt-get install python3)")
+	}
+	if err := exec.Command(py, "-c", "import "+module).Run(); err != nil {
+		t.Skipf("%s cannot import %s; install it (Debian: apt-get install python3-%s)", py, module, module)
 	}
 }
 

@@ -2,6 +2,7 @@ package checktest
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -20,9 +21,23 @@ func (r *recorder) Errorf(format string, args ...any) {
 }
 func (r *recorder) Error(args ...any) { r.errs = append(r.errs, fmt.Sprint(args...)) }
 
+// fakeDim reports findings on both sides, as a check does for code the change did not touch.
 func fakeDim(findings ...check.Finding) *check.Dimension {
 	return &check.Dimension{Name: "style", Doc: "fake", Rules: []*check.Rule{{ID: "fake/rule", Default: policy.Error, Short: "s", Doc: "d"}},
 		Run: func(*check.Pass) ([]check.Finding, error) { return findings, nil }}
+}
+
+// headDim reports findings only where a.go has the head's "var x", as a check does for
+// code the change added: the base, which lacks that line, reports nothing.
+func headDim(findings ...check.Finding) *check.Dimension {
+	d := fakeDim(findings...)
+	d.Run = func(p *check.Pass) ([]check.Finding, error) {
+		if data, err := fs.ReadFile(p.Changes.HeadFS, "a.go"); err != nil || !strings.Contains(string(data), "var x") {
+			return nil, nil
+		}
+		return findings, nil
+	}
+	return d
 }
 
 // TestHarnessCatchesMismatches: the harness accepts exactly the expected findings and
@@ -34,7 +49,7 @@ func TestHarnessCatchesMismatches(t *testing.T) {
 		{Rule: "fake/rule", Location: check.Location{File: "notes.txt", Line: 1}, Message: "whole file", Introduced: true},
 	}
 	r := &recorder{TB: t}
-	c.Check(r, fakeDim(), RunDimension(t, c, fakeDim(good...), nil))
+	c.Check(r, fakeDim(), RunDimension(t, c, headDim(good...), nil))
 	if len(r.errs) != 0 {
 		t.Errorf("expected findings were refused: %v", r.errs)
 	}
@@ -45,7 +60,7 @@ func TestHarnessCatchesMismatches(t *testing.T) {
 		{Rule: "other/rule", Location: check.Location{File: "notes.txt", Line: 1}, Message: "whole file", Introduced: true},
 	}
 	r = &recorder{TB: t}
-	c.Check(r, fakeDim(), RunDimension(t, c, fakeDim(bad...), nil))
+	c.Check(r, fakeDim(), RunDimension(t, c, headDim(bad...), nil))
 	all := strings.Join(r.errs, "\n")
 	for _, want := range []string{"a.go:2:0: unexpected finding", "undeclared rule \"other/rule\"", "a.go:3: no finding matched", "notes.txt:1: no finding matched"} {
 		if !strings.Contains(all, want) {

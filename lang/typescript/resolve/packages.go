@@ -9,9 +9,9 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/agentverify/agentverify/internal/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/typescript/npm"
 	"github.com/agentverify/agentverify/lang/typescript/syntax"
@@ -197,18 +197,18 @@ func (j *job) askRegistry(d *deps, uses []use) []lang.Problem {
 	for _, u := range uses {
 		answers[u.name] = &answer{}
 	}
-	var wg sync.WaitGroup
+	var g crash.Group
 	sem := make(chan struct{}, 4)
 	for name, a := range answers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		g.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			a.info, a.err = d.registry.Lookup(j.req.Context, name, false)
-		}()
+		})
 	}
-	wg.Wait()
+	if err := g.Wait(); err != nil {
+		panic(err)
+	}
 	var out []lang.Problem
 	for _, u := range uses {
 		a := answers[u.name]

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/internal/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/typescript/npm"
 	"github.com/agentverify/agentverify/lang/typescript/syntax"
@@ -89,8 +90,10 @@ func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 	}
 	compiled := make(chan result, 1)
 	go func() {
-		ps, err := tscStep(j)
-		compiled <- result{ps, err}
+		var r result
+		defer func() { compiled <- r }()
+		defer crash.Recover(&r.err)
+		r.ps, r.err = tscStep(j)
 	}()
 	var errs []error
 	for _, s := range []step{packagesStep, untypedStep} {
