@@ -20,6 +20,11 @@ func Weakened(base, head *Policy) []string {
 	if base.Scope != nil && head.Scope != nil {
 		out = append(out, scopeWeakened(base.Scope, head.Scope)...)
 	}
+	if base.Hallucination != nil && head.Hallucination != nil {
+		if b, h := base.Hallucination.YoungPackageAge(), head.Hallucination.YoungPackageAge(); h < b {
+			out = append(out, fmt.Sprintf("lowers hallucination.young_package_days %d → %d", int(b.Hours()/24), int(h.Hours()/24)))
+		}
+	}
 	if base.Style != nil && head.Style != nil {
 		out = append(out, styleWeakened(base.Style, head.Style)...)
 	}
