@@ -92,8 +92,8 @@ type stream struct {
 	// fromSource holds the outside packages checked from source: those without export
 	// data, and every package importing one of them (see decideSources).
 	fromSource map[*packages.Package]bool
-	parsed map[string]*parsedFile    // files by name, while a package needs them
-	pmu    sync.Mutex                // guards parsed
+	parsed     map[string]*parsedFile // files by name, while a package needs them
+	pmu        sync.Mutex             // guards parsed
 	// sourced holds, for each outside package without export data, its one check from
 	// source.
 	sourced map[*packages.Package]*sync.Once
