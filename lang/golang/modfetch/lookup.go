@@ -65,6 +65,26 @@ func (f *Fetcher) Lookup(ctx context.Context, paths []string) (map[string]Info, 
 	return out, nil
 }
 
+// answers records what `go list -m -versions` said of each path, and returns the first
+// releases ("path@version") whose times are still to be asked.
+func answers(results []result, out map[string]Info) (firsts []string) {
+	for _, r := range results {
+		msg := r.err()
+		switch {
+		case msg == "":
+			in := Info{Known: true, Exists: true}
+			if len(r.Versions) > 0 {
+				in.First = r.Versions[0]
+				firsts = append(firsts, r.Path+"@"+in.First)
+			}
+			out[r.Path] = in
+		case classify(msg) == notFound:
+			out[r.Path] = Info{Known: true}
+		}
+	}
+	return firsts
+}
+
 // lookup runs `go list -m -versions` for the paths' latest versions, then `go list -m` for
 // the first release of each that has one, outside any module.
 func (f *Fetcher) lookup(ctx context.Context, env []string, paths []string, out map[string]Info) error {
@@ -84,25 +104,11 @@ func (f *Fetcher) lookup(ctx context.Context, env []string, paths []string, out 
 	if err != nil {
 		return ctxErr(ctx, err)
 	}
-	firsts := []string{"list", "-m", "-e", "-json"}
-	for _, r := range results {
-		msg := r.err()
-		switch {
-		case msg == "":
-			in := Info{Known: true, Exists: true}
-			if len(r.Versions) > 0 {
-				in.First = r.Versions[0]
-				firsts = append(firsts, r.Path+"@"+in.First)
-			}
-			out[r.Path] = in
-		case classify(msg) == notFound:
-			out[r.Path] = Info{Known: true}
-		}
-	}
-	if len(firsts) == 4 {
+	firsts := answers(results, out)
+	if len(firsts) == 0 {
 		return nil
 	}
-	results, _, err = run(ctx, tmp, env, firsts...)
+	results, _, err = run(ctx, tmp, env, append([]string{"list", "-m", "-e", "-json"}, firsts...)...)
 	if err != nil {
 		return ctxErr(ctx, err)
 	}

@@ -45,10 +45,7 @@ func (c *converter) classifyLocal(ipath, reason string) (rule lang.Kind, msg, su
 	info := c.modInfo()
 	if info != nil {
 		if r := info.providing(ipath); r != nil && r.path == info.self.path {
-			if nested := nestedModule(r, ipath); nested != "" {
-				return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: its directory belongs to the nested module %s, which go.mod does not require", ipath, nested), ""
-			}
-			return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: module %s has no package %s", ipath, r.path, subPath(ipath, r.path)), packageHint(r, ipath)
+			return ownPackage(r, ipath)
 		}
 	}
 	sumMissing := strings.Contains(reason, "missing go.sum entry")
@@ -74,6 +71,14 @@ func (c *converter) classifyLocal(ipath, reason string) (rule lang.Kind, msg, su
 		}
 	}
 	return "", "", ""
+}
+
+// ownPackage explains an import under the module's own path that resolves to no package.
+func ownPackage(self *requirement, ipath string) (rule lang.Kind, msg, suggestion string) {
+	if nested := nestedModule(self, ipath); nested != "" {
+		return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: its directory belongs to the nested module %s, which go.mod does not require", ipath, nested), ""
+	}
+	return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: module %s has no package %s", ipath, self.path, subPath(ipath, self.path)), packageHint(self, ipath)
 }
 
 // sumMissing reports whether go list's "missing go.sum entry" for an import is what
