@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/modfetch"
+	"github.com/agentverify/agentverify/lang/suggest"
 )
 
 // moduleFindings reports, at the changed go.mod of u, the modules only the change
@@ -95,10 +96,14 @@ func closestModules(path string, used []string) []string {
 		}
 	}
 	near := closest(rest, rests)
-	for i, r := range near {
-		near[i] = host + "/" + r
+	var out []string
+	for _, r := range near {
+		// Only the closest: a module path is long, and many are a few edits apart.
+		if suggest.Distance(rest, r) == suggest.Distance(rest, near[0]) {
+			out = append(out, host+"/"+r)
+		}
 	}
-	return near
+	return out
 }
 
 func quoted(ss []string) []string {
