@@ -144,6 +144,9 @@ func TestCheckEachAsCheck(t *testing.T) {
 		head := map[string]string{}
 		for _, f := range ar.Files {
 			switch {
+			case strings.HasPrefix(f.Name, "proxy/") || strings.Contains(string(f.Data), "{{gosum "):
+				head = nil // the case needs its module proxy (checktest); go list cannot run offline
+			case head == nil:
 			case f.Name == "policy" || strings.HasPrefix(f.Name, "base/"):
 			case strings.HasPrefix(f.Name, "head/"):
 				head[strings.TrimPrefix(f.Name, "head/")] = string(f.Data)
