@@ -295,6 +295,9 @@ func (p *Pass) Request() *lang.Request {
 		files = NewFiles(p.Languages)
 	}
 	req := &lang.Request{Context: p.Context, Changes: p.Changes, Policy: p.Policy, Focus: p.Focus, Parse: files.Parse}
+	if p.Trust != nil {
+		req.Trusted = p.Trust.BaseContent
+	}
 	if p.Memo != nil {
 		req.Memo = p.Memo
 	} else {

@@ -121,6 +121,11 @@ type Request struct {
 	// Memo is shared by the passes of one verification: a frontend keeps its per-run
 	// state there (a package loader, an index of dependencies).
 	Memo Memo
+	// Trusted, when set, returns a file's content at the trusted base, for the modes whose
+	// base side is something the change controls (in-memory edits are made over the
+	// working tree; the trusted base is HEAD): what a frontend takes on trust — the
+	// modules go.mod requires — comes from there. Nil means the base side is trusted.
+	Trusted func(path string) ([]byte, bool)
 	// Parse returns the file at path as the given side of the change has it, parsed by
 	// its frontend (nil when no frontend handles it), from the verification's shared
 	// cache.

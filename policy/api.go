@@ -12,12 +12,16 @@ func Default() *Policy {
 		Version:       1,
 		Name:          "default",
 		Scope:         defaultScope(),
-		Hallucination: &HallucinationOptions{},
+		Hallucination: defaultHallucination(),
 		Style:         defaultStyle(),
 		Semantics:     defaultSemantics(),
 		Complexity:    defaultComplexity(),
 		Limits:        DefaultLimits(),
 	}
+}
+
+func defaultHallucination() *HallucinationOptions {
+	return &HallucinationOptions{YoungPackageDays: DefaultYoungPackageDays}
 }
 
 func defaultScope() *ScopeOptions {

@@ -15,13 +15,18 @@ type Limits struct {
 	MaxFileSize int64
 	// DimensionTimeout bounds each dimension's run.
 	DimensionTimeout time.Duration
+	// MaxDownloadSize bounds the bytes of module zips fetched, per verification, for the
+	// modules a change adds to go.mod: more is a setup error (exit 2), never a pass.
+	MaxDownloadSize int64
 }
 
 // Defaults and bounds of the limits.
 const (
 	DefaultMaxFileSize      = 5 << 20 // 5 MiB
 	DefaultDimensionTimeout = 5 * time.Minute
+	DefaultMaxDownloadSize  = 256 << 20 // 256 MiB
 
+	maxMaxDownloadSize  = 64 << 30  // 64 GiB
 	maxMaxFileSize      = 256 << 20 // a policy may raise the size limit up to 256 MiB
 	minDimensionTimeout = time.Second
 	maxDimensionTimeout = time.Hour
@@ -29,7 +34,7 @@ const (
 
 // DefaultLimits returns the built-in limits.
 func DefaultLimits() Limits {
-	return Limits{MaxFileSize: DefaultMaxFileSize, DimensionTimeout: DefaultDimensionTimeout}
+	return Limits{MaxFileSize: DefaultMaxFileSize, DimensionTimeout: DefaultDimensionTimeout, MaxDownloadSize: DefaultMaxDownloadSize}
 }
 
 // limits decodes the limits: key; keys it does not set keep their defaults.
@@ -38,6 +43,7 @@ func (d *decoder) limits(dst *Limits) func(*yaml.Node) error {
 		return d.fields(v, "limits", map[string]func(*yaml.Node) error{
 			"max_file_size":     d.fileSize("limits.max_file_size", &dst.MaxFileSize),
 			"dimension_timeout": d.duration("limits.dimension_timeout", &dst.DimensionTimeout),
+			"max_download_size": d.downloadSize("limits.max_download_size", &dst.MaxDownloadSize),
 		})
 	}
 }
@@ -51,6 +57,21 @@ func (d *decoder) fileSize(key string, dst *int64) func(*yaml.Node) error {
 		}
 		if n < 1 || n > maxMaxFileSize {
 			return d.errorf(v, "%s: want a size in bytes from 1 to %d (256 MiB), got %d", key, maxMaxFileSize, n)
+		}
+		*dst = int64(n)
+		return nil
+	}
+}
+
+// downloadSize decodes a size in bytes between 1 and maxMaxDownloadSize.
+func (d *decoder) downloadSize(key string, dst *int64) func(*yaml.Node) error {
+	return func(v *yaml.Node) error {
+		var n int
+		if err := d.int(key, &n)(v); err != nil {
+			return err
+		}
+		if n < 1 || n > maxMaxDownloadSize {
+			return d.errorf(v, "%s: want a size in bytes from 1 to %d (64 GiB), got %d", key, maxMaxDownloadSize, n)
 		}
 		*dst = int64(n)
 		return nil
@@ -82,6 +103,14 @@ func (l Limits) FileSize() int64 {
 		return DefaultMaxFileSize
 	}
 	return l.MaxFileSize
+}
+
+// DownloadSize is MaxDownloadSize, or its default when unset (a Policy built in code).
+func (l Limits) DownloadSize() int64 {
+	if l.MaxDownloadSize <= 0 {
+		return DefaultMaxDownloadSize
+	}
+	return l.MaxDownloadSize
 }
 
 // Timeout is DimensionTimeout, or its default when unset (a Policy built in code).

@@ -17,9 +17,14 @@ func TestLimits(t *testing.T) {
 	}{
 		{"absent", "version: 1\n", DefaultLimits(), ""},
 		{"empty", "version: 1\nlimits: {}\n", DefaultLimits(), ""},
-		{"size only", "version: 1\nlimits:\n  max_file_size: 1000\n", Limits{1000, DefaultDimensionTimeout}, ""},
-		{"timeout only", "version: 1\nlimits:\n  dimension_timeout: 90s\n", Limits{DefaultMaxFileSize, 90 * time.Second}, ""},
-		{"largest size", "version: 1\nlimits:\n  max_file_size: 268435456\n", Limits{256 << 20, DefaultDimensionTimeout}, ""},
+		{"size only", "version: 1\nlimits:\n  max_file_size: 1000\n", Limits{1000, DefaultDimensionTimeout, DefaultMaxDownloadSize}, ""},
+		{"timeout only", "version: 1\nlimits:\n  dimension_timeout: 90s\n", Limits{DefaultMaxFileSize, 90 * time.Second, DefaultMaxDownloadSize}, ""},
+		{"largest size", "version: 1\nlimits:\n  max_file_size: 268435456\n", Limits{256 << 20, DefaultDimensionTimeout, DefaultMaxDownloadSize}, ""},
+		{"download size", "version: 1\nlimits:\n  max_download_size: 1048576\n", Limits{DefaultMaxFileSize, DefaultDimensionTimeout, 1 << 20}, ""},
+		{"largest download size", "version: 1\nlimits:\n  max_download_size: 68719476736\n", Limits{DefaultMaxFileSize, DefaultDimensionTimeout, 64 << 30}, ""},
+		{"zero download size", "version: 1\nlimits:\n  max_download_size: 0\n", Limits{}, "p.yaml:3: limits.max_download_size: want a size in bytes from 1 to 68719476736 (64 GiB), got 0"},
+		{"huge download size", "version: 1\nlimits:\n  max_download_size: 68719476737\n", Limits{}, "p.yaml:3: limits.max_download_size: want a size in bytes from 1"},
+		{"download size as text", "version: 1\nlimits:\n  max_download_size: 1GB\n", Limits{}, `p.yaml:3: limits.max_download_size: want a whole number, got "1GB"`},
 		{"zero size", "version: 1\nlimits:\n  max_file_size: 0\n", Limits{}, "p.yaml:3: limits.max_file_size: want a size in bytes from 1"},
 		{"huge size", "version: 1\nlimits:\n  max_file_size: 268435457\n", Limits{}, "p.yaml:3: limits.max_file_size: want a size in bytes from 1"},
 		{"size as text", "version: 1\nlimits:\n  max_file_size: 5MB\n", Limits{}, `p.yaml:3: limits.max_file_size: want a whole number, got "5MB"`},
@@ -56,10 +61,11 @@ func TestLimits(t *testing.T) {
 // policy and the documentation state.
 func TestDefaultLimitsAreSafe(t *testing.T) {
 	l := Default().Limits
-	if l.MaxFileSize != 5<<20 || l.DimensionTimeout != 5*time.Minute {
-		t.Errorf("default limits %+v, want 5 MiB and 5m", l)
+	if l.MaxFileSize != 5<<20 || l.DimensionTimeout != 5*time.Minute || l.MaxDownloadSize != 256<<20 {
+		t.Errorf("default limits %+v, want 5 MiB, 5m and 256 MiB", l)
 	}
-	if !strings.Contains(string(Starter()), "max_file_size: 5242880") || !strings.Contains(string(Starter()), "dimension_timeout: 5m") {
+	if !strings.Contains(string(Starter()), "max_file_size: 5242880") || !strings.Contains(string(Starter()), "dimension_timeout: 5m") ||
+		!strings.Contains(string(Starter()), "max_download_size: 268435456") {
 		t.Error("the starter policy does not spell out the default limits")
 	}
 }
@@ -68,8 +74,8 @@ func TestDefaultLimitsAreSafe(t *testing.T) {
 // defaults rather than no limit at all.
 func TestLimitsOfACodePolicy(t *testing.T) {
 	var l Limits
-	if l.FileSize() != DefaultMaxFileSize || l.Timeout() != DefaultDimensionTimeout {
-		t.Errorf("zero limits: %d %s", l.FileSize(), l.Timeout())
+	if l.FileSize() != DefaultMaxFileSize || l.Timeout() != DefaultDimensionTimeout || l.DownloadSize() != DefaultMaxDownloadSize {
+		t.Errorf("zero limits: %d %s %d", l.FileSize(), l.Timeout(), l.DownloadSize())
 	}
 	l = Limits{MaxFileSize: 7, DimensionTimeout: time.Second}
 	if l.FileSize() != 7 || l.Timeout() != time.Second {

@@ -171,6 +171,21 @@ func (d *decoder) int(key string, dst *int) func(*yaml.Node) error {
 	}
 }
 
+// intRange decodes a whole number from lo to hi.
+func (d *decoder) intRange(key string, dst *int, lo, hi int) func(*yaml.Node) error {
+	return func(v *yaml.Node) error {
+		var n int
+		if err := d.int(key, &n)(v); err != nil {
+			return err
+		}
+		if n < lo || n > hi {
+			return d.errorf(v, "%s: want a whole number from %d to %d, got %d", key, lo, hi, n)
+		}
+		*dst = n
+		return nil
+	}
+}
+
 func (d *decoder) intPtr(key string, dst **int) func(*yaml.Node) error {
 	return func(v *yaml.Node) error {
 		var n int
@@ -320,8 +335,10 @@ func (d *decoder) policy(n *yaml.Node, p *Policy) error {
 				"allow_gate_config_changes": d.bool("scope.allow_gate_config_changes", &o.AllowGateConfigChanges),
 			}
 		}),
-		"hallucination": dimension(d, "hallucination", &p.Hallucination, func() *HallucinationOptions { return &HallucinationOptions{} }, func(*HallucinationOptions) map[string]func(*yaml.Node) error {
-			return map[string]func(*yaml.Node) error{}
+		"hallucination": dimension(d, "hallucination", &p.Hallucination, defaultHallucination, func(o *HallucinationOptions) map[string]func(*yaml.Node) error {
+			return map[string]func(*yaml.Node) error{
+				"young_package_days": d.intRange("hallucination.young_package_days", &o.YoungPackageDays, 1, maxYoungPackageDays),
+			}
 		}),
 		"style": dimension(d, "style", &p.Style, defaultStyle, func(o *StyleOptions) map[string]func(*yaml.Node) error {
 			return map[string]func(*yaml.Node) error{

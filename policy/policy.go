@@ -3,6 +3,8 @@
 // an unknown key, a bad glob or a bad severity is an error naming the file, line and key.
 package policy
 
+import "time"
+
 // DefaultFile is the policy file looked up at the repository root.
 const DefaultFile = ".agentverify.yaml"
 
@@ -86,7 +88,28 @@ type SuppressionOptions struct {
 }
 
 // HallucinationOptions configures the hallucination dimension.
-type HallucinationOptions struct{}
+type HallucinationOptions struct {
+	// YoungPackageDays is the age in days under which a dependency the change adds, whose
+	// first release is that recent, is hallucination/young-package (slopsquatting: a
+	// name an assistant invents is a name someone can register). 0 means the default.
+	YoungPackageDays int
+}
+
+// DefaultYoungPackageDays is hallucination.young_package_days when the policy does not set it.
+const DefaultYoungPackageDays = 30
+
+// maxYoungPackageDays bounds hallucination.young_package_days (ten years).
+const maxYoungPackageDays = 3650
+
+// YoungPackageAge is the age under which a new dependency's first release is too recent
+// to trust: YoungPackageDays, or its default.
+func (o *HallucinationOptions) YoungPackageAge() time.Duration {
+	days := DefaultYoungPackageDays
+	if o != nil && o.YoungPackageDays > 0 {
+		days = o.YoungPackageDays
+	}
+	return time.Duration(days) * 24 * time.Hour
+}
 
 // StyleOptions configures the style dimension.
 type StyleOptions struct {

@@ -18,7 +18,9 @@ scope:                       # which files the change may touch, and how
   allow_gate_config_changes: false  # true lets a change edit .pre-commit-config.yaml, the
                              # workflows running agentverify and .claude/settings*.json
 
-hallucination: {}            # imports, symbols, members and signatures must exist
+hallucination:               # imports, symbols, members and signatures must exist
+  young_package_days: 30     # a dependency the change adds whose first release is younger
+                             # is hallucination/young-package (1 to 3650)
 
 style:
   naming: detect             # detect (each language's own) | go | lisp-case | snake_case | pep8 | camelCase
@@ -57,6 +59,8 @@ overrides: []
 limits:
   max_file_size: 5242880     # bytes (5 MiB); at most 268435456 (256 MiB)
   dimension_timeout: 5m      # per dimension; from 1s to 1h
+  max_download_size: 268435456  # bytes of module zips fetched for the modules a change
+                             # adds to go.mod (256 MiB); at most 68719476736 (64 GiB)
 
 # What the language frontends need to know beyond the files. Common Lisp's #+/#- branches
 # are read against these *features*; null is SBCL's on x86-64 Linux. Branches for other

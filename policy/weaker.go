@@ -20,6 +20,7 @@ func Weakened(base, head *Policy) []string {
 	if base.Scope != nil && head.Scope != nil {
 		out = append(out, scopeWeakened(base.Scope, head.Scope)...)
 	}
+	out = append(out, hallucinationWeakened(base.Hallucination, head.Hallucination)...)
 	if base.Style != nil && head.Style != nil {
 		out = append(out, styleWeakened(base.Style, head.Style)...)
 	}
@@ -41,6 +42,16 @@ func Weakened(base, head *Policy) []string {
 		out = append(out, "changes the per-path overrides")
 	}
 	return out
+}
+
+func hallucinationWeakened(b, h *HallucinationOptions) []string {
+	if b == nil || h == nil {
+		return nil
+	}
+	if ba, ha := b.YoungPackageAge(), h.YoungPackageAge(); ha < ba {
+		return []string{fmt.Sprintf("lowers hallucination.young_package_days %d → %d", int(ba.Hours()/24), int(ha.Hours()/24))}
+	}
+	return nil
 }
 
 func scopeWeakened(b, h *ScopeOptions) []string {

@@ -104,7 +104,7 @@ func runClaudeHook(ctx context.Context, env *Env, policyFile string, budget time
 		}
 		rep, err := checker.Check(ctx, req)
 		if err != nil && ctx.Err() == context.DeadlineExceeded {
-			return nil, fmt.Errorf("the verification did not finish within %s (hook claude --timeout); the edit is denied unverified", budget)
+			return nil, fmt.Errorf("the verification did not finish within %s (hook claude --timeout); the edit is denied unverified (a first run on a machine compiles the dependencies into the Go build cache: run `go build ./...` once, or raise --timeout)", budget)
 		}
 		return rep, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/agentverify/agentverify/lang/golang/api"
 	"github.com/agentverify/agentverify/lang/golang/inputs"
 	"github.com/agentverify/agentverify/lang/golang/load"
+	"github.com/agentverify/agentverify/lang/golang/modfetch"
 	"github.com/agentverify/agentverify/lang/golang/resolve"
 )
 
@@ -25,8 +26,10 @@ import (
 // concurrent parses; resolution and API comparison load packages with the Go toolchain.
 type frontend struct {
 	// loader is shared by every verification of a long-lived process; nil means a fresh
-	// one per verification, kept in its Memo.
-	loader *load.Loader
+	// one per verification, kept in its Memo. So is fetcher, which brings modules into
+	// the module cache and keeps what the module proxies said of module paths.
+	loader  *load.Loader
+	fetcher *modfetch.Fetcher
 }
 
 // New returns the Go frontend, starting cold for each verification.
@@ -34,7 +37,27 @@ func New() lang.Frontend { return frontend{} }
 
 // NewWarm returns the Go frontend for a long-lived process: every verification loads
 // packages through l, so the type information of dependencies stays warm between them.
-func NewWarm(l *load.Loader) lang.Frontend { return frontend{loader: l} }
+func NewWarm(l *load.Loader) lang.Frontend { return frontend{loader: l, fetcher: modfetch.New(nil)} }
+
+// fetcherKey is the Memo key of a verification's module fetcher.
+const fetcherKey = "golang.modfetch"
+
+func (fe frontend) fetcherFor(req *lang.Request) *modfetch.Fetcher {
+	if fe.fetcher != nil {
+		return fe.fetcher
+	}
+	if req.Memo == nil {
+		return modfetch.New(nil)
+	}
+	return req.Memo.Get(fetcherKey, func() any { return modfetch.New(nil) }).(*modfetch.Fetcher)
+}
+
+// prepare brings the modules the change needs into the module cache before packages are
+// loaded (resolve.PrepareModules, once per verification).
+func (fe frontend) prepare(req *lang.Request) error {
+	_, err := resolve.PrepareModules(req, fe.fetcherFor(req), fe.loaderFor(req))
+	return err
+}
 
 func (fe frontend) loaderFor(req *lang.Request) *load.Loader {
 	if fe.loader != nil {
@@ -50,7 +73,7 @@ func (fe frontend) loaderFor(req *lang.Request) *load.Loader {
 
 // Resolve type-checks the Go code of the change (lang.Resolver).
 func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
-	return resolve.Resolver{Loader: fe.loaderFor(req)}.Resolve(req)
+	return resolve.Resolver{Loader: fe.loaderFor(req), Fetcher: fe.fetcherFor(req)}.Resolve(req)
 }
 
 // Inputs names what the Go analysis of each directory depends on, for the result cache
@@ -62,6 +85,9 @@ func (frontend) Inputs(ctx context.Context, root string, dirs []string) (map[str
 // CompareAPI compares the APIs of the Go packages the change touches with apidiff
 // (lang.APIComparer).
 func (fe frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
+	if err := fe.prepare(req); err != nil {
+		return nil, err
+	}
 	changes, err := api.New(fe.loaderFor(req)).CompareAPI(req.Context, req.Changes)
 	for i := range changes {
 		changes[i].Internal = isInternal(changes[i].Dir)
@@ -77,6 +103,9 @@ func isInternal(dir string) bool {
 
 // BrokenUses type-checks the packages outside the change that import changed ones.
 func (fe frontend) BrokenUses(req *lang.Request, changes []lang.APIChange) ([]lang.BrokenUse, error) {
+	if err := fe.prepare(req); err != nil {
+		return nil, err
+	}
 	return api.New(fe.loaderFor(req)).BrokenUses(req.Context, req.Changes, changes)
 }
 

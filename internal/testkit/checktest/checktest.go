@@ -8,6 +8,7 @@
 //	mode: diff | all | check    (default diff; check means no base)
 //	want: PATH:LINE "re" ...    (expectations for files that cannot hold comments)
 //	python-module: NAME         (skip unless the project's Python interpreter imports NAME)
+//	published: MODULE@VERSION AGO  (a proxy module's publication time: AGO before now, "48h")
 //
 // Its files are:
 //
@@ -15,6 +16,13 @@
 //	-- base/PATH --     PATH as it was at the base only
 //	-- head/PATH --     PATH as it is at the head only
 //	-- PATH --          PATH unchanged, the same on both sides
+//	-- proxy/MODULE@VERSION/PATH --  a file of a module version the case's module proxy serves
+//
+// Go modules are fetched as on a machine that has never downloaded anything: with proxy/
+// files, from a module proxy and checksum database serving those modules
+// (internal/testkit/modproxy) into an empty module cache, and "{{gosum MODULE@VERSION}}"
+// in any file stands for the module's go.sum lines; without, GOPROXY=off (nothing is
+// fetched, so no case depends on the network).
 //
 // A file with base/ and head/ sections is modified; head/ only is created; base/ only is
 // deleted. In any file, a comment "// want "re" ..." (";; want" for Lisp, "# want" for
@@ -36,12 +44,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/txtar"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/engine"
+	"github.com/agentverify/agentverify/internal/testkit/modproxy"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/policy"
@@ -56,6 +66,9 @@ type Case struct {
 	// BaseDir and HeadDir hold the two trees on disk (BaseDir empty in check mode).
 	BaseDir, HeadDir string
 	want             map[key][]*expectation
+	// proxy holds the modules of proxy/ files, published their publication times.
+	proxy     map[string]*modproxy.Module
+	published map[string]time.Duration
 }
 
 type key struct {
@@ -97,9 +110,11 @@ func Load(t testing.TB, path string) *Case {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Case{Name: filepath.Base(path), Mode: check.Diff, Policy: policy.Default(), want: map[key][]*expectation{}}
+	c := &Case{Name: filepath.Base(path), Mode: check.Diff, Policy: policy.Default(), want: map[key][]*expectation{},
+		proxy: map[string]*modproxy.Module{}, published: map[string]time.Duration{}}
 	c.directives(t, path, string(ar.Comment))
 	base, head := c.sides(t, path, ar)
+	c.modules(t, base, head)
 	root := t.TempDir()
 	c.HeadDir = filepath.Join(root, "head")
 	write(t, c.HeadDir, head)
@@ -143,6 +158,14 @@ func (c *Case) directives(t testing.TB, path, comment string) {
 		if m, ok := strings.CutPrefix(line, "python-module:"); ok {
 			needPythonModule(t, strings.TrimSpace(m))
 		}
+		if rest, ok := strings.CutPrefix(line, "published:"); ok {
+			mod, ago, _ := strings.Cut(strings.TrimSpace(rest), " ")
+			d, err := time.ParseDuration(strings.TrimSpace(ago))
+			if err != nil {
+				t.Fatalf("%s: bad published directive %q", path, line)
+			}
+			c.published[mod] = d
+		}
 		if rest, ok := strings.CutPrefix(line, "want:"); ok {
 			loc, pats, _ := strings.Cut(strings.TrimSpace(rest), " ")
 			file, ln, ok := strings.Cut(loc, ":")
@@ -181,6 +204,8 @@ func (c *Case) sides(t testing.TB, path string, ar *txtar.Archive) (base, head m
 				t.Fatalf("%s: policy: %v", path, err)
 			}
 			c.Policy = pol
+		case strings.HasPrefix(f.Name, "proxy/"):
+			c.proxyFile(t, path, strings.TrimPrefix(f.Name, "proxy/"), f.Data)
 		case strings.HasPrefix(f.Name, "base/"):
 			base[strings.TrimPrefix(f.Name, "base/")] = f.Data
 		case strings.HasPrefix(f.Name, "head/"):
@@ -191,6 +216,59 @@ func (c *Case) sides(t testing.TB, path string, ar *txtar.Archive) (base, head m
 	}
 	return base, head
 }
+
+// proxyFile adds the file MODULE@VERSION/PATH to its proxy module.
+func (c *Case) proxyFile(t testing.TB, path, name string, data []byte) {
+	mod, file, ok := strings.Cut(name, "/")
+	for ok && !strings.Contains(mod, "@") {
+		var more string
+		more, file, ok = strings.Cut(file, "/")
+		mod += "/" + more
+	}
+	modPath, version, _ := strings.Cut(mod, "@")
+	if !ok || modPath == "" || version == "" || file == "" {
+		t.Fatalf("%s: proxy file %q is not proxy/MODULE@VERSION/PATH", path, name)
+	}
+	m := c.proxy[mod]
+	if m == nil {
+		m = &modproxy.Module{Path: modPath, Version: version, Files: map[string]string{}}
+		c.proxy[mod] = m
+	}
+	m.Files[file] = string(data)
+}
+
+// modules sets up how the case's Go modules are fetched: from its own module proxy and
+// checksum database into an empty module cache when it has proxy/ files (their
+// {{gosum M@V}} placeholders filled in), else not at all (GOPROXY=off).
+func (c *Case) modules(t testing.TB, sides ...map[string][]byte) {
+	t.Helper()
+	if len(c.proxy) == 0 {
+		t.Setenv("GOPROXY", "off")
+		return
+	}
+	var mods []modproxy.Module
+	for name, m := range c.proxy {
+		if ago, ok := c.published[name]; ok {
+			m.Time = time.Now().Add(-ago)
+		}
+		mods = append(mods, *m)
+	}
+	sort.Slice(mods, func(i, j int) bool { return mods[i].Path+mods[i].Version < mods[j].Path+mods[j].Version })
+	p := modproxy.New(t, mods...)
+	for _, kv := range append(modproxy.FreshEnv(t), "GOPROXY="+p.URL, "GOSUMDB="+p.SumDB) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	for _, files := range sides {
+		for name, data := range files {
+			files[name] = gosumPlaceholder.ReplaceAllFunc(data, func(m []byte) []byte {
+				return []byte(p.GoSum(string(gosumPlaceholder.FindSubmatch(m)[1])))
+			})
+		}
+	}
+}
+
+var gosumPlaceholder = regexp.MustCompile(`\{\{gosum (\S+)\}\}\n?`)
 
 // diffFiles returns the changed files between the two trees.
 func diffFiles(base, head map[string][]byte) []*change.File {

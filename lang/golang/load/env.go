@@ -101,3 +101,9 @@ func goAtLeast(path, v string) bool {
 	}
 	return semver.Compare("v"+mf.Go.Version, v) >= 0
 }
+
+// Vendored reports whether `go list` builds the module at dir from its vendor directory
+// (Env's -mod=vendor): nothing is then fetched for it.
+func (l *Loader) Vendored(dir string) bool {
+	return strings.Contains(lastValue(l.Env(dir), "GOFLAGS"), "-mod=vendor")
+}

@@ -63,10 +63,10 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 		return true, err
 	}
 	l.colds++
-	if !s.port {
-		if err := s.exportFiles(); err != nil {
-			return true, err
-		}
+	if s.port {
+		s.decideSources()
+	} else if err := s.exportFiles(); err != nil {
+		return true, err
 	}
 	return true, s.run(roots, each)
 }
@@ -92,8 +92,11 @@ type stream struct {
 	mu     sync.Mutex                // guards view and the outside packages' Types
 	view   map[string]*types.Package // outside packages by path, for gcexportdata
 	export map[string]string         // export data file by package ID
-	parsed map[string]*parsedFile    // files by name, while a package needs them
-	pmu    sync.Mutex                // guards parsed
+	// fromSource holds the outside packages checked from source: those without export
+	// data, and every package importing one of them (see decideSources).
+	fromSource map[*packages.Package]bool
+	parsed     map[string]*parsedFile // files by name, while a package needs them
+	pmu        sync.Mutex             // guards parsed
 	// sourced holds, for each outside package without export data, its one check from
 	// source.
 	sourced map[*packages.Package]*sync.Once
@@ -223,45 +226,75 @@ func sortedImports(p *packages.Package) []*packages.Package {
 	return out
 }
 
-// exportFiles finds the export data of the outside packages that source packages import
-// (`go list -export` on just those: built by any earlier build, whatever the clone path).
+// exportFiles finds the export data of every outside package (`go list -export` on just
+// those: built by any earlier build, whatever the clone path), and decides which ones
+// come from source instead.
+//
+// Every outside package is asked for, not only those source packages import: a package
+// without export data is checked from source, and so are its imports; those must come
+// from export data when they have it, or they would be checked from source into the very
+// *types.Package that reading another package's export data fills in — a data race, and
+// the nil dereference inside go/types that a cold build cache with a module missing
+// from the module cache used to end in.
 func (s *stream) exportFiles() error {
-	need := map[string]bool{}
-	for _, n := range s.order {
-		for _, ip := range n.pkg.Imports {
-			if s.nodes[ip] == nil && ip.PkgPath != "unsafe" {
-				need[ip.ID] = true
-			}
-		}
-	}
 	s.export = map[string]string{}
-	if len(need) == 0 {
-		return nil
-	}
-	ids := make([]string, 0, len(need))
-	for id := range need {
-		ids = append(ids, id)
+	ids := make([]string, 0, len(s.outside))
+	for _, p := range s.outside {
+		if p.PkgPath != "unsafe" {
+			ids = append(ids, p.ID)
+		}
 	}
 	sort.Strings(ids)
-	cfg := &packages.Config{Context: s.ctx, Mode: packages.NeedName | packages.NeedExportFile, Dir: s.dir, Env: s.env, BuildFlags: s.flags}
-	pkgs, err := packages.Load(cfg, ids...)
-	if err != nil {
-		if s.ctx.Err() != nil {
-			return s.ctx.Err()
+	if len(ids) > 0 {
+		cfg := &packages.Config{Context: s.ctx, Mode: packages.NeedName | packages.NeedExportFile, Dir: s.dir, Env: s.env, BuildFlags: s.flags}
+		pkgs, err := packages.Load(cfg, ids...)
+		if err != nil {
+			if s.ctx.Err() != nil {
+				return s.ctx.Err()
+			}
+			return fmt.Errorf("go list -export in %s: %w", s.dir, err)
 		}
-		return fmt.Errorf("go list -export in %s: %w", s.dir, err)
+		for _, p := range pkgs {
+			s.export[p.ID] = p.ExportFile
+		}
 	}
-	for _, p := range pkgs {
-		s.export[p.ID] = p.ExportFile
-	}
+	s.decideSources()
 	return nil
+}
+
+// decideSources marks the outside packages checked from source: those without export
+// data, and those importing one (go list gives none to a package whose dependency does
+// not compile, but that is go list's behaviour, not a promise). So no package read from
+// export data depends on one checked from source, and reading export data never touches
+// a package being checked from source.
+func (s *stream) decideSources() {
+	s.fromSource = map[*packages.Package]bool{}
+	done := map[*packages.Package]bool{}
+	var visit func(p *packages.Package) bool
+	visit = func(p *packages.Package) bool {
+		if done[p] {
+			return s.fromSource[p]
+		}
+		done[p] = true
+		src := p.PkgPath != "unsafe" && (s.port || s.export[p.ID] == "")
+		for _, ip := range sortedImports(p) {
+			if s.nodes[ip] == nil && visit(ip) {
+				src = true
+			}
+		}
+		s.fromSource[p] = src
+		return src
+	}
+	for _, p := range s.outside {
+		visit(p)
+	}
 }
 
 // importOutside returns the types of an outside package, reading its export data on
 // first use; the error is the one go/packages gives for export data it cannot read.
 func (s *stream) importOutside(p *packages.Package) (*types.Package, error) {
 	file := s.export[p.ID]
-	if file == "" {
+	if s.fromSource[p] || file == "" {
 		return s.outsideFromSource(p), nil
 	}
 	s.mu.Lock()

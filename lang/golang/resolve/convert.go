@@ -45,6 +45,9 @@ type converter struct {
 	modRead bool
 	// modPkgs lists the packages of the module and its direct requirements, on first use.
 	modPkgs []string
+	// setup is set when an import could not be verified here (a module missing from the
+	// module cache or the vendor directory): the verification fails with it, exit 2.
+	setup error
 }
 
 func newConverter(p *lang.Request, res *load.Result, u *unit) *converter {
@@ -96,7 +99,8 @@ func (c *converter) fold(e load.Error) {
 	f.Message += fmt.Sprintf(" (%s%s)", strings.TrimSpace(e.Msg), where)
 }
 
-func (c *converter) findings() []lang.Problem {
+// findings converts the errors of every package of the load. The error is c.setup.
+func (c *converter) findings() ([]lang.Problem, error) {
 	for _, pkg := range c.res.Packages {
 		c.imports(pkg)
 	}
@@ -107,7 +111,7 @@ func (c *converter) findings() []lang.Problem {
 		c.blankName(pkg)
 		c.tooNew(pkg)
 	}
-	return c.out
+	return c.out, c.setup
 }
 
 // pkg converts the errors of one package, for a load that streams its packages: its
@@ -140,15 +144,15 @@ func (c *converter) imports(pkg *load.Package) {
 			}
 			pos := c.res.Fset.Position(spec.Path.Pos())
 			c.importAt[posKey(pos)] = true
-			rule, msg, sugg := c.classifyImport(ipath, im.Errors[0].Msg)
-			c.add(lang.Problem{
-				Suggestion: sugg,
-				Kind:       rule,
-				Location: lang.Location{File: file, Line: pos.Line, Column: pos.Column,
-					EndLine: pos.Line, EndColumn: pos.Column + len(spec.Path.Value)},
-				Message: msg,
-				Symbol:  ipath,
-			})
+			rule, msg, sugg, young := c.classifyImport(ipath, im.Errors[0].Msg)
+			loc := lang.Location{File: file, Line: pos.Line, Column: pos.Column, EndLine: pos.Line, EndColumn: pos.Column + len(spec.Path.Value)}
+			if rule != "" {
+				c.add(lang.Problem{Suggestion: sugg, Kind: rule, Location: loc, Message: msg, Symbol: ipath})
+			}
+			if young != nil {
+				young.Location, young.Introduced = loc, false
+				c.add(*young)
+			}
 		}
 	}
 }

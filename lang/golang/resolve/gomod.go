@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/module"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
@@ -40,13 +41,15 @@ func goModFindings(f *change.File, noBase bool) (out []lang.Problem, ok bool) {
 		return nil, true
 	}
 	before := map[string]bool{}
+	var baseMod *modfile.File
 	if f.Base != nil {
-		if baseMod, err := modfile.Parse(f.Path, f.Base, nil); err == nil {
+		if baseMod, err = modfile.Parse(f.Path, f.Base, nil); err == nil {
 			for _, r := range baseMod.Require {
 				before[r.Mod.Path] = true
 			}
 		}
 	}
+	out = append(out, newReplacements(f.Path, baseMod, headMod)...)
 	for _, r := range headMod.Require {
 		if before[r.Mod.Path] {
 			continue
@@ -68,4 +71,33 @@ func goModFindings(f *change.File, noBase bool) (out []lang.Problem, ok bool) {
 		})
 	}
 	return out, true
+}
+
+// newReplacements reports the replace directives the change adds (or points elsewhere)
+// that build a module in place of another: the module built is a new dependency as much
+// as a new requirement is. Directory replacements are outside-repository's when they
+// leave the repository, and the repository's own code otherwise.
+func newReplacements(file string, base, head *modfile.File) []lang.Problem {
+	had := map[module.Version]module.Version{}
+	if base != nil {
+		for _, r := range base.Replace {
+			had[r.Old] = r.New
+		}
+	}
+	var out []lang.Problem
+	for _, r := range head.Replace {
+		if r.New.Version == "" || had[r.Old] == r.New {
+			continue
+		}
+		loc := lang.Location{File: file, Line: 1}
+		if r.Syntax != nil {
+			loc = lang.Location{File: file, Line: r.Syntax.Start.Line, Column: r.Syntax.Start.LineRune,
+				EndLine: r.Syntax.End.Line, EndColumn: r.Syntax.End.LineRune}
+		}
+		out = append(out, lang.Problem{
+			Kind: lang.NewDependency, Location: loc, Symbol: r.New.Path, Introduced: true,
+			Message: fmt.Sprintf("the change builds %s %s in place of %s: review the new dependency", r.New.Path, r.New.Version, r.Old.Path),
+		})
+	}
+	return out
 }

@@ -15,23 +15,54 @@ import (
 
 // classifyImport turns `go list`'s reason for an unresolved import into a rule, a message
 // that says which of the module's facts the import contradicts, and a suggestion drawn
-// from the packages that really exist. It never advises fetching a module.
-func (c *converter) classifyImport(ipath, reason string) (rule lang.Kind, msg, suggestion string) {
+// from the packages that really exist; young is a second finding for the same import
+// (a new module first released too recently). It never advises fetching a module. An
+// empty rule means no finding: the import could not be verified here, and c.setup says
+// why.
+func (c *converter) classifyImport(ipath, reason string) (rule lang.Kind, msg, suggestion string, young *lang.Problem) {
+	rule, msg, suggestion = c.classifyLocal(ipath, reason)
+	if rule != "" || c.setup != nil {
+		return rule, msg, suggestion, nil
+	}
+	if rule, msg, suggestion, young, ok := c.lookupImport(ipath); ok {
+		return rule, msg, suggestion, young
+	}
+	if mod := cachedModule(ipath); mod != "" {
+		return lang.UndeclaredDependency, fmt.Sprintf("import %q belongs to module %s, which go.mod does not require (do not add unreviewed dependencies)", ipath, mod), "", nil
+	}
+	if mod := guessModule(ipath); mod != "" {
+		return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: module %s is not required by go.mod (do not add unreviewed dependencies)", ipath, mod), "", nil
+	}
+	return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: no module required by go.mod provides it (do not add unreviewed dependencies)", ipath), "", nil
+}
+
+// classifyLocal classifies an unresolved import from what the disk tells: the module's
+// own packages, the standard library, go.sum, the module cache and the vendor directory,
+// and the requirements of go.mod. An empty rule means the import belongs to no module
+// go.mod requires (the proxies may say more), or, with c.setup set, that it could not
+// be verified here.
+func (c *converter) classifyLocal(ipath, reason string) (rule lang.Kind, msg, suggestion string) {
 	info := c.modInfo()
 	if info != nil {
 		if r := info.providing(ipath); r != nil && r.path == info.self.path {
-			if nested := nestedModule(r, ipath); nested != "" {
-				return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: its directory belongs to the nested module %s, which go.mod does not require", ipath, nested), ""
-			}
-			return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: module %s has no package %s", ipath, r.path, subPath(ipath, r.path)), packageHint(r, ipath)
+			return ownPackage(r, ipath)
 		}
 	}
+	sumMissing := strings.Contains(reason, "missing go.sum entry")
 	switch {
 	case strings.Contains(reason, "is not in std") || !strings.Contains(firstElem(ipath), "."):
 		return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: there is no standard-library package %s", ipath, ipath), stdPackageHint(ipath)
-	case strings.Contains(reason, "missing go.sum entry") || strings.Contains(reason, "module lookup disabled"):
-		return lang.UnknownImport, fmt.Sprintf("import %q cannot be verified: its module is required by go.mod but is not in the local module cache or go.sum (no network access)", ipath), ""
-	case !notProvided(reason):
+	case sumMissing && c.sumMissing(ipath, reason, info):
+		of := "the module providing it"
+		if m := missingSum(reason); m != "" {
+			of = "the go.mod of " + m + ", which go.mod requires"
+		}
+		return lang.UnknownImport, fmt.Sprintf("import %q does not build: go.sum has no checksum for %s (the go command stops with \"missing go.sum entry\")", ipath, of),
+			"add the module's checksums to go.sum (`go mod tidy` writes them) in a reviewed change"
+	case strings.Contains(reason, "module lookup disabled") || c.staleVendor(ipath, reason):
+		c.notFetched(ipath, reason)
+		return "", "", ""
+	case !sumMissing && !notProvided(reason):
 		return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: %s", ipath, oneLine(sanitize(reason))), ""
 	}
 	if info != nil {
@@ -39,13 +70,78 @@ func (c *converter) classifyImport(ipath, reason string) (rule lang.Kind, msg, s
 			return rule, msg, sugg
 		}
 	}
-	if mod := cachedModule(ipath); mod != "" {
-		return lang.UndeclaredDependency, fmt.Sprintf("import %q belongs to module %s, which go.mod does not require (do not add unreviewed dependencies)", ipath, mod), ""
+	return "", "", ""
+}
+
+// ownPackage explains an import under the module's own path that resolves to no package.
+func ownPackage(self *requirement, ipath string) (rule lang.Kind, msg, suggestion string) {
+	if nested := nestedModule(self, ipath); nested != "" {
+		return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: its directory belongs to the nested module %s, which go.mod does not require", ipath, nested), ""
 	}
-	if mod := guessModule(ipath); mod != "" {
-		return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: module %s is not required by go.mod (do not add unreviewed dependencies)", ipath, mod), ""
+	return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: module %s has no package %s", ipath, self.path, subPath(ipath, self.path)), packageHint(self, ipath)
+}
+
+// sumMissing reports whether go list's "missing go.sum entry" for an import is what
+// stops the build: the checksum of a module go.mod requires. It is not when the module
+// is one no proxy has (its unknown-module finding says why, and the import is classified
+// as any other), or when the import's module is not required at all (the go command found
+// it in the module cache).
+func (c *converter) sumMissing(ipath, reason string, info *modInfo) bool {
+	if m := missingSum(reason); m != "" {
+		if c.unit.mods != nil {
+			for _, nf := range c.unit.mods.added.NotFound {
+				if nf.String() == m {
+					return false
+				}
+			}
+		}
+		return true
 	}
-	return lang.UnknownImport, fmt.Sprintf("import %q resolves to no package: no module required by go.mod provides it (do not add unreviewed dependencies)", ipath), ""
+	return info != nil && info.providing(ipath) != nil
+}
+
+// missingSum returns the module version ("m@v") whose go.mod checksum go.sum lacks,
+// from go list's "m@v: missing go.sum entry for go.mod file", or "".
+func missingSum(reason string) string {
+	m, rest, ok := strings.Cut(reason, ": ")
+	if !ok || !strings.HasPrefix(rest, "missing go.sum entry for go.mod file") || !strings.Contains(m, "@") {
+		return ""
+	}
+	return m
+}
+
+// staleVendor reports whether an import failed only because the vendor directory lacks
+// a whole module the trusted go.mod requires: the vendor directory is not up to date with
+// the trusted go.mod, which is the user's to fix. A module the change requires and did not
+// vendor, or a package a vendored module does not have, is the change's fault, reported
+// as a finding.
+func (c *converter) staleVendor(ipath, reason string) bool {
+	if !strings.Contains(reason, "vendor") || c.unit.mods == nil || c.unit.mods.trusted == nil {
+		return false
+	}
+	vendor := filepath.Join(c.pass.Changes.Root, filepath.FromSlash(c.unit.dir), "vendor")
+	for _, r := range c.unit.mods.trusted.Require {
+		if ipath == r.Mod.Path || strings.HasPrefix(ipath, r.Mod.Path+"/") {
+			_, err := os.Stat(filepath.Join(vendor, filepath.FromSlash(r.Mod.Path)))
+			return err != nil
+		}
+	}
+	return false
+}
+
+// notFetched records that an import's module is missing from the module cache or the
+// vendor directory although it should be there: the verification fails with the command
+// that fetches it, and no finding is reported for the import.
+func (c *converter) notFetched(ipath, reason string) {
+	if c.setup != nil {
+		return
+	}
+	dir := filepath.Join(c.pass.Changes.Root, filepath.FromSlash(c.unit.dir))
+	cmd := "go mod download"
+	if strings.Contains(reason, "vendor") {
+		cmd = "go mod vendor"
+	}
+	c.setup = &lang.SetupError{Err: fmt.Errorf("import %q could not be verified: its module is required by go.mod but missing here (%s): run `%s` in %s", ipath, oneLine(sanitize(reason)), cmd, dir)}
 }
 
 // stdPackageHint suggests the standard-library packages closest to ipath: by path, or

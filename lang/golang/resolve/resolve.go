@@ -14,6 +14,7 @@ import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
+	"github.com/agentverify/agentverify/lang/golang/modfetch"
 )
 
 // Kinds of problem only Go has; the hallucination dimension declares their rules.
@@ -25,9 +26,12 @@ const (
 
 // Resolver resolves the Go code of a change with the Go toolchain. With a nil loader each
 // verification gets a fresh one (kept in the request's Memo, so the base-view passes reuse
-// its cache); long-lived processes give it a shared loader to re-check edits warm.
+// its cache); long-lived processes give it a shared loader to re-check edits warm. The
+// Fetcher brings modules into the module cache before anything is loaded (PrepareModules);
+// nil means one per verification.
 type Resolver struct {
-	Loader *load.Loader
+	Loader  *load.Loader
+	Fetcher *modfetch.Fetcher
 }
 
 // Resolve reports every Go reference of the change that does not resolve, the module
@@ -40,7 +44,15 @@ func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 	case loader == nil:
 		loader = req.Memo.Get(load.MemoKey, func() any { return load.New(load.Options{}) }).(*load.Loader)
 	}
-	return run(req, loader)
+	fetcher := r.Fetcher
+	if fetcher == nil {
+		fetcher = modfetch.New(nil)
+	}
+	mods, err := PrepareModules(req, fetcher, loader)
+	if err != nil {
+		return nil, err
+	}
+	return run(req, loader, fetcher, mods)
 }
 
 // unit is one group of changed files checked together: a module, or a directory outside
@@ -57,6 +69,10 @@ type unit struct {
 	// workspace holds the changed Go files of the other modules of the go.work workspace
 	// the unit is in: the unit's packages see them as the change has them.
 	workspace []*change.File
+	// fetch asks the module proxies about imports no requirement provides; mods is what
+	// was fetched for the unit's module (nil outside a module, or for a base-view pass).
+	fetch *modfetch.Fetcher
+	mods  *modState
 }
 
 // units groups the Go files and module files of the change by module.
@@ -112,7 +128,7 @@ func inFocus(p *lang.Request, u *unit) bool {
 	return false
 }
 
-func run(p *lang.Request, loader *load.Loader) ([]lang.Problem, error) {
+func run(p *lang.Request, loader *load.Loader, fetcher *modfetch.Fetcher, mods *Modules) ([]lang.Problem, error) {
 	set := p.Changes
 	head := set.HeadFS
 	if head == nil {
@@ -122,6 +138,7 @@ func run(p *lang.Request, loader *load.Loader) ([]lang.Problem, error) {
 	linkWorkspaces(head, units)
 	dirs := make([]string, 0, len(units))
 	for d, u := range units {
+		u.fetch, u.mods = fetcher, mods.state(set, d)
 		if inFocus(p, u) {
 			dirs = append(dirs, d)
 		}
@@ -187,6 +204,7 @@ func checkUnit(p *lang.Request, loader *load.Loader, head fs.FS, u *unit) ([]lan
 		if !ok {
 			return out, nil // the loader would only repeat the syntax error
 		}
+		out = append(out, moduleFindings(u, u.mods)...)
 	}
 	if len(u.goFiles) == 0 && len(u.goneDirs) == 0 {
 		return out, nil
@@ -227,7 +245,7 @@ func checkHost(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, hostRe
 			return []lang.Problem{f}, true, err
 		}
 		if handled {
-			return c.out, false, nil
+			return c.out, false, c.setup
 		}
 	}
 	res, err := loadView(p, loader, head, u, hostReq)
@@ -235,7 +253,8 @@ func checkHost(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, hostRe
 		f, err := loadFailure(p, u, err)
 		return []lang.Problem{f}, true, err
 	}
-	return newConverter(p, res, u).findings(), false, nil
+	out, err := newConverter(p, res, u).findings()
+	return out, false, err
 }
 
 // newRequest builds the loader request that shows the packages of u as the head tree of
@@ -394,6 +413,10 @@ func loadFailure(p *lang.Request, u *unit, err error) (lang.Problem, error) {
 		f = u.goSum
 	}
 	if f == nil {
+		if fix := setupFix(err.Error()); fix != "" {
+			dir := filepath.Join(p.Changes.Root, filepath.FromSlash(u.dir))
+			return lang.Problem{}, &lang.SetupError{Err: fmt.Errorf("the Go packages in %s could not be loaded (%s): %s", dir, oneLine(err.Error()), strings.ReplaceAll(fix, "DIR", dir))}
+		}
 		return lang.Problem{}, fmt.Errorf("type-checking %s: %w", displayDir(u.dir), err)
 	}
 	return lang.Problem{
@@ -402,6 +425,21 @@ func loadFailure(p *lang.Request, u *unit, err error) (lang.Problem, error) {
 		Symbol:     f.Path,
 		Introduced: true,
 	}, nil
+}
+
+// setupFix returns what the user runs when go list fails for a reason that lies in the
+// environment, not in a change that left the module files alone ("DIR" stands for the
+// module's directory), or "".
+func setupFix(msg string) string {
+	switch {
+	case strings.Contains(msg, "inconsistent vendoring"):
+		return "run `go mod vendor` in DIR"
+	case strings.Contains(msg, "module lookup disabled"):
+		return "run `go mod download` in DIR"
+	case strings.Contains(msg, "requires go >="):
+		return "install the Go release go.mod names (agentverify runs the local toolchain, GOTOOLCHAIN=local)"
+	}
+	return ""
 }
 
 func displayDir(d string) string {

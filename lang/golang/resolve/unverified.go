@@ -82,7 +82,10 @@ func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit,
 	for _, e := range files {
 		c.only[e.file.Path] = true
 	}
-	out := c.findings()
+	out, err := c.findings()
+	if err != nil {
+		return nil, err
+	}
 	loaded := loadedFiles(res)
 	for _, e := range files {
 		if !loaded[e.abs] {
