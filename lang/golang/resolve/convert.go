@@ -174,7 +174,7 @@ func (c *converter) loadError(pkg *load.Package, e load.Error) {
 	case load.ParseError:
 		c.syntaxError(file, loc, e)
 	case load.ListError:
-		c.add(lang.Problem{Kind: lang.TypeError, Location: loc, Message: oneLine(sanitize(e.Msg)), Symbol: file})
+		c.add(lang.Problem{Kind: lang.TypeError, Location: loc, Message: c.relMsg(e.Msg), Symbol: file})
 	default:
 		c.typeError(pkg, file, loc, e)
 	}
@@ -212,7 +212,23 @@ func (c *converter) packageError(pkg *load.Package, e load.Error) {
 		return
 	}
 	c.add(lang.Problem{Kind: lang.TypeError, Location: lang.Location{File: file, Line: 1},
-		Message: oneLine(sanitize(e.Msg)), Symbol: pkg.PkgPath, Introduced: true})
+		Message: c.relMsg(e.Msg), Symbol: pkg.PkgPath, Introduced: true})
+}
+
+// relMsg makes a go list message one line, without go get advice, with the paths inside
+// the repository relative to its root: the same change gives the same message in every
+// clone, and a model reads the path it edits.
+func (c *converter) relMsg(msg string) string {
+	for _, r := range c.roots {
+		re := regexp.MustCompile(regexp.QuoteMeta(r) + `(` + regexp.QuoteMeta(string(filepath.Separator)) + `|\b)`)
+		msg = re.ReplaceAllStringFunc(msg, func(m string) string {
+			if len(m) > len(r) {
+				return ""
+			}
+			return "."
+		})
+	}
+	return oneLine(sanitize(msg))
 }
 
 // syntaxError reports every error the parser recovers from, one per position: with

@@ -76,7 +76,7 @@ func units(set *change.Set, head fs.FS) map[string]*unit {
 	}
 	for _, f := range set.Files {
 		if f.Op == change.Delete || f.Op == change.Rename {
-			if old := f.OldPath; strings.HasSuffix(old, ".go") {
+			if old := f.OldPath; strings.HasSuffix(old, ".go") && !outsideBuild(old) {
 				if u := get(old); u.inModule {
 					u.goneDirs[path.Dir(old)] = true
 				}
@@ -90,12 +90,23 @@ func units(set *change.Set, head fs.FS) map[string]*unit {
 			get(f.Path).goMod = f
 		case base == "go.sum":
 			get(f.Path).goSum = f
-		case strings.HasSuffix(f.Path, ".go"):
+		case strings.HasSuffix(f.Path, ".go") && !outsideBuild(f.Path):
 			u := get(f.Path)
 			u.goFiles = append(u.goFiles, f)
 		}
 	}
 	return units
+}
+
+// outsideBuild reports whether the go command never builds the Go file at p: under a
+// testdata directory (fixtures, often not meant to compile: go list of such a directory
+// fails with "build constraints exclude all Go files"), or named _x.go or .x.go. Such a
+// file is data, like any other file the toolchain does not read; it is not loaded.
+func outsideBuild(p string) bool {
+	if base := path.Base(p); strings.HasPrefix(base, "_") || strings.HasPrefix(base, ".") {
+		return true
+	}
+	return slices.Contains(strings.Split(path.Dir(p), "/"), "testdata")
 }
 
 // inFocus reports whether a base-view pass needs u: some focus file is inside it.

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -121,16 +120,13 @@ func describe(b load.Build) string {
 }
 
 // splitExcluded splits the files of req into the request for the host build and the
-// changed files the host build excludes by their name or build constraint. Files the go
-// command ignores by convention (_x.go, .x.go, testdata) stay in the host request, where
-// they are part of no package.
+// changed files the host build excludes by their name or build constraint.
 func splitExcluded(root string, req load.Request, u *unit) (load.Request, []excluded) {
 	var out []excluded
 	skip := map[string]bool{}
 	for _, f := range u.goFiles {
 		abs := filepath.Join(root, filepath.FromSlash(f.Path))
-		base := path.Base(f.Path)
-		if f.Head == nil || strings.HasPrefix(base, "_") || strings.HasPrefix(base, ".") || inTestdata(f.Path) {
+		if f.Head == nil {
 			continue
 		}
 		if fc := readConstraint(f.Path, f.Head); !fc.matches(host) {
@@ -146,15 +142,6 @@ func splitExcluded(root string, req load.Request, u *unit) (load.Request, []excl
 		}
 	}
 	return hostReq, out
-}
-
-func inTestdata(p string) bool {
-	for _, e := range strings.Split(path.Dir(p), "/") {
-		if e == "testdata" {
-			return true
-		}
-	}
-	return false
 }
 
 func loadedFiles(res *load.Result) map[string]bool {
