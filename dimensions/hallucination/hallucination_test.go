@@ -1,6 +1,8 @@
 package hallucination
 
 import (
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
@@ -18,4 +20,14 @@ func TestCases(t *testing.T) {
 func TestPythonCases(t *testing.T) {
 	pyrighttest.Require(t)
 	checktest.Run(t, "testdata/python", Dimension, languages)
+}
+
+// TestCgoCases runs the cases that need cgo on the host (a C compiler, CGO_ENABLED unset
+// or 1), skipping where it is off.
+func TestCgoCases(t *testing.T) {
+	out, err := exec.Command("go", "env", "CGO_ENABLED").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "1" {
+		t.Skip("cgo is off here (go env CGO_ENABLED): install a C compiler (apt-get install gcc) to run the cgo cases")
+	}
+	checktest.Run(t, "testdata/cgo", Dimension, languages)
 }

@@ -40,6 +40,9 @@ type converter struct {
 	// messages.
 	only map[string]bool
 	note string
+	// release, when set, is the older release (go1.N) the packages were built as: their
+	// files use no API newer than it, whatever the go line (toonew.go).
+	release int
 	// mod is the checked module's go.mod, read on first use (modRead).
 	mod     *modInfo
 	modRead bool

@@ -201,7 +201,8 @@ func checkUnit(p *lang.Request, loader *load.Loader, head fs.FS, u *unit) ([]lan
 		return out, nil
 	}
 	req := newRequest(p.Changes.Root, head, u)
-	hostReq, excl := splitExcluded(p.Changes.Root, req, u)
+	cgo := hostCgo(p, loader, req.Dir, u)
+	hostReq, excl := splitExcluded(p.Changes.Root, req, u, cgo)
 	if len(hostReq.Files) > 0 {
 		fs, failed, err := checkHost(p, loader, head, u, hostReq)
 		if err != nil {
@@ -212,7 +213,7 @@ func checkUnit(p *lang.Request, loader *load.Loader, head fs.FS, u *unit) ([]lan
 		}
 		out = append(out, fs...)
 	}
-	more, err := checkExcluded(p, loader, req, u, excl)
+	more, err := checkExcluded(p, loader, req, u, excl, cgo)
 	if err != nil {
 		return nil, err
 	}

@@ -19,15 +19,20 @@ import (
 // checked: before 1.21 the go line was no minimum version, and such modules routinely
 // use newer APIs behind nothing (strings.ReplaceAll under go 1.11 in spf13/cobra) and
 // build with every release their users have. Language features newer than the go line
-// are still reported at any version (convert.go): the compiler rejects them.
+// are still reported at any version (convert.go): the compiler rejects them. Files built
+// as an older release (c.release: a fallback only that release builds) are checked
+// against it at any go line: it is the release that compiles them.
 func (c *converter) tooNew(pkg *load.Package) {
-	if pkg.Types == nil || pkg.Info == nil || pkg.Info.FileVersions == nil || !minimumVersion(pkg.Types.GoVersion()) {
+	if pkg.Types == nil || pkg.Info == nil || pkg.Info.FileVersions == nil || c.release == 0 && !minimumVersion(pkg.Types.GoVersion()) {
 		return
 	}
 	owners := fieldOwners{}
 	for i, f := range pkg.Syntax {
 		file := c.rel(pkg.Files[i])
 		fileMinor, ok := goMinor(pkg.Info.FileVersions[f])
+		if c.release > 0 {
+			fileMinor, ok = c.release, true
+		}
 		if file == "" || !ok {
 			continue
 		}
