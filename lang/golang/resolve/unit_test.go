@@ -139,8 +139,8 @@ func TestRelMsg(t *testing.T) {
 	for msg, want := range map[string]string{
 		"build constraints exclude all Go files in /tmp/clone/app/testdata": "build constraints exclude all Go files in app/testdata",
 		"found packages a (a.go) and b (b.go) in /real/clone/x":             "found packages a (a.go) and b (b.go) in x",
-		"no Go files in /tmp/clone":                                          "no Go files in .",
-		"no Go files in /tmp/clone2/x":                                       "no Go files in /tmp/clone2/x",
+		"no Go files in /tmp/clone":                                         "no Go files in .",
+		"no Go files in /tmp/clone2/x":                                      "no Go files in /tmp/clone2/x",
 	} {
 		if got := c.relMsg(msg); got != want {
 			t.Errorf("relMsg(%q) = %q, want %q", msg, got, want)
