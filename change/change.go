@@ -4,6 +4,7 @@
 package change
 
 import (
+	"context"
 	"io/fs"
 	"sort"
 )
@@ -121,6 +122,11 @@ type Set struct {
 	// index or a patch, where any file may differ from the disk. A base view keeps it: the
 	// base differs from the head only in the files of the change.
 	OnDisk bool
+	// Ignored, when set, returns those of the given repository-relative paths that git
+	// ignores: untracked files an ignore rule matches, on the disk but never in a commit.
+	// Builders whose head is the disk (working tree, edits) set it, so a tool that reads
+	// the disk can leave such files out of the head, as the commit will.
+	Ignored func(ctx context.Context, paths []string) ([]string, error)
 }
 
 // File returns the file with the given head or base path, or nil.

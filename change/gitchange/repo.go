@@ -344,6 +344,7 @@ func (r *Repo) WorkingTree(ctx context.Context, base string) (*change.Set, error
 	set, err := r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), headFiles, r.readWorktree}, headFS)
 	if set != nil {
 		set.OnDisk = true // the head is the working tree itself
+		set.Ignored = IgnoredFunc(r.root)
 	}
 	return set, err
 }

@@ -259,6 +259,7 @@ func (c *converter) typeError(pkg *load.Package, file string, loc lang.Location,
 	if f.Fix != nil && f.Fix.Edits[0].Range.File == "" {
 		f.Fix.Edits[0].Range = f.Location // a rename of the name the finding points at
 	}
+	c.explainIgnored(&f, file)
 	c.add(f)
 }
 
