@@ -3,6 +3,7 @@
 // root; it is a program, not a test, so that `go test ./...` never pays for it:
 //
 //	go run ./internal/precision -n 30 -skip 5 -out /tmp/precision.jsonl \
+//	    -bin before=/tmp/agentverify-main -bin after=/tmp/agentverify \
 //	    cobra=/path/to/spf13/cobra.git chi=/path/to/go-chi/chi.git@master ...
 //
 // Each argument is NAME=GITDIR[@REF]: a repository (bare or not) and the commit to walk
@@ -38,15 +39,27 @@ func main() {
 	flag.IntVar(&cfg.commits, "n", 30, "merged commits to measure per repository")
 	flag.IntVar(&cfg.skips, "skip", 5, "changes per repository made by skipping a parent commit")
 	flag.StringVar(&cfg.out, "out", "precision.jsonl", "write one JSON line per sample to `FILE`")
-	flag.StringVar(&cfg.agentverify, "agentverify", "", "the agentverify `binary` to measure (default: built from this module)")
+	flag.Func("bin", "an agentverify `NAME=PATH` to measure (repeatable; default: branch=built from this module)", func(v string) error {
+		name, p, ok := strings.Cut(v, "=")
+		if !ok || name == "" || p == "" {
+			return fmt.Errorf("%q: want NAME=PATH", v)
+		}
+		cfg.bins = append(cfg.bins, binary{name: name, path: p})
+		return nil
+	})
 	flag.StringVar(&cfg.reuse, "reuse", "", "take the oracle's results from the samples of an earlier run's `FILE` (the same trees)")
+	flag.BoolVar(&cfg.report, "report", false, "print the summary of the samples in the JSON-lines files named as arguments, measuring nothing")
 	flag.StringVar(&cfg.work, "work", "", "work in `DIR` and keep it (default: a temporary directory, removed)")
 	flag.Parse()
 	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: precision [flags] NAME=GITDIR[@REF]...")
+		fmt.Fprintln(os.Stderr, "usage: precision [flags] NAME=GITDIR[@REF]...\n       precision -report FILE.jsonl...")
 		os.Exit(2)
 	}
-	if err := run(context.Background(), cfg, flag.Args()); err != nil {
+	do := run
+	if cfg.report {
+		do = report
+	}
+	if err := do(context.Background(), cfg, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "precision:", err)
 		os.Exit(2)
 	}
@@ -55,8 +68,9 @@ func main() {
 // config holds the command line.
 type config struct {
 	commits, skips   int
-	out, agentverify string
-	work, reuse      string
+	out, work, reuse string
+	bins             []binary
+	report           bool
 }
 
 // repoSpec is one NAME=GITDIR[@REF] argument.
@@ -90,19 +104,19 @@ func run(ctx context.Context, cfg config, args []string) error {
 		return err
 	}
 	defer cleanup()
-	av := cfg.agentverify
-	if av == "" {
-		av = filepath.Join(work, "agentverify")
+	if len(cfg.bins) == 0 {
+		av := filepath.Join(work, "agentverify")
 		if out, err := exec.Command("go", "build", "-o", av, "./cmd/agentverify").CombinedOutput(); err != nil {
 			return fmt.Errorf("building agentverify: %w: %s", err, out)
 		}
+		cfg.bins = []binary{{name: "branch", path: av}}
 	}
 	out, err := os.Create(cfg.out)
 	if err != nil {
 		return err
 	}
 	defer out.Close()
-	m := &measure{work: work, agentverify: av, out: out, oracles: map[string]oracle{}}
+	m := &measure{work: work, bins: cfg.bins, out: out, oracles: map[string]oracle{}}
 	if cfg.reuse != "" {
 		if err := m.reuseOracles(cfg.reuse); err != nil {
 			return err
@@ -149,5 +163,34 @@ func (m *measure) reuseOracles(file string) error {
 			m.oracles[s.BaseTree] = *s.BaseOr
 		}
 	}
+	return nil
+}
+
+// report prints the summary of the samples in files (earlier runs' -out), for the binaries
+// the first sample names.
+func report(_ context.Context, _ config, files []string) error {
+	m := &measure{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var s sample
+			if err := json.Unmarshal([]byte(line), &s); err != nil {
+				return fmt.Errorf("%s: %w", f, err)
+			}
+			if len(m.samples) > 0 && len(s.Runs) != len(m.bins) {
+				return fmt.Errorf("%s: a sample of %d binaries among samples of %d", f, len(s.Runs), len(m.bins))
+			}
+			if len(m.samples) == 0 {
+				for _, r := range s.Runs {
+					m.bins = append(m.bins, binary{name: r.Bin})
+				}
+			}
+			m.samples = append(m.samples, s)
+		}
+	}
+	m.summary(os.Stdout)
 	return nil
 }

@@ -14,13 +14,19 @@ import (
 	"time"
 )
 
-// measure holds the run's state: where it works, what it measures, the samples so far
-// and the oracle's results by tree.
+// measure holds the run's state: where it works, the binaries it measures, the samples
+// so far and the oracle's results by tree.
 type measure struct {
-	work, agentverify string
-	out               io.Writer
-	samples           []sample
-	oracles           map[string]oracle // by tree hash
+	work    string
+	bins    []binary
+	out     io.Writer
+	samples []sample
+	oracles map[string]oracle // by tree hash
+}
+
+// binary is one agentverify build to measure, by name ("main", "branch").
+type binary struct {
+	name, path string
 }
 
 // sample is one measured change.
@@ -33,17 +39,22 @@ type sample struct {
 	Base   string `json:"base"`
 	Tree   string `json:"tree"` // the verified tree's hash (the oracle's cache key)
 	// BaseTree is the base's tree hash, when the base oracle ran.
-	BaseTree string  `json:"base_tree,omitempty"`
-	Head     oracle  `json:"head_oracle"`
-	BaseOr   *oracle `json:"base_oracle,omitempty"`
-	Exit     int     `json:"exit"`
-	Stderr   string  `json:"stderr,omitempty"`
-	Errors   []found `json:"hallucination_errors,omitempty"`
-	Others   []found `json:"other_errors,omitempty"`
-	Verdict  string  `json:"verdict"`
-	Seconds  float64 `json:"seconds"`
-	// VerifySeconds is agentverify's wall time.
-	VerifySeconds float64 `json:"verify_seconds"`
+	BaseTree string         `json:"base_tree,omitempty"`
+	Head     oracle         `json:"head_oracle"`
+	BaseOr   *oracle        `json:"base_oracle,omitempty"`
+	Runs     []verification `json:"runs"`
+	Seconds  float64        `json:"seconds"`
+}
+
+// verification is what one agentverify binary said about a sample.
+type verification struct {
+	Bin     string  `json:"bin"`
+	Exit    int     `json:"exit"`
+	Stderr  string  `json:"stderr,omitempty"`
+	Errors  []found `json:"hallucination_errors,omitempty"`
+	Others  []found `json:"other_errors,omitempty"`
+	Verdict string  `json:"verdict"`
+	Seconds float64 `json:"seconds"` // agentverify's wall time
 }
 
 // found is one error-severity violation agentverify reported.
@@ -299,11 +310,13 @@ func (m *measure) measureTree(ctx context.Context, dir string, s *sample, commit
 	}
 	s.Tree = tree
 	s.Head = m.oracleAt(ctx, dir, tree)
-	verifyStart := time.Now()
-	if err := m.verify(ctx, dir, s); err != nil {
-		return err
+	for _, b := range m.bins {
+		r, err := m.verify(ctx, dir, b, s)
+		if err != nil {
+			return err
+		}
+		s.Runs = append(s.Runs, r)
 	}
-	s.VerifySeconds = time.Since(verifyStart).Seconds()
 	if s.Head.Status == compileFails {
 		base, tree, err := m.baseOracle(ctx, dir, s.Base)
 		if err != nil {
@@ -311,10 +324,16 @@ func (m *measure) measureTree(ctx context.Context, dir string, s *sample, commit
 		}
 		s.BaseOr, s.BaseTree = &base, tree
 	}
-	s.Verdict = verdict(s)
+	for i := range s.Runs {
+		s.Runs[i].Verdict = verdict(s, &s.Runs[i])
+	}
 	s.Seconds = time.Since(start).Seconds()
 	m.samples = append(m.samples, *s)
-	fmt.Fprintf(os.Stderr, "  %-6s %.12s %-14s exit %d, %d hallucination errors (%.0fs)\n", s.Kind, s.Commit, s.Verdict, s.Exit, len(s.Errors), s.Seconds)
+	fmt.Fprintf(os.Stderr, "  %-6s %.12s oracle %-7s", s.Kind, s.Commit, s.Head.Status)
+	for _, r := range s.Runs {
+		fmt.Fprintf(os.Stderr, " | %s: %s, exit %d, %d errors (%.0fs)", r.Bin, r.Verdict, r.Exit, len(r.Errors), r.Seconds)
+	}
+	fmt.Fprintf(os.Stderr, " (%.0fs)\n", s.Seconds)
 	line, err := json.Marshal(s)
 	if err != nil {
 		return err

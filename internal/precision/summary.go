@@ -7,10 +7,21 @@ import (
 	"strings"
 )
 
-// summary prints, per repository and in total, the samples by verdict, then every false
-// alarm and missed break.
+// summary prints, for each binary, per repository and in total, the samples by verdict,
+// then every false alarm, missed break and run that could not verify.
 func (m *measure) summary(w io.Writer) {
-	verdicts := []string{clean, falseAlarm, caught, missed, otherConfig, notVerified, baseBroken, oracleEnv}
+	for i, b := range m.bins {
+		fmt.Fprintf(w, "\n## %s\n\n", b.name)
+		m.table(w, i)
+		m.details(w, i)
+	}
+}
+
+// verdicts are the table's columns.
+var verdicts = []string{clean, falseAlarm, caught, missed, otherConfig, notVerified, baseBroken, oracleEnv}
+
+// table prints the verdicts of binary i per repository and kind.
+func (m *measure) table(w io.Writer, i int) {
 	byRepo := map[string]map[string]int{}
 	var repos []string
 	total := map[string]int{}
@@ -19,10 +30,10 @@ func (m *measure) summary(w io.Writer) {
 			byRepo[s.Repo] = map[string]int{}
 			repos = append(repos, s.Repo)
 		}
-		byRepo[s.Repo][s.Kind+" "+s.Verdict]++
-		byRepo[s.Repo][s.Kind]++
-		total[s.Kind+" "+s.Verdict]++
-		total[s.Kind]++
+		for _, c := range []map[string]int{byRepo[s.Repo], total} {
+			c[s.Kind+" "+s.Runs[i].Verdict]++
+			c[s.Kind]++
+		}
 	}
 	sort.Strings(repos)
 	fmt.Fprintf(w, "| repository | kind | samples | %s |\n", strings.Join(verdicts, " | "))
@@ -40,27 +51,27 @@ func (m *measure) summary(w io.Writer) {
 			fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 		}
 	}
-	m.details(w)
 }
 
 // details lists the samples a person must look at: false alarms, missed breaks, runs
 // that could not verify.
-func (m *measure) details(w io.Writer) {
+func (m *measure) details(w io.Writer, i int) {
 	for _, s := range m.samples {
-		switch s.Verdict {
+		r := s.Runs[i]
+		switch r.Verdict {
 		case falseAlarm, missed, notVerified:
 		default:
 			continue
 		}
-		fmt.Fprintf(w, "\n%s %s %.12s (base %.12s): %s, exit %d\n", s.Repo, s.Kind, s.Commit, s.Base, s.Verdict, s.Exit)
-		for _, f := range s.Errors {
+		fmt.Fprintf(w, "\n%s %s %.12s (base %.12s): %s, exit %d\n", s.Repo, s.Kind, s.Commit, s.Base, r.Verdict, r.Exit)
+		for _, f := range r.Errors {
 			fmt.Fprintf(w, "  %s %s:%d %s\n", f.Rule, f.File, f.Line, oneLine(f.Message, 300))
 		}
-		if s.Verdict == missed {
+		if r.Verdict == missed {
 			fmt.Fprintf(w, "  oracle: %s\n", oneLine(s.Head.Output, 300))
 		}
-		if s.Verdict == notVerified {
-			fmt.Fprintf(w, "  stderr: %s\n", oneLine(s.Stderr, 300))
+		if r.Verdict == notVerified {
+			fmt.Fprintf(w, "  stderr: %s\n", oneLine(r.Stderr, 300))
 		}
 	}
 }

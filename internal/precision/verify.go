@@ -29,26 +29,29 @@ type jsonReport struct {
 	} `json:"violations"`
 }
 
-// verify runs `agentverify diff --base s.Base` on the working tree at dir and records its
-// exit code and error findings; findings made in another build configuration are
+// verify runs b's `agentverify diff --base s.Base` on the working tree at dir and records
+// its exit code and error findings; findings made in another build configuration are
 // checked with the oracle in that configuration.
-func (m *measure) verify(ctx context.Context, dir string, s *sample) error {
+func (m *measure) verify(ctx context.Context, dir string, b binary, s *sample) (verification, error) {
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, m.agentverify, "diff", "--base", s.Base, "--format", "json", "--no-timings")
+	r := verification{Bin: b.name}
+	start := time.Now()
+	cmd := exec.CommandContext(ctx, b.path, "diff", "--base", s.Base, "--format", "json", "--no-timings")
 	cmd.Dir = dir
-	cmd.Env = goEnv("AGENTVERIFY_NO_SERVER=1", "AGENTVERIFY_CACHE_DIR="+filepath.Join(m.work, "results"))
+	cmd.Env = goEnv("AGENTVERIFY_NO_SERVER=1", "AGENTVERIFY_CACHE_DIR="+filepath.Join(m.work, "results-"+b.name))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if err != nil && cmd.ProcessState == nil {
-		return fmt.Errorf("running agentverify: %w", err)
+		return r, fmt.Errorf("running %s: %w", b.path, err)
 	}
-	s.Exit, s.Stderr = cmd.ProcessState.ExitCode(), shorten(strings.TrimSpace(stderr.String()))
+	r.Seconds = time.Since(start).Seconds()
+	r.Exit, r.Stderr = cmd.ProcessState.ExitCode(), shorten(strings.TrimSpace(stderr.String()))
 	var rep jsonReport
 	if stdout.Len() > 0 {
 		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-			return fmt.Errorf("agentverify's JSON at %.12s: %w", s.Commit, err)
+			return r, fmt.Errorf("%s's JSON at %.12s: %w", b.name, s.Commit, err)
 		}
 	}
 	for _, v := range rep.Violations {
@@ -57,16 +60,16 @@ func (m *measure) verify(ctx context.Context, dir string, s *sample) error {
 		}
 		f := found{Rule: v.Rule, File: v.Location.File, Line: v.Location.Line, Message: v.Message}
 		if !strings.HasPrefix(v.Rule, "hallucination/") {
-			s.Others = append(s.Others, f)
+			r.Others = append(r.Others, f)
 			continue
 		}
 		if c := buildConfig.FindString(v.Message); c != "" {
 			f.Config = c
 			f.Confirmed = confirm(ctx, dir, path.Dir(f.File), c)
 		}
-		s.Errors = append(s.Errors, f)
+		r.Errors = append(r.Errors, f)
 	}
-	return nil
+	return r, nil
 }
 
 // Verdicts.
@@ -81,30 +84,30 @@ const (
 	oracleEnv   = "oracle-failed" // the toolchain could not judge the tree here
 )
 
-// verdict judges a sample.
-func verdict(s *sample) string {
+// verdict judges one binary's run on a sample.
+func verdict(s *sample, r *verification) string {
 	switch {
 	case s.Head.Status == envFails:
 		return oracleEnv
-	case s.Exit == 2 || s.Exit > 2 || s.Exit < 0:
+	case r.Exit != 0 && r.Exit != 1:
 		return notVerified
 	case s.Head.Status == compileFails && s.BaseOr != nil && s.BaseOr.Status != passes && s.BaseOr.Status != vetFails:
 		return baseBroken
-	case s.Head.Status == compileFails && len(s.Errors) > 0:
+	case s.Head.Status == compileFails && len(r.Errors) > 0:
 		return caught
 	case s.Head.Status == compileFails:
 		return missed
 	}
 	real := 0
-	for _, f := range s.Errors {
+	for _, f := range r.Errors {
 		if f.Confirmed {
 			real++
 		}
 	}
 	switch {
-	case len(s.Errors) == 0:
+	case len(r.Errors) == 0:
 		return clean
-	case real == len(s.Errors):
+	case real == len(r.Errors):
 		return otherConfig
 	}
 	return falseAlarm
