@@ -331,13 +331,7 @@ func loadView(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, req loa
 		if err != nil || p.Changes.OnDisk && p.Changes.Ignored == nil {
 			return res, err
 		}
-		var dirs []string
-		for _, dir := range importedDirs(res, u.dir) {
-			if !seen[dir] {
-				seen[dir] = true
-				dirs = append(dirs, dir)
-			}
-		}
+		dirs := unseen(importedDirs(res, u.dir), seen)
 		var ignored map[string]bool
 		if p.Changes.OnDisk {
 			if ignored, err = ignoredGo(p, u, dirs); err != nil || len(ignored) == 0 {
@@ -352,6 +346,18 @@ func loadView(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, req loa
 			return res, nil
 		}
 	}
+}
+
+// unseen returns the directories not in seen, and marks them seen.
+func unseen(dirs []string, seen map[string]bool) []string {
+	var out []string
+	for _, dir := range dirs {
+		if !seen[dir] {
+			seen[dir] = true
+			out = append(out, dir)
+		}
+	}
+	return out
 }
 
 // importedDirs returns the repository-relative directories of the module's packages that
