@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -46,6 +47,23 @@ func goRun(ctx context.Context, dir string, env []string, args ...string) (strin
 // tree (failures show in the oracle).
 func downloadModules(ctx context.Context, dir string) {
 	goRun(ctx, dir, goEnv(), "mod", "download")
+}
+
+// downloadModulesAt warms the module cache with what go.mod requires at revision rev of
+// the repository at dir: the base of a change that bumps a requirement needs the old
+// version, which agentverify reads to tell the base's findings (it fetches nothing).
+func downloadModulesAt(ctx context.Context, dir, rev string) {
+	tmp, err := os.MkdirTemp("", "precision-mod-")
+	if err != nil {
+		return
+	}
+	defer os.RemoveAll(tmp)
+	for _, name := range []string{"go.mod", "go.sum"} {
+		if content, err := git(ctx, dir, "show", rev+":"+name); err == nil {
+			os.WriteFile(filepath.Join(tmp, name), []byte(content+"\n"), 0o644)
+		}
+	}
+	goRun(ctx, tmp, goEnv(), "mod", "download")
 }
 
 // oracleAt runs the oracle on the working tree at dir, whose tree hash is tree.

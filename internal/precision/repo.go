@@ -304,6 +304,7 @@ func applySkipped(ctx context.Context, dir string, p pair) (bool, error) {
 func (m *measure) measureTree(ctx context.Context, dir string, s *sample, commit string) error {
 	start := time.Now()
 	downloadModules(ctx, dir)
+	downloadModulesAt(ctx, dir, s.Base)
 	tree, err := treeOf(ctx, dir, commit)
 	if err != nil {
 		return err
