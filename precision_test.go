@@ -86,9 +86,9 @@ func addCgoDumpTests() { fmt.Println(testdata.GetCgoCharPointer()) }
 
 // commitShapes reproduces the false alarms and breaks measured on real repositories.
 var commitShapes = []commitShape{{
-	// spf13/cobra 51d6751 (go 1.15): tests moved from io/ioutil to os.WriteFile, io.ReadAll,
-	// os.MkdirTemp (go1.16). Before go 1.21 the go line was no minimum version: api-too-new.
-	name: "cobra-51d6751-api-under-go1.15",
+	// spf13/cobra 611e16c (go 1.15): new tests call os.WriteFile (go1.16); the shape also has io.ReadAll,
+	// os.MkdirTemp (other commits). Before go 1.21 the go line was no minimum version: api-too-new.
+	name: "cobra-611e16c-api-under-go1.15",
 	base: map[string]string{"go.mod": cobraMod, "cobra.go": cobraGo,
 		"cobra_test.go": "package cobra\n\nimport (\n\t\"io/ioutil\"\n\t\"testing\"\n)\n\nfunc TestWrite(t *testing.T) {\n\tif err := ioutil.WriteFile(t.TempDir()+\"/x\", nil, 0o644); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n"},
 	commit: map[string]string{"cobra_test.go": "package cobra\n\nimport (\n\t\"io\"\n\t\"os\"\n\t\"strings\"\n\t\"testing\"\n)\n\nfunc TestWrite(t *testing.T) {\n\tdir, err := os.MkdirTemp(\"\", \"cobra\")\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n\tdefer os.RemoveAll(dir)\n\tif err := os.WriteFile(dir+\"/x\", nil, 0o644); err != nil {\n\t\tt.Fatal(err)\n\t}\n\tb, _ := io.ReadAll(strings.NewReader(\"x\"))\n\t_ = b\n}\n"},
