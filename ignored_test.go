@@ -82,4 +82,17 @@ func TestGitIgnoredGoFiles(t *testing.T) {
 	if got := hallucinationMessages(rep); len(got) != 0 {
 		t.Errorf("a change that needs no ignored file: %q", got)
 	}
+
+	// A base that already needed an ignored file (generated code kept out of git): its
+	// findings are the base's, whatever line the change touches.
+	r.Write(map[string]string{"app/app.go": "// Package app runs.\npackage app\n\n// Run runs.\nfunc Run() int { return helper() }\n"})
+	r.Commit("a base that needs the ignored helper")
+	r.Write(map[string]string{"app/app.go": "// Package app runs.\npackage app\n\n// Run runs.\nfunc Run() int { return helper() }\n\n// Four is four.\nfunc Four() int { return 4 }\n"})
+	rep, err = agentverify.Check(ctx, agentverify.Request{Dir: r.Dir, Source: agentverify.WorkingTree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hallucinationMessages(rep); len(got) != 0 {
+		t.Errorf("a base that already needed the ignored file: %q", got)
+	}
 }

@@ -169,7 +169,7 @@ func (s *Set) BaseView() *Set {
 	if s.NoBase {
 		return nil
 	}
-	v := &Set{Root: s.Root, BaseFS: s.HeadFS, HeadFS: s.BaseFS, OnDisk: s.OnDisk, Files: make([]*File, 0, len(s.Files))}
+	v := &Set{Root: s.Root, BaseFS: s.HeadFS, HeadFS: s.BaseFS, OnDisk: s.OnDisk, Ignored: s.Ignored, Files: make([]*File, 0, len(s.Files))}
 	for _, f := range s.Files {
 		v.Files = append(v.Files, f.reversed())
 	}
