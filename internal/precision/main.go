@@ -48,6 +48,7 @@ func main() {
 		return nil
 	})
 	flag.StringVar(&cfg.reuse, "reuse", "", "take the oracle's results from the samples of an earlier run's `FILE` (the same trees)")
+	flag.BoolVar(&cfg.skipOnly, "skip-only", false, "measure only the changes made by skipping a parent")
 	flag.BoolVar(&cfg.report, "report", false, "print the summary of the samples in the JSON-lines files named as arguments, measuring nothing")
 	flag.StringVar(&cfg.work, "work", "", "work in `DIR` and keep it (default: a temporary directory, removed)")
 	flag.Parse()
@@ -70,7 +71,7 @@ type config struct {
 	commits, skips   int
 	out, work, reuse string
 	bins             []binary
-	report           bool
+	report, skipOnly bool
 }
 
 // repoSpec is one NAME=GITDIR[@REF] argument.

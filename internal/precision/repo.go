@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -116,6 +117,9 @@ func (m *measure) repo(ctx context.Context, s repoSpec, cfg config) error {
 	}
 	fmt.Fprintf(os.Stderr, "%s: %d commits from %.12s back to %.12s\n", s.name, len(pairs), head, pairs[len(pairs)-1].commit)
 	for _, p := range pairs {
+		if cfg.skipOnly {
+			break
+		}
 		if err := m.measureCommit(ctx, s.name, dir, p); err != nil {
 			return err
 		}
@@ -225,8 +229,10 @@ func (m *measure) skipSamples(ctx context.Context, name, dir string, pairs []pai
 	return nil
 }
 
-// skipOrder orders the pairs with a grandparent by how many Go package directories the
-// commit's change shares with its parent's, most first.
+// skipOrder orders the pairs with a grandparent so that the likeliest breaks come
+// first: a commit whose added lines name what its parent's added lines declare (a
+// function, method or type the commit uses and the grandparent lacks), then one that
+// changes the Go packages its parent changed; history order among equals.
 func skipOrder(ctx context.Context, dir string, pairs []pair) ([]pair, error) {
 	type scored struct {
 		p     pair
@@ -237,21 +243,15 @@ func skipOrder(ctx context.Context, dir string, pairs []pair) ([]pair, error) {
 		if p.grand == "" {
 			continue
 		}
-		mine, err := goDirs(ctx, dir, p.parent, p.commit)
+		mine, err := goDiff(ctx, dir, p.parent, p.commit)
 		if err != nil {
 			return nil, err
 		}
-		theirs, err := goDirs(ctx, dir, p.grand, p.parent)
+		theirs, err := goDiff(ctx, dir, p.grand, p.parent)
 		if err != nil {
 			return nil, err
 		}
-		n := 0
-		for d := range mine {
-			if theirs[d] {
-				n++
-			}
-		}
-		all = append(all, scored{p, n})
+		all = append(all, scored{p, 100*theirs.usedBy(mine) + theirs.sharedDirs(mine)})
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].score > all[j].score })
 	out := make([]pair, len(all))
@@ -261,19 +261,60 @@ func skipOrder(ctx context.Context, dir string, pairs []pair) ([]pair, error) {
 	return out, nil
 }
 
-// goDirs returns the directories of the Go files base→commit changes.
-func goDirs(ctx context.Context, dir, base, commit string) (map[string]bool, error) {
-	names, err := git(ctx, dir, "diff", "--name-only", "--no-renames", base, commit)
+// goChanges is what a change does to Go files: their directories, the names its added
+// lines declare, and its added lines.
+type goChanges struct {
+	dirs     map[string]bool
+	declared map[string]bool
+	added    string
+}
+
+// declaration matches a Go line that declares a function, method or type.
+var declaration = regexp.MustCompile(`^\s*(?:func\s+(?:\([^)]*\)\s*)?|type\s+)([A-Za-z_]\w*)`)
+
+// goDiff reads the Go part of the change base→commit.
+func goDiff(ctx context.Context, dir, base, commit string) (goChanges, error) {
+	out, err := git(ctx, dir, "diff", "--no-renames", "-U0", base, commit, "--", "*.go")
 	if err != nil {
-		return nil, err
+		return goChanges{}, err
 	}
-	out := map[string]bool{}
-	for _, n := range strings.Split(names, "\n") {
-		if strings.HasSuffix(n, ".go") {
-			out[path.Dir(n)] = true
+	c := goChanges{dirs: map[string]bool{}, declared: map[string]bool{}}
+	var added strings.Builder
+	for _, l := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(l, "+++ b/"):
+			c.dirs[path.Dir(strings.TrimPrefix(l, "+++ b/"))] = true
+		case strings.HasPrefix(l, "+"):
+			added.WriteString(l[1:] + "\n")
+			if m := declaration.FindStringSubmatch(l[1:]); m != nil {
+				c.declared[m[1]] = true
+			}
 		}
 	}
-	return out, nil
+	c.added = added.String()
+	return c, nil
+}
+
+// usedBy counts the names c declares that other's added lines name.
+func (c goChanges) usedBy(other goChanges) int {
+	n := 0
+	for name := range c.declared {
+		if regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`).MatchString(other.added) {
+			n++
+		}
+	}
+	return n
+}
+
+// sharedDirs counts the Go directories both changes touch.
+func (c goChanges) sharedDirs(other goChanges) int {
+	n := 0
+	for d := range c.dirs {
+		if other.dirs[d] {
+			n++
+		}
+	}
+	return n
 }
 
 // applySkipped checks out p.grand and applies the change p.parent→p.commit onto it in the
