@@ -6,8 +6,8 @@
 //	    -bin before=/tmp/agentverify-main -bin after=/tmp/agentverify \
 //	    cobra=/path/to/spf13/cobra.git chi=/path/to/go-chi/chi.git@master ...
 //
-// Each argument is NAME=GITDIR[@REF]: a repository (bare or not) and the commit to walk
-// back from (default HEAD). The program clones it into a temporary directory and walks the
+// Each argument is NAME=GITDIR[@REF][#N]: a repository (bare or not), the commit to walk
+// back from (default HEAD) and how many commits to take there (default -n). The program clones it into a temporary directory and walks the
 // first-parent history from REF, taking the -n most recent commits that change a Go file
 // and have a go.mod at the root. At each commit C with first parent P it checks C out and
 // runs `agentverify diff --base P` (the merged change, parent as base) and the oracle,
@@ -74,21 +74,30 @@ type config struct {
 	report, skipOnly bool
 }
 
-// repoSpec is one NAME=GITDIR[@REF] argument.
+// repoSpec is one NAME=GITDIR[@REF][#N] argument.
 type repoSpec struct {
 	name, dir, ref string
+	commits        int // 0: -n
 }
 
 func parseSpec(arg string) (repoSpec, error) {
+	bad := fmt.Errorf("%q: want NAME=GITDIR[@REF][#N]", arg)
 	name, rest, ok := strings.Cut(arg, "=")
 	if !ok || name == "" || rest == "" {
-		return repoSpec{}, fmt.Errorf("%q: want NAME=GITDIR[@REF]", arg)
+		return repoSpec{}, bad
 	}
-	dir, ref, _ := strings.Cut(rest, "@")
-	if ref == "" {
-		ref = "HEAD"
+	s := repoSpec{name: name}
+	if r, n, ok := strings.Cut(rest, "#"); ok {
+		if _, err := fmt.Sscan(n, &s.commits); err != nil || s.commits <= 0 {
+			return repoSpec{}, bad
+		}
+		rest = r
 	}
-	return repoSpec{name: name, dir: dir, ref: ref}, nil
+	s.dir, s.ref, _ = strings.Cut(rest, "@")
+	if s.ref == "" {
+		s.ref = "HEAD"
+	}
+	return s, nil
 }
 
 func run(ctx context.Context, cfg config, args []string) error {

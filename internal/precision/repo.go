@@ -111,7 +111,11 @@ func (m *measure) repo(ctx context.Context, s repoSpec, cfg config) error {
 			return err
 		}
 	}
-	pairs, err := commitPairs(ctx, dir, head, cfg.commits)
+	n := cfg.commits
+	if s.commits > 0 {
+		n = s.commits
+	}
+	pairs, err := commitPairs(ctx, dir, head, n)
 	if err != nil {
 		return err
 	}
