@@ -4,6 +4,7 @@
 package change
 
 import (
+	"context"
 	"io/fs"
 	"sort"
 )
@@ -132,6 +133,11 @@ type Set struct {
 	// index or a patch, where any file may differ from the disk. A base view keeps it: the
 	// base differs from the head only in the files of the change.
 	OnDisk bool
+	// Ignored, when set, returns those of the given repository-relative paths that git
+	// ignores: untracked files an ignore rule matches, on the disk but never in a commit.
+	// Builders whose head is the disk (working tree, edits) set it, so a tool that reads
+	// the disk can leave such files out of the head, as the commit will.
+	Ignored func(ctx context.Context, paths []string) ([]string, error)
 }
 
 // File returns the file with the given head or base path, or nil.
@@ -174,7 +180,7 @@ func (s *Set) BaseView() *Set {
 	if s.NoBase {
 		return nil
 	}
-	v := &Set{Root: s.Root, BaseFS: s.HeadFS, HeadFS: s.BaseFS, OnDisk: s.OnDisk, Files: make([]*File, 0, len(s.Files))}
+	v := &Set{Root: s.Root, BaseFS: s.HeadFS, HeadFS: s.BaseFS, OnDisk: s.OnDisk, Ignored: s.Ignored, Files: make([]*File, 0, len(s.Files))}
 	for _, f := range s.Files {
 		v.Files = append(v.Files, f.reversed())
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/change/gitchange"
 	"github.com/agentverify/agentverify/change/internal/memfs"
 	"github.com/agentverify/agentverify/change/regular"
 )
@@ -82,6 +83,7 @@ func BuildLimit(root string, edits []Edit, limit int64) (*change.Set, error) {
 		}
 	}
 	set.HeadFS = &overlayFS{base: disk, edits: overlay}
+	set.Ignored = gitchange.IgnoredFunc(root)
 	set.Sort()
 	return set, nil
 }

@@ -13,7 +13,8 @@
 // through this path in TestGoTypesSuite. A package used without its import is
 // hallucination/missing-import, with the import line. api-too-new takes each
 // standard-library symbol's release from the toolchain's API manifest and compares it
-// with the go directive (never the toolchain line) or the file's //go:build version.
+// with the go directive (never the toolchain line) or the file's //go:build version; as go
+// vet's stdversion analyzer does, not in modules whose go line is older than 1.21.
 //
 // Changed files the host build excludes (x_windows.go, //go:build darwin, custom tags) are
 // type-checked under a GOOS, GOARCH and tags that include them; a file no supported

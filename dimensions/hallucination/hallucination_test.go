@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -64,4 +65,14 @@ func npmRegistry(t *testing.T) string {
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
+}
+
+// TestCgoCases runs the cases that need cgo on the host (a C compiler, CGO_ENABLED unset
+// or 1), skipping where it is off.
+func TestCgoCases(t *testing.T) {
+	out, err := exec.Command("go", "env", "CGO_ENABLED").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "1" {
+		t.Skip("cgo is off here (go env CGO_ENABLED): install a C compiler (apt-get install gcc) to run the cgo cases")
+	}
+	checktest.Run(t, "testdata/cgo", Dimension, languages)
 }

@@ -1,7 +1,9 @@
 package load
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -106,4 +108,14 @@ func goAtLeast(path, v string) bool {
 // (Env's -mod=vendor): nothing is then fetched for it.
 func (l *Loader) Vendored(dir string) bool {
 	return strings.Contains(lastValue(l.Env(dir), "GOFLAGS"), "-mod=vendor")
+}
+
+// CgoEnabled reports whether cgo is on for host builds of the module at dir, as the go
+// command decides it: CGO_ENABLED from the environment or the go env file, else whether a
+// C compiler is found.
+func (l *Loader) CgoEnabled(ctx context.Context, dir string) bool {
+	cmd := exec.CommandContext(ctx, "go", "env", "CGO_ENABLED")
+	cmd.Dir, cmd.Env = dir, l.Env(dir)
+	out, err := cmd.Output()
+	return err == nil && strings.TrimSpace(string(out)) == "1"
 }

@@ -2,6 +2,7 @@ package load
 
 import (
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -45,5 +46,29 @@ func TestEnvModFlag(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Only a cross build turns cgo off: a configuration naming the host's own port keeps it
+// as the user has it.
+func TestBuildEnvCgo(t *testing.T) {
+	other := "windows"
+	if runtime.GOOS == "windows" {
+		other = "linux"
+	}
+	cases := []struct {
+		b      Build
+		cgoOff bool
+	}{
+		{Build{}, false},
+		{Build{Tags: []string{"x"}}, false},
+		{Build{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH}, false},
+		{Build{GOOS: other, GOARCH: runtime.GOARCH}, true},
+		{Build{GOOS: runtime.GOOS, GOARCH: "wasm"}, true},
+	}
+	for _, c := range cases {
+		if got := slices.Contains(c.b.env(), "CGO_ENABLED=0"); got != c.cgoOff {
+			t.Errorf("%+v: CGO_ENABLED=0 %v, want %v", c.b, got, c.cgoOff)
+		}
 	}
 }

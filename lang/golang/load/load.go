@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -161,7 +162,9 @@ func (b Build) key() string {
 }
 
 // env returns the environment settings of the configuration. Cross builds run without
-// cgo, which would need a C cross-compiler.
+// cgo, which would need a C cross-compiler; a configuration naming the host's own GOOS
+// and GOARCH is no cross build, and keeps cgo as the user has it (a file built only with
+// cgo and a custom tag is checked with both).
 func (b Build) env() []string {
 	var env []string
 	if b.GOOS != "" {
@@ -170,7 +173,7 @@ func (b Build) env() []string {
 	if b.GOARCH != "" {
 		env = append(env, "GOARCH="+b.GOARCH)
 	}
-	if b.GOOS != "" || b.GOARCH != "" {
+	if b.GOOS != "" && b.GOOS != runtime.GOOS || b.GOARCH != "" && b.GOARCH != runtime.GOARCH {
 		env = append(env, "CGO_ENABLED=0")
 	}
 	return env

@@ -420,3 +420,40 @@ func TestBuildConfigurationBrokenDependency(t *testing.T) {
 		t.Errorf("errors %q, want only app_windows.go's undefined lib.Nmae", got)
 	}
 }
+
+// The warm path decides again, from the overlaid content, whether a file on the disk is
+// in the package: an edit that adds a build constraint takes the file out, an edit that
+// removes one brings an excluded file in (a warm check used the load's file list).
+func TestWarmOverlayChangesConstraint(t *testing.T) {
+	ctx := context.Background()
+	files := map[string]string{
+		"app/helper.go": "package app\n\nfunc helper() int { return 1 }\n",
+		"app/off.go":    "//go:build never\n\npackage app\n\nfunc off() int { return undefinedOff }\n",
+	}
+	for p, s := range module {
+		files[p] = s
+	}
+	dir := writeModule(t, files)
+	app, helper, off := filepath.Join(dir, "app", "app.go"), filepath.Join(dir, "app", "helper.go"), filepath.Join(dir, "app", "off.go")
+	l := New(Options{})
+	if _, err := l.Check(ctx, Request{Dir: dir, Files: []string{app}}); err != nil {
+		t.Fatal(err)
+	}
+	caller := module["app/app.go"] + "\nvar _ = helper()\n"
+	for _, c := range []struct {
+		name    string
+		overlay map[string][]byte
+		want    string
+	}{
+		{"constraint added", map[string][]byte{app: []byte(caller), helper: []byte("//go:build never\n\n" + files["app/helper.go"])}, "undefined: helper"},
+		{"constraint removed", map[string][]byte{off: []byte("\n\npackage app\n\nfunc off() int { return undefinedOff }\n")}, "undefined: undefinedOff"},
+	} {
+		res, err := l.Check(ctx, Request{Dir: dir, Files: []string{app}, Overlay: c.overlay})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(msgs(res), "\n"); !res.Warm || !strings.Contains(got, c.want) {
+			t.Errorf("%s: warm %v, errors %q; want a warm check reporting %q", c.name, res.Warm, got, c.want)
+		}
+	}
+}

@@ -296,44 +296,81 @@ type importerFunc func(path string) (*types.Package, error)
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
 // viewFiles returns the files of st in the tree the overlay describes: its files at load
-// time without those the overlay marks absent, plus the files the overlay adds to its
-// directory that belong to st (by package clause, test suffix and build constraints).
-// ok is false when the directory changed in a way only go list can settle.
+// time without those the overlay marks absent or gives content its build constraint now
+// excludes, plus the files the overlay adds to its directory or gives content that now
+// belongs to st (by package clause, test suffix and build constraints). ok is false when
+// the directory changed in a way only go list can settle.
 func (s *snapshot) viewFiles(st *pkgState, overlay map[string][]byte) ([]string, bool) {
-	var files []string
-	for _, f := range st.files {
-		if !isAbsent(overlay[f]) {
-			files = append(files, f)
-		}
-	}
-	now := listing(st.dir, overlay)
-	if now == st.listing {
-		return files, len(files) > 0 // with no file left, let go list say what it is now
+	files, ok := s.keptFiles(st, overlay)
+	if !ok {
+		return nil, false
 	}
 	then := map[string]bool{}
 	for _, n := range strings.Split(st.listing, "\n") {
 		then[n] = true
 	}
-	for _, name := range strings.Split(now, "\n") {
+	in := map[string]bool{}
+	for _, f := range st.files {
+		in[f] = true
+	}
+	for _, name := range strings.Split(listing(st.dir, overlay), "\n") {
+		abs := filepath.Join(st.dir, name)
 		if then[name] {
 			delete(then, name)
-			continue
+			if _, over := overlay[abs]; !over || in[abs] {
+				continue // as at load time, or decided by keptFiles
+			}
 		}
-		abs := filepath.Join(st.dir, name)
-		in, ok := s.belongs(st, abs, overlay)
+		belongs, ok := s.belongs(st, abs, overlay)
 		if !ok {
 			return nil, false
 		}
-		if in {
+		if belongs {
 			files = append(files, abs)
 		}
 	}
 	for name := range then {
-		if !isAbsent(overlay[filepath.Join(st.dir, name)]) {
+		if name != "" && !isAbsent(overlay[filepath.Join(st.dir, name)]) {
 			return nil, false // a file that vanished from the disk needs go list
 		}
 	}
-	return files, len(files) > 0
+	sort.Strings(files)
+	return files, len(files) > 0 // with no file left, let go list say what it is now
+}
+
+// keptFiles returns st's files at load time that are still in it: not marked absent, and
+// when the overlay gives one other content, still matching the build constraints.
+func (s *snapshot) keptFiles(st *pkgState, overlay map[string][]byte) ([]string, bool) {
+	var files []string
+	for _, f := range st.files {
+		src, over := overlay[f]
+		switch {
+		case isAbsent(src):
+			continue
+		case over:
+			match, ok := s.matchFile(st.dir, f, src)
+			if !ok {
+				return nil, false
+			}
+			if !match {
+				continue
+			}
+		}
+		files = append(files, f)
+	}
+	return files, true
+}
+
+// matchFile reports whether the file abs with content src is in the build of the
+// snapshot's configuration; ok is false when that cannot be decided without go list.
+func (s *snapshot) matchFile(dir, abs string, src []byte) (match, ok bool) {
+	if s.build == nil {
+		return false, false
+	}
+	ctxt := *s.build
+	ctxt.OpenFile = func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(src)), nil }
+	match, err := ctxt.MatchFile(dir, filepath.Base(abs))
+	return match, err == nil
 }
 
 // belongs reports whether abs, a Go file only the overlay holds, is part of variant st;
@@ -346,14 +383,9 @@ func (s *snapshot) belongs(st *pkgState, abs string, overlay map[string][]byte) 
 	if isAbsent(src) {
 		return false, true
 	}
-	ctxt := *s.build
-	ctxt.OpenFile = func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(src)), nil }
-	match, err := ctxt.MatchFile(st.dir, filepath.Base(abs))
-	if err != nil {
-		return false, false
-	}
-	if !match {
-		return false, true
+	match, ok := s.matchFile(st.dir, abs, src)
+	if !ok || !match {
+		return false, ok
 	}
 	f, err := parser.ParseFile(token.NewFileSet(), abs, src, parser.PackageClauseOnly)
 	if err != nil || f.Name == nil {

@@ -8,8 +8,10 @@ import (
 	"path"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
@@ -93,15 +95,35 @@ func nameOSArch(name string) (goos, arch string) {
 	return "", ""
 }
 
-// host is the build configuration the loader uses by default.
-var host = load.Build{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH}
+// config is a build configuration as the resolver chooses it: GOOS and GOARCH always
+// set, custom tags, and the Go release whose release tags hold (0: the installed
+// toolchain's, whose go1.1 … go1.N tags all hold).
+type config struct {
+	load.Build
+	release int
+}
 
-// matches reports whether the file is built in configuration b.
-func (fc fileConstraint) matches(b load.Build) bool {
-	if fc.goos != "" && !osMatches(fc.goos, b.GOOS) || fc.arch != "" && fc.arch != b.GOARCH {
+// host is the build configuration the loader uses by default.
+var host = config{Build: load.Build{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH}}
+
+// platform is what configurations are chosen against: the supported ports ("GOOS/GOARCH")
+// and whether cgo is on for host builds (as `go env CGO_ENABLED` says: the user's setting,
+// else whether a C compiler is there).
+type platform struct {
+	ports map[string]bool
+	cgo   bool
+}
+
+// isHost reports whether c builds for the host's port.
+func (c config) isHost() bool { return c.GOOS == host.GOOS && c.GOARCH == host.GOARCH }
+
+// matches reports whether the file is built in configuration c, on a host where cgo is
+// on or not.
+func (fc fileConstraint) matches(c config, cgo bool) bool {
+	if fc.goos != "" && !osMatches(fc.goos, c.GOOS) || fc.arch != "" && fc.arch != c.GOARCH {
 		return false
 	}
-	return fc.expr == nil || fc.expr.Eval(func(tag string) bool { return tagHolds(tag, b) })
+	return fc.expr == nil || fc.expr.Eval(func(tag string) bool { return tagHolds(tag, c, cgo) })
 }
 
 // osMatches reports whether GOOS goos satisfies the GOOS tag want (android builds linux
@@ -110,53 +132,84 @@ func osMatches(want, goos string) bool {
 	return want == goos || want == "linux" && goos == "android" || want == "darwin" && goos == "ios" || want == "solaris" && goos == "illumos"
 }
 
-// tagHolds evaluates one build tag in configuration b, as the go command would for the
-// installed toolchain (cgo only on the host).
-func tagHolds(tag string, b load.Build) bool {
+// tagHolds evaluates one build tag in configuration c, as the go command would: cgo only
+// on the host's port, where the loader leaves it as the user has it (load.Build.env turns
+// it off for other ports); release tags as release c.release would set them.
+func tagHolds(tag string, c config, cgo bool) bool {
 	switch {
 	case slices.Contains(knownOS, tag):
-		return osMatches(tag, b.GOOS)
+		return osMatches(tag, c.GOOS)
 	case slices.Contains(knownArch, tag):
-		return tag == b.GOARCH
+		return tag == c.GOARCH
 	case tag == "unix":
-		return slices.Contains(unixOS, b.GOOS)
+		return slices.Contains(unixOS, c.GOOS)
 	case tag == "gc":
 		return true
 	case tag == "cgo":
-		return build.Default.CgoEnabled && b.GOOS == host.GOOS && b.GOARCH == host.GOARCH
+		return cgo && c.isHost()
 	case slices.Contains(build.Default.ReleaseTags, tag):
-		return true
+		minor, _ := releaseMinor(tag)
+		return c.release == 0 || minor <= c.release
 	}
-	return slices.Contains(b.Tags, tag)
+	return slices.Contains(c.Tags, tag)
+}
+
+// releaseMinor returns N of a release tag go1.N.
+func releaseMinor(tag string) (int, bool) {
+	rest, ok := strings.CutPrefix(tag, "go1.")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n > 0
 }
 
 // maxCustomTags bounds the custom tags whose combinations buildFor tries.
 const maxCustomTags = 6
 
 // buildFor returns a configuration that builds the file, preferring the host's GOOS and
-// GOARCH and the fewest custom tags; ok is false when there is none the toolchain can
-// type-check (the tag "ignore", by convention never built, or an unsatisfiable
-// constraint). ports lists the supported "GOOS/GOARCH" pairs.
-func buildFor(fc fileConstraint, ports map[string]bool) (load.Build, bool) {
+// GOARCH, the fewest custom tags and the installed release; ok is false when there is
+// none the toolchain can type-check (the tag "ignore", by convention never built, or an
+// unsatisfiable constraint). An older release is tried for a file only an older
+// toolchain builds (//go:build !go1.21, a fallback for releases before 1.21).
+func buildFor(fc fileConstraint, plat platform) (config, bool) {
 	tags := exprTags(fc.expr)
 	if slices.Contains(tags, "ignore") {
-		return load.Build{}, false
+		return config{}, false
 	}
 	custom := customTags(tags)
+	releases := olderReleases(tags)
 	for _, goos := range candidates(host.GOOS, fc.goos, tags, knownOS) {
 		for _, arch := range candidates(host.GOARCH, fc.arch, tags, knownArch) {
-			if !ports[goos+"/"+arch] {
+			if !plat.ports[goos+"/"+arch] {
 				continue
 			}
 			for _, set := range subsets(custom) {
-				b := load.Build{GOOS: goos, GOARCH: arch, Tags: set}
-				if fc.matches(b) {
-					return b, true
+				for _, rel := range releases {
+					c := config{Build: load.Build{GOOS: goos, GOARCH: arch, Tags: set}, release: rel}
+					if fc.matches(c, plat.cgo) {
+						return c, true
+					}
 				}
 			}
 		}
 	}
-	return load.Build{}, false
+	return config{}, false
+}
+
+// olderReleases lists the releases to try: the installed one (0), then for each release
+// tag go1.N the expression names, newest first, release N-1 (the last one without it).
+func olderReleases(tags []string) []int {
+	out := []int{0}
+	var older []int
+	for _, t := range tags {
+		if n, ok := releaseMinor(t); ok && n > 1 && slices.Contains(build.Default.ReleaseTags, t) {
+			older = append(older, n-1)
+		}
+	}
+	slices.Sort(older)
+	slices.Reverse(older)
+	return append(out, slices.Compact(older)...)
 }
 
 // customTags returns the tags that are set with -tags: not GOOS, GOARCH, release, compiler
@@ -241,4 +294,15 @@ func exprTags(x constraint.Expr) []string {
 		walk(x)
 	}
 	return out
+}
+
+// hostCgo reports whether cgo is on for host builds of the module at dir; it asks the go
+// command only when a changed file's constraint names cgo (false otherwise, unasked).
+func hostCgo(p *lang.Request, loader *load.Loader, dir string, u *unit) bool {
+	for _, f := range u.goFiles {
+		if f.Head != nil && slices.Contains(exprTags(headerExpr(f.Head)), "cgo") {
+			return loader.CgoEnabled(p.Context, dir)
+		}
+	}
+	return false
 }

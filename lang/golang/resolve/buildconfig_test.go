@@ -34,32 +34,58 @@ func TestBuildFor(t *testing.T) {
 		name, src string
 		want      load.Build
 		ok        bool
+		release   int
 	}{
-		{"a_windows.go", "package a\n", load.Build{GOOS: "windows", GOARCH: host.GOARCH}, true},
-		{"a.go", "//go:build darwin\n\npackage a\n", load.Build{GOOS: "darwin", GOARCH: host.GOARCH}, true},
-		{"a.go", "// +build darwin\n\npackage a\n", load.Build{GOOS: "darwin", GOARCH: host.GOARCH}, true},
-		{"a.go", "//go:build js && wasm\n\npackage a\n", load.Build{GOOS: "js", GOARCH: "wasm"}, true},
-		{"a.go", "//go:build integration\n\npackage a\n", load.Build{GOOS: host.GOOS, GOARCH: host.GOARCH, Tags: []string{"integration"}}, true},
-		{"a.go", "//go:build (a && !b) || c\n\npackage a\n", load.Build{GOOS: host.GOOS, GOARCH: host.GOARCH, Tags: []string{"a"}}, true},
-		{"a.go", "//go:build ignore\n\npackage main\n", load.Build{}, false},
-		{"a.go", "//go:build !ignore && darwin\n\npackage main\n", load.Build{}, false},
-		{"a.go", "//go:build linux && windows\n\npackage a\n", load.Build{}, false},
-		{"a.go", "//go:build !go1.1\n\npackage a\n", load.Build{}, false},
-		{"a_windows.go", "//go:build linux\n\npackage a\n", load.Build{}, false},
-		{"a_plan9.go", "package a\n", load.Build{}, false}, // not a supported port here
+		{"a_windows.go", "package a\n", load.Build{GOOS: "windows", GOARCH: host.GOARCH}, true, 0},
+		{"a.go", "//go:build darwin\n\npackage a\n", load.Build{GOOS: "darwin", GOARCH: host.GOARCH}, true, 0},
+		{"a.go", "// +build darwin\n\npackage a\n", load.Build{GOOS: "darwin", GOARCH: host.GOARCH}, true, 0},
+		{"a.go", "//go:build js && wasm\n\npackage a\n", load.Build{GOOS: "js", GOARCH: "wasm"}, true, 0},
+		{"a.go", "//go:build integration\n\npackage a\n", load.Build{GOOS: host.GOOS, GOARCH: host.GOARCH, Tags: []string{"integration"}}, true, 0},
+		{"a.go", "//go:build (a && !b) || c\n\npackage a\n", load.Build{GOOS: host.GOOS, GOARCH: host.GOARCH, Tags: []string{"a"}}, true, 0},
+		{"a.go", "//go:build ignore\n\npackage main\n", load.Build{}, false, 0},
+		{"a.go", "//go:build !ignore && darwin\n\npackage main\n", load.Build{}, false, 0},
+		{"a.go", "//go:build linux && windows\n\npackage a\n", load.Build{}, false, 0},
+		{"a.go", "//go:build !go1.1\n\npackage a\n", load.Build{}, false, 0},
+		// A fallback for older releases is built as the last release without the tag.
+		{"a.go", "//go:build !go1.21\n\npackage a\n", load.Build{GOOS: host.GOOS, GOARCH: host.GOARCH}, true, 20},
+		{"a.go", "//go:build go1.18 && !go1.21\n\npackage a\n", load.Build{GOOS: host.GOOS, GOARCH: host.GOARCH}, true, 20},
+		{"a.go", "//go:build !go1.18 || !go1.21\n\npackage a\n", load.Build{GOOS: host.GOOS, GOARCH: host.GOARCH}, true, 20},
+		{"a.go", "//go:build go1.21 && !go1.18\n\npackage a\n", load.Build{}, false, 0},
+		{"a_windows.go", "//go:build linux\n\npackage a\n", load.Build{}, false, 0},
+		{"a_plan9.go", "package a\n", load.Build{}, false, 0}, // not a supported port here
 	}
 	for _, c := range cases {
-		got, ok := buildFor(readConstraint(c.name, []byte(c.src)), ports)
-		if ok != c.ok || got.GOOS != c.want.GOOS || got.GOARCH != c.want.GOARCH || !slices.Equal(got.Tags, c.want.Tags) {
+		got, ok := buildFor(readConstraint(c.name, []byte(c.src)), platform{ports: ports})
+		if ok != c.ok || got.GOOS != c.want.GOOS || got.GOARCH != c.want.GOARCH || !slices.Equal(got.Tags, c.want.Tags) || got.release != c.release {
 			t.Errorf("buildFor(%s, %q) = %+v, %v; want %+v, %v", c.name, c.src, got, ok, c.want, c.ok)
 		}
+	}
+}
+
+// A cgo file is built on the host's own port with cgo on, where cgo is on for the host;
+// the loader is handed no GOOS or GOARCH for it, so it does not turn cgo off.
+func TestBuildForCgo(t *testing.T) {
+	ports := map[string]bool{host.GOOS + "/" + host.GOARCH: true, "windows/amd64": true}
+	fc := readConstraint("a_test.go", []byte("//go:build cgo && sometag\n\npackage a\n"))
+	c, ok := buildFor(fc, platform{ports: ports, cgo: true})
+	if !ok || !c.isHost() || !slices.Equal(c.Tags, []string{"sometag"}) {
+		t.Fatalf("buildFor with cgo = %+v, %v; want the host with -tags=sometag", c, ok)
+	}
+	if b := loadBuild(c); b.GOOS != "" || b.GOARCH != "" {
+		t.Errorf("loadBuild(%+v) = %+v: a cross build, cgo off", c, b)
+	}
+	if c, ok := buildFor(fc, platform{ports: ports}); ok {
+		t.Errorf("buildFor without cgo = %+v: no configuration has cgo", c)
+	}
+	if c, _ := buildFor(fc, platform{ports: ports, cgo: true}); !fc.matches(c, true) || readConstraint("a.go", []byte("//go:build cgo\n\npackage a\n")).matches(host, false) {
+		t.Error("cgo holds on the host only where cgo is on")
 	}
 }
 
 // A file the host builds is never handed to another configuration.
 func TestHostMatches(t *testing.T) {
 	for _, src := range []string{"package a\n", "//go:build !windows\n\npackage a\n", "//go:build " + host.GOOS + "\n\npackage a\n", "//go:build go1.21\n\npackage a\n"} {
-		if !readConstraint("a.go", []byte(src)).matches(host) {
+		if !readConstraint("a.go", []byte(src)).matches(host, false) {
 			t.Errorf("host build excludes %q", src)
 		}
 	}

@@ -40,6 +40,9 @@ type converter struct {
 	// messages.
 	only map[string]bool
 	note string
+	// release, when set, is the older release (go1.N) the packages were built as: their
+	// files use no API newer than it, whatever the go line (toonew.go).
+	release int
 	// mod is the checked module's go.mod, read on first use (modRead).
 	mod     *modInfo
 	modRead bool
@@ -178,7 +181,7 @@ func (c *converter) loadError(pkg *load.Package, e load.Error) {
 	case load.ParseError:
 		c.syntaxError(file, loc, e)
 	case load.ListError:
-		c.add(lang.Problem{Kind: lang.TypeError, Location: loc, Message: oneLine(sanitize(e.Msg)), Symbol: file})
+		c.add(lang.Problem{Kind: lang.TypeError, Location: loc, Message: c.relMsg(e.Msg), Symbol: file})
 	default:
 		c.typeError(pkg, file, loc, e)
 	}
@@ -216,7 +219,23 @@ func (c *converter) packageError(pkg *load.Package, e load.Error) {
 		return
 	}
 	c.add(lang.Problem{Kind: lang.TypeError, Location: lang.Location{File: file, Line: 1},
-		Message: oneLine(sanitize(e.Msg)), Symbol: pkg.PkgPath, Introduced: true})
+		Message: c.relMsg(e.Msg), Symbol: pkg.PkgPath, Introduced: true})
+}
+
+// relMsg makes a go list message one line, without go get advice, with the paths inside
+// the repository relative to its root: the same change gives the same message in every
+// clone, and a model reads the path it edits.
+func (c *converter) relMsg(msg string) string {
+	for _, r := range c.roots {
+		re := regexp.MustCompile(regexp.QuoteMeta(r) + `(` + regexp.QuoteMeta(string(filepath.Separator)) + `|\b)`)
+		msg = re.ReplaceAllStringFunc(msg, func(m string) string {
+			if len(m) > len(r) {
+				return ""
+			}
+			return "."
+		})
+	}
+	return oneLine(sanitize(msg))
 }
 
 // syntaxError reports every error the parser recovers from, one per position: with
@@ -244,6 +263,7 @@ func (c *converter) typeError(pkg *load.Package, file string, loc lang.Location,
 	if f.Fix != nil && f.Fix.Edits[0].Range.File == "" {
 		f.Fix.Edits[0].Range = f.Location // a rename of the name the finding points at
 	}
+	c.explainIgnored(&f, file)
 	c.add(f)
 }
 

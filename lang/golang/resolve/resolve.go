@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/types"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -73,6 +74,8 @@ type unit struct {
 	// was fetched for the unit's module (nil outside a module, or for a base-view pass).
 	fetch *modfetch.Fetcher
 	mods  *modState
+	// ignored lists the git-ignored Go files the head leaves out (ignoredGo).
+	ignored []string
 }
 
 // units groups the Go files and module files of the change by module.
@@ -92,7 +95,7 @@ func units(set *change.Set, head fs.FS) (map[string]*unit, []lang.Problem) {
 	}
 	for _, f := range set.Files {
 		if f.Op == change.Delete || f.Op == change.Rename {
-			if old := f.OldPath; strings.HasSuffix(old, ".go") {
+			if old := f.OldPath; strings.HasSuffix(old, ".go") && !outsideBuild(old) {
 				if u := get(old); u.inModule {
 					u.goneDirs[path.Dir(old)] = true
 				}
@@ -106,13 +109,24 @@ func units(set *change.Set, head fs.FS) (map[string]*unit, []lang.Problem) {
 			get(f.Path).goMod = f
 		case base == "go.sum":
 			get(f.Path).goSum = f
-		case strings.HasSuffix(f.Path, ".go"):
+		case strings.HasSuffix(f.Path, ".go") && !outsideBuild(f.Path):
 			u := get(f.Path)
 			u.goFiles = append(u.goFiles, f)
 		}
 	}
 	moduleGone := recheckModules(set, head, get)
 	return units, moduleGone
+}
+
+// outsideBuild reports whether the go command never builds the Go file at p: under a
+// testdata directory (fixtures, often not meant to compile: go list of such a directory
+// fails with "build constraints exclude all Go files"), or named _x.go or .x.go. Such a
+// file is data, like any other file the toolchain does not read; it is not loaded.
+func outsideBuild(p string) bool {
+	if base := path.Base(p); strings.HasPrefix(base, "_") || strings.HasPrefix(base, ".") {
+		return true
+	}
+	return slices.Contains(strings.Split(path.Dir(p), "/"), "testdata")
 }
 
 // inFocus reports whether a base-view pass needs u: some focus file is inside it.
@@ -209,8 +223,12 @@ func checkUnit(p *lang.Request, loader *load.Loader, head fs.FS, u *unit) ([]lan
 	if len(u.goFiles) == 0 && len(u.goneDirs) == 0 {
 		return out, nil
 	}
-	req := newRequest(p.Changes.Root, head, u)
-	hostReq, excl := splitExcluded(p.Changes.Root, req, u)
+	req, err := newRequest(p, head, u)
+	if err != nil {
+		return nil, err
+	}
+	cgo := hostCgo(p, loader, req.Dir, u)
+	hostReq, excl := splitExcluded(p.Changes.Root, req, u, cgo)
 	if len(hostReq.Files) > 0 {
 		fs, failed, err := checkHost(p, loader, head, u, hostReq)
 		if err != nil {
@@ -221,7 +239,7 @@ func checkUnit(p *lang.Request, loader *load.Loader, head fs.FS, u *unit) ([]lan
 		}
 		out = append(out, fs...)
 	}
-	more, err := checkExcluded(p, loader, req, u, excl)
+	more, err := checkExcluded(p, loader, req, u, excl, cgo)
 	if err != nil {
 		return nil, err
 	}
@@ -261,8 +279,9 @@ func checkHost(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, hostRe
 // the change has them, whatever the disk holds: changed files and the other files of the
 // checked packages that differ from the disk are overlaid, and files on the disk that the
 // head tree does not have (created files, for a base view; untracked or ignored ones, for
-// the index) are absent.
-func newRequest(root string, head fs.FS, u *unit) load.Request {
+// the index; git-ignored ones, for a head on the disk, design.md §3) are absent.
+func newRequest(p *lang.Request, head fs.FS, u *unit) (load.Request, error) {
+	root := p.Changes.Root
 	abs := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
 	req := load.Request{Dir: abs(u.dir), Overlay: map[string][]byte{}}
 	// Only content that differs from the disk goes into the overlay: go/packages
@@ -291,12 +310,17 @@ func newRequest(root string, head fs.FS, u *unit) load.Request {
 	for dir := range u.goneDirs {
 		pkgDirs[dir] = true
 	}
-	for dir := range pkgDirs {
-		viewDir(&req, root, head, dir, u.inModule, overlay)
+	dirs := slices.Sorted(maps.Keys(pkgDirs))
+	ignored, err := ignoredGo(p, u, dirs)
+	if err != nil {
+		return load.Request{}, err
+	}
+	for _, dir := range dirs {
+		viewDir(&req, root, head, dir, u.inModule, overlay, ignored)
 	}
 	req.Files = uniq(req.Files)
 	req.Absent = uniq(req.Absent)
-	return req
+	return req, nil
 }
 
 // uniq sorts ss and drops repeats.
@@ -309,7 +333,8 @@ func uniq(ss []string) []string {
 // changed files (the index, a patch), the in-module packages the checked ones import are
 // compared with the head tree as well, and the check is made again with them as the head
 // has them, until nothing more differs: an untracked helper in another package must not
-// make a staged caller compile.
+// make a staged caller compile. When the head is the disk, only the git-ignored files of
+// those packages differ from it (they are on the disk, never in a commit).
 func loadView(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, req load.Request) (*load.Result, error) {
 	root := p.Changes.Root
 	seen := map[string]bool{}
@@ -324,20 +349,36 @@ func loadView(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, req loa
 	}
 	for {
 		res, err := loader.Check(p.Context, req)
-		if err != nil || p.Changes.OnDisk {
+		if err != nil || p.Changes.OnDisk && p.Changes.Ignored == nil {
 			return res, err
 		}
-		more := false
-		for _, dir := range importedDirs(res, u.dir) {
-			if !seen[dir] {
-				seen[dir] = true
-				more = viewDir(&req, root, head, dir, false, overlay) || more
+		dirs := unseen(importedDirs(res, u.dir), seen)
+		var ignored map[string]bool
+		if p.Changes.OnDisk {
+			if ignored, err = ignoredGo(p, u, dirs); err != nil || len(ignored) == 0 {
+				return res, err
 			}
+		}
+		more := false
+		for _, dir := range dirs {
+			more = viewDir(&req, root, head, dir, false, overlay, ignored) || more
 		}
 		if !more {
 			return res, nil
 		}
 	}
+}
+
+// unseen returns the directories not in seen, and marks them seen.
+func unseen(dirs []string, seen map[string]bool) []string {
+	var out []string
+	for _, dir := range dirs {
+		if !seen[dir] {
+			seen[dir] = true
+			out = append(out, dir)
+		}
+	}
+	return out
 }
 
 // importedDirs returns the repository-relative directories of the module's packages that
@@ -370,9 +411,9 @@ func importedDirs(res *load.Result, modDir string) []string {
 // viewDir makes the loader see directory dir as the head tree has it: its Go files are
 // overlaid where they differ from the disk, and Go files only the disk has are absent. In
 // a module the package is checked even when none of its files changed (a deleted file
-// may leave it broken); outside one only the changed files are. It reports whether it
-// added anything to the request.
-func viewDir(req *load.Request, root string, head fs.FS, dir string, inModule bool, overlay func(string, []byte)) bool {
+// may leave it broken); outside one only the changed files are. The ignored files are not
+// in the head. It reports whether it added anything to the request.
+func viewDir(req *load.Request, root string, head fs.FS, dir string, inModule bool, overlay func(string, []byte), ignored map[string]bool) bool {
 	before := len(req.Overlay) + len(req.Absent)
 	inHead := map[string]bool{}
 	ents, _ := fs.ReadDir(head, dir) // a directory the head does not have holds nothing
@@ -382,6 +423,9 @@ func viewDir(req *load.Request, root string, head fs.FS, dir string, inModule bo
 		}
 		rel := path.Join(dir, e.Name())
 		abs := filepath.Join(root, filepath.FromSlash(rel))
+		if ignored[abs] {
+			continue
+		}
 		inHead[e.Name()] = true
 		if _, done := req.Overlay[abs]; done {
 			continue

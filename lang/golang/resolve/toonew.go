@@ -14,17 +14,25 @@ import (
 // tooNew reports each use of a standard-library symbol introduced by a Go release later
 // than the language version of its file: the module's go directive, or the file's
 // //go:build go1.N line (go/types records it in Info.FileVersions). The release of each
-// symbol comes from the toolchain's API manifest (stdAPI). Unlike x/tools' stdversion
-// analyzer, modules older than go 1.21 are checked too: strings.Cut in a go 1.15 module
-// does not build with the releases the module claims to support.
+// symbol comes from the toolchain's API manifest (stdAPI). As x/tools' stdversion
+// analyzer (go vet) does, packages of modules whose go line is older than 1.21 are not
+// checked: before 1.21 the go line was no minimum version, and such modules routinely
+// use newer APIs behind nothing (strings.ReplaceAll under go 1.11 in spf13/cobra) and
+// build with every release their users have. Language features newer than the go line
+// are still reported at any version (convert.go): the compiler rejects them. Files built
+// as an older release (c.release: a fallback only that release builds) are checked
+// against it at any go line: it is the release that compiles them.
 func (c *converter) tooNew(pkg *load.Package) {
-	if pkg.Types == nil || pkg.Info == nil || pkg.Info.FileVersions == nil {
+	if pkg.Types == nil || pkg.Info == nil || pkg.Info.FileVersions == nil || c.release == 0 && !minimumVersion(pkg.Types.GoVersion()) {
 		return
 	}
 	owners := fieldOwners{}
 	for i, f := range pkg.Syntax {
 		file := c.rel(pkg.Files[i])
 		fileMinor, ok := goMinor(pkg.Info.FileVersions[f])
+		if c.release > 0 {
+			fileMinor, ok = c.release, true
+		}
 		if file == "" || !ok {
 			continue
 		}
@@ -131,6 +139,13 @@ func (o fieldOwners) of(v *types.Var) string {
 		o[pkg] = m
 	}
 	return m[v]
+}
+
+// minimumVersion reports whether a package's language version ("go1.N", "" when the
+// module has no go line) is a minimum the toolchain enforces: go1.21 or later.
+func minimumVersion(v string) bool {
+	minor, ok := goMinor(v)
+	return ok && minor >= 21
 }
 
 // isStdPath reports whether an import path is of the standard library (no dot in its first

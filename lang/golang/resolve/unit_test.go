@@ -132,3 +132,18 @@ func TestNewDependencyNeedsABase(t *testing.T) {
 		t.Errorf("diff mode: %v %+v", ok, fs)
 	}
 }
+
+// A go list message names paths in the repository relative to its root.
+func TestRelMsg(t *testing.T) {
+	c := &converter{roots: []string{"/tmp/clone", "/real/clone"}}
+	for msg, want := range map[string]string{
+		"build constraints exclude all Go files in /tmp/clone/app/testdata": "build constraints exclude all Go files in app/testdata",
+		"found packages a (a.go) and b (b.go) in /real/clone/x":             "found packages a (a.go) and b (b.go) in x",
+		"no Go files in /tmp/clone":                                         "no Go files in .",
+		"no Go files in /tmp/clone2/x":                                      "no Go files in /tmp/clone2/x",
+	} {
+		if got := c.relMsg(msg); got != want {
+			t.Errorf("relMsg(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}

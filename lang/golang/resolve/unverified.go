@@ -5,10 +5,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os/exec"
-	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"go/build/constraint"
@@ -27,31 +27,26 @@ type excluded struct {
 
 // checkExcluded type-checks the changed files the host build excludes (by file name or
 // build constraint) under configurations that include them, and reports those it cannot
-// verify.
-func checkExcluded(p *lang.Request, loader *load.Loader, req load.Request, u *unit, files []excluded) ([]lang.Problem, error) {
+// verify. cgo says whether cgo is on for host builds.
+func checkExcluded(p *lang.Request, loader *load.Loader, req load.Request, u *unit, files []excluded, cgo bool) ([]lang.Problem, error) {
 	if len(files) == 0 {
 		return nil, nil
 	}
-	ports := supportedPorts(p.Context)
+	plat := platform{ports: supportedPorts(p.Context), cgo: cgo}
 	groups := map[string][]excluded{}
-	builds := map[string]load.Build{}
+	configs := map[string]config{}
 	var out []lang.Problem
 	for _, e := range files {
-		b, ok := buildFor(e.fc, ports)
+		c, ok := buildFor(e.fc, plat)
 		if !ok {
 			out = append(out, unverified(e, "its build constraint excludes it from every build configuration the installed toolchain supports"))
 			continue
 		}
-		k := b.GOOS + "/" + b.GOARCH + " " + strings.Join(b.Tags, ",")
-		groups[k], builds[k] = append(groups[k], e), b
+		k := describe(c)
+		groups[k], configs[k] = append(groups[k], e), c
 	}
-	keys := make([]string, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fs, err := checkUnder(p, loader, req, u, builds[k], groups[k])
+	for _, k := range slices.Sorted(maps.Keys(groups)) {
+		fs, err := checkUnder(p, loader, req, u, configs[k], groups[k])
 		if err != nil {
 			return nil, err
 		}
@@ -60,11 +55,14 @@ func checkExcluded(p *lang.Request, loader *load.Loader, req load.Request, u *un
 	return out, nil
 }
 
-// checkUnder type-checks files in build configuration b and keeps the findings in them.
-func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit, b load.Build, files []excluded) ([]lang.Problem, error) {
-	req.Build, req.Files = b, nil
+// checkUnder type-checks files in build configuration c and keeps the findings in them.
+func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit, c config, files []excluded) ([]lang.Problem, error) {
+	req.Build, req.Files = loadBuild(c), nil
 	for _, e := range files {
 		req.Files = append(req.Files, e.abs)
+	}
+	if c.release > 0 {
+		req = releaseView(req, c.release)
 	}
 	res, err := loadUnder(p, loader, req)
 	if err != nil {
@@ -73,26 +71,37 @@ func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit,
 		}
 		var out []lang.Problem
 		for _, e := range files {
-			out = append(out, unverified(e, fmt.Sprintf("it could not be loaded for %s: %s", describe(b), oneLine(err.Error()))))
+			out = append(out, unverified(e, fmt.Sprintf("it could not be loaded for %s: %s", describe(c), oneLine(err.Error()))))
 		}
 		return out, nil
 	}
-	c := newConverter(p, res, u)
-	c.only, c.note = map[string]bool{}, "built for "+describe(b)
+	conv := newConverter(p, res, u)
+	conv.only, conv.note, conv.release = map[string]bool{}, "built for "+describe(c), c.release
 	for _, e := range files {
-		c.only[e.file.Path] = true
+		conv.only[e.file.Path] = true
 	}
-	out, err := c.findings()
+	out, err := conv.findings()
 	if err != nil {
 		return nil, err
 	}
 	loaded := loadedFiles(res)
 	for _, e := range files {
 		if !loaded[e.abs] {
-			out = append(out, unverified(e, "the build for "+describe(b)+" did not include it"))
+			out = append(out, unverified(e, "the build for "+describe(c)+" did not include it"))
 		}
 	}
 	return out, nil
+}
+
+// loadBuild is c as the loader takes it: the host's own GOOS and GOARCH are left unset,
+// so that a configuration of custom tags alone is a host build (cgo as the user has it,
+// dependencies from export data), not a cross build to the host's port.
+func loadBuild(c config) load.Build {
+	b := c.Build
+	if c.isHost() {
+		b.GOOS, b.GOARCH = "", ""
+	}
+	return b
 }
 
 // loadUnder loads req for checkUnder. A check of the disk with no base view streams the
@@ -114,29 +123,31 @@ func loadUnder(p *lang.Request, loader *load.Loader, req load.Request) (*load.Re
 	return res, err
 }
 
-// describe names a build configuration as the go command's flags would.
-func describe(b load.Build) string {
-	s := "GOOS=" + b.GOOS + " GOARCH=" + b.GOARCH
-	if len(b.Tags) > 0 {
-		s += " -tags=" + strings.Join(b.Tags, ",")
+// describe names a build configuration as the go command's flags would, and the release
+// whose toolchain it stands for when not the installed one.
+func describe(c config) string {
+	s := "GOOS=" + c.GOOS + " GOARCH=" + c.GOARCH
+	if len(c.Tags) > 0 {
+		s += " -tags=" + strings.Join(c.Tags, ",")
+	}
+	if c.release > 0 {
+		s += fmt.Sprintf(" as by go1.%d", c.release)
 	}
 	return s
 }
 
 // splitExcluded splits the files of req into the request for the host build and the
-// changed files the host build excludes by their name or build constraint. Files the go
-// command ignores by convention (_x.go, .x.go, testdata) stay in the host request, where
-// they are part of no package.
-func splitExcluded(root string, req load.Request, u *unit) (load.Request, []excluded) {
+// changed files the host build excludes by their name or build constraint; cgo says
+// whether cgo is on for host builds.
+func splitExcluded(root string, req load.Request, u *unit, cgo bool) (load.Request, []excluded) {
 	var out []excluded
 	skip := map[string]bool{}
 	for _, f := range u.goFiles {
 		abs := filepath.Join(root, filepath.FromSlash(f.Path))
-		base := path.Base(f.Path)
-		if f.Head == nil || strings.HasPrefix(base, "_") || strings.HasPrefix(base, ".") || inTestdata(f.Path) {
+		if f.Head == nil {
 			continue
 		}
-		if fc := readConstraint(f.Path, f.Head); !fc.matches(host) {
+		if fc := readConstraint(f.Path, f.Head); !fc.matches(host, cgo) {
 			out = append(out, excluded{file: f, abs: abs, fc: fc})
 			skip[abs] = true
 		}
@@ -149,15 +160,6 @@ func splitExcluded(root string, req load.Request, u *unit) (load.Request, []excl
 		}
 	}
 	return hostReq, out
-}
-
-func inTestdata(p string) bool {
-	for _, e := range strings.Split(path.Dir(p), "/") {
-		if e == "testdata" {
-			return true
-		}
-	}
-	return false
 }
 
 func loadedFiles(res *load.Result) map[string]bool {
