@@ -53,7 +53,7 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 		return true, err
 	}
 	s := &stream{ctx: ctx, dir: req.Dir, env: append(l.Env(req.Dir), req.Build.env()...), flags: req.Build.flags(),
-		port: req.Build.key() != (Build{}).key(), fset: token.NewFileSet(), view: map[string]*types.Package{},
+		port: req.Build.key() != (Build{}).key(), depFacts: req.DepFacts, fset: token.NewFileSet(), view: map[string]*types.Package{},
 		sourced: map[*packages.Package]*sync.Once{}}
 	roots, err := s.list(patterns)
 	if err != nil {
@@ -81,6 +81,8 @@ type stream struct {
 	port bool
 	fset *token.FileSet
 	mod  Module
+	// depFacts is Request.DepFacts.
+	depFacts bool
 
 	nodes   map[*packages.Package]*node // the packages checked from source
 	order   []*node                     // nodes, in the order `go list` gave them
@@ -368,9 +370,9 @@ func (s *stream) run(roots []*packages.Package, each func(*Result) error) error 
 		if firstErr == nil {
 			firstErr = s.ctx.Err()
 		}
-		if firstErr == nil && n.initial {
+		if firstErr == nil && (n.initial || s.forFacts(n)) {
 			pkg := convert(n.pkg, s.dir)
-			firstErr = each(&Result{Module: s.mod, Fset: s.fset, Packages: []*Package{pkg}})
+			firstErr = each(&Result{Module: s.mod, Fset: s.fset, Packages: []*Package{pkg}, Dependency: !n.initial})
 		}
 		n.pkg.Syntax, n.pkg.TypesInfo = nil, nil // its *types.Package is all dependents need
 		for _, d := range n.dependents {
@@ -380,6 +382,12 @@ func (s *stream) run(roots []*packages.Package, each func(*Result) error) error 
 		}
 	}
 	return firstErr
+}
+
+// forFacts reports whether n is a package of the module that the checked packages
+// import and that Request.DepFacts asks for.
+func (s *stream) forFacts(n *node) bool {
+	return s.depFacts && !n.initial && n.pkg.Module != nil && n.pkg.Module.Main
 }
 
 // release forgets the parsed files of n that no other package still needs.
@@ -432,7 +440,7 @@ func (s *stream) check(n *node) {
 	p.TypesInfo = newTypesInfo()
 	tc := &types.Config{
 		Importer:         importerFunc(func(path string) (*types.Package, error) { return s.importFor(n, path) }),
-		IgnoreFuncBodies: !n.initial,
+		IgnoreFuncBodies: !n.initial && !s.forFacts(n),
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok {
 				p.TypeErrors = append(p.TypeErrors, te)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
+	"github.com/agentverify/agentverify/lang/golang/vet"
 )
 
 // converter turns the errors of a load into findings.
@@ -45,6 +46,13 @@ type converter struct {
 	modRead bool
 	// modPkgs lists the packages of the module and its direct requirements, on first use.
 	modPkgs []string
+	// facts carries go vet's facts between the packages of the load (vet.go); tooNewAt
+	// marks the positions ("file:line:col") tooNew reported, which stdversion repeats.
+	facts    *vet.Facts
+	tooNewAt map[string]bool
+	// err is the first error of an analysis (a vet analyzer that failed): the load's
+	// findings are then not complete, and the check fails.
+	err error
 }
 
 func newConverter(p *lang.Request, res *load.Result, u *unit) *converter {
@@ -52,7 +60,8 @@ func newConverter(p *lang.Request, res *load.Result, u *unit) *converter {
 	if real, err := filepath.EvalSymlinks(p.Changes.Root); err == nil && real != p.Changes.Root {
 		roots = append(roots, real)
 	}
-	return &converter{pass: p, res: res, unit: u, roots: roots, seen: map[string]bool{}, importAt: map[string]bool{}, syntaxSeen: map[string]bool{}, broken: map[string]bool{}, last: -1}
+	return &converter{pass: p, res: res, unit: u, roots: roots, seen: map[string]bool{}, importAt: map[string]bool{}, syntaxSeen: map[string]bool{}, broken: map[string]bool{}, last: -1,
+		facts: vet.NewFacts(), tooNewAt: map[string]bool{}}
 }
 
 // rel returns the repository-relative path of an absolute file name, or "" when the file
@@ -107,6 +116,9 @@ func (c *converter) findings() []lang.Problem {
 		c.blankName(pkg)
 		c.tooNew(pkg)
 	}
+	for _, pkg := range dependencyOrder(c.res.Packages) {
+		c.vet(pkg, false)
+	}
 	return c.out
 }
 
@@ -120,6 +132,7 @@ func (c *converter) pkg(pkg *load.Package) {
 	}
 	c.blankName(pkg)
 	c.tooNew(pkg)
+	c.vet(pkg, false)
 }
 
 // imports reports the import specs that resolve to no package.

@@ -215,11 +215,19 @@ func checkUnit(p *lang.Request, loader *load.Loader, head fs.FS, u *unit) ([]lan
 func checkHost(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, hostReq load.Request) (_ []lang.Problem, failed bool, _ error) {
 	if p.Changes.NoBase && p.Changes.OnDisk {
 		c := newConverter(p, nil, u)
+		hostReq.DepFacts = true
 		handled, err := loader.CheckEach(p.Context, hostReq, func(res *load.Result) error {
 			c.res = res
-			c.pkg(res.Packages[0])
-			return nil
+			if res.Dependency {
+				c.vet(res.Packages[0], true)
+			} else {
+				c.pkg(res.Packages[0])
+			}
+			return c.err
 		})
+		if c.err != nil {
+			return nil, false, c.err
+		}
 		if handled && err != nil {
 			f, err := loadFailure(p, u, err)
 			return []lang.Problem{f}, true, err
@@ -233,7 +241,9 @@ func checkHost(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, hostRe
 		f, err := loadFailure(p, u, err)
 		return []lang.Problem{f}, true, err
 	}
-	return newConverter(p, res, u).findings(), false, nil
+	c := newConverter(p, res, u)
+	out := c.findings()
+	return out, false, c.err
 }
 
 // newRequest builds the loader request that shows the packages of u as the head tree of

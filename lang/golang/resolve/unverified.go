@@ -83,6 +83,9 @@ func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit,
 		c.only[e.file.Path] = true
 	}
 	out := c.findings()
+	if c.err != nil {
+		return nil, c.err
+	}
 	loaded := loadedFiles(res)
 	for _, e := range files {
 		if !loaded[e.abs] {
