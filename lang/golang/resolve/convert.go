@@ -41,6 +41,8 @@ type converter struct {
 	// messages.
 	only map[string]bool
 	note string
+	// port is set for a check under another GOOS or GOARCH than the host's.
+	port bool
 	// mod is the checked module's go.mod, read on first use (modRead).
 	mod     *modInfo
 	modRead bool

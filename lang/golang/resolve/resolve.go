@@ -49,6 +49,9 @@ type unit struct {
 	dir      string // repository-relative directory
 	inModule bool
 	goFiles  []*change.File
+	// asmFiles are the changed assembly files, which go vet's asmdecl and framepointer
+	// check against their package.
+	asmFiles []*change.File
 	goMod    *change.File // set when the change touches this module's go.mod
 	goSum    *change.File
 	// goneDirs are the directories of the Go files the change deleted or renamed away:
@@ -93,6 +96,10 @@ func units(set *change.Set, head fs.FS) map[string]*unit {
 		case strings.HasSuffix(f.Path, ".go"):
 			u := get(f.Path)
 			u.goFiles = append(u.goFiles, f)
+		case strings.HasSuffix(f.Path, ".s") && f.Head != nil:
+			if u := get(f.Path); u.inModule {
+				u.asmFiles = append(u.asmFiles, f)
+			}
 		}
 	}
 	return units
@@ -186,7 +193,7 @@ func checkUnit(p *lang.Request, loader *load.Loader, head fs.FS, u *unit) ([]lan
 			return out, nil // the loader would only repeat the syntax error
 		}
 	}
-	if len(u.goFiles) == 0 && len(u.goneDirs) == 0 {
+	if len(u.goFiles) == 0 && len(u.goneDirs) == 0 && len(u.asmFiles) == 0 {
 		return out, nil
 	}
 	req := newRequest(p.Changes.Root, head, u)
@@ -279,6 +286,9 @@ func newRequest(root string, head fs.FS, u *unit) load.Request {
 	}
 	for dir := range u.goneDirs {
 		pkgDirs[dir] = true
+	}
+	for _, f := range u.asmFiles {
+		pkgDirs[path.Dir(f.Path)] = true
 	}
 	for dir := range pkgDirs {
 		viewDir(&req, root, head, dir, u.inModule, overlay)

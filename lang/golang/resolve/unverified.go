@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,6 +24,9 @@ type excluded struct {
 	file *change.File
 	abs  string
 	fc   fileConstraint
+	// other marks a file of the package that is not Go (assembly): its configuration
+	// loads its package for go vet's analyzers of such files.
+	other bool
 }
 
 // checkExcluded type-checks the changed files the host build excludes (by file name or
@@ -62,10 +66,15 @@ func checkExcluded(p *lang.Request, loader *load.Loader, req load.Request, u *un
 
 // checkUnder type-checks files in build configuration b and keeps the findings in them.
 func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit, b load.Build, files []excluded) ([]lang.Problem, error) {
+	all := req.Files
 	req.Build, req.Files = b, nil
 	for _, e := range files {
 		req.Files = append(req.Files, e.abs)
+		if e.other {
+			req.Files = append(req.Files, goFilesOf(all, filepath.Dir(e.abs))...)
+		}
 	}
+	req.Files = uniq(req.Files)
 	res, err := loadUnder(p, loader, req)
 	if err != nil {
 		if p.Context.Err() != nil {
@@ -79,6 +88,7 @@ func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit,
 	}
 	c := newConverter(p, res, u)
 	c.only, c.note = map[string]bool{}, "built for "+describe(b)
+	c.port = b.GOOS != host.GOOS || b.GOARCH != host.GOARCH
 	for _, e := range files {
 		c.only[e.file.Path] = true
 	}
@@ -130,6 +140,11 @@ func describe(b load.Build) string {
 func splitExcluded(root string, req load.Request, u *unit) (load.Request, []excluded) {
 	var out []excluded
 	skip := map[string]bool{}
+	for _, f := range u.asmFiles {
+		if fc := readConstraint(f.Path, f.Head); !fc.matches(host) {
+			out = append(out, excluded{file: f, abs: filepath.Join(root, filepath.FromSlash(f.Path)), fc: fc, other: true})
+		}
+	}
 	for _, f := range u.goFiles {
 		abs := filepath.Join(root, filepath.FromSlash(f.Path))
 		base := path.Base(f.Path)
@@ -163,11 +178,23 @@ func inTestdata(p string) bool {
 func loadedFiles(res *load.Result) map[string]bool {
 	m := map[string]bool{}
 	for _, pkg := range res.Packages {
-		for _, f := range pkg.Files {
+		for _, f := range slices.Concat(pkg.Files, pkg.OtherFiles) {
 			m[f] = true
 		}
 	}
 	return m
+}
+
+// goFilesOf returns the Go files of dir among files (the head tree's), for the load of
+// an assembly file's package.
+func goFilesOf(files []string, dir string) []string {
+	var out []string
+	for _, f := range files {
+		if filepath.Dir(f) == dir && strings.HasSuffix(f, ".go") {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // unverified reports a file that could not be type-checked, at its build constraint.

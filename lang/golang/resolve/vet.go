@@ -27,19 +27,29 @@ var unsafeFixes = map[string]bool{"unreachable": true}
 
 // vet runs go vet's analyzers over pkg (design.md §5) and reports their diagnostics in
 // the repository's files; for a package given only for its facts, it runs the analyzers
-// that learn facts and reports nothing. Like `go vet`, it analyses no package with type
-// errors (those are reported already): analyzers that claim to run despite errors have
-// been seen to recurse without end on invalid types (structtag on go/types' test data),
-// which no recover can catch.
+// that learn facts and reports nothing. A package with type errors gets the analyzers
+// that declare they run despite errors, as with go/analysis/checker and gopls (one
+// broken file does not hide the rest of the package's findings), but structtag when one
+// of its types is an invalid recursive type: structtag then recurses without end
+// (go/types' test data), which no recover can catch.
 func (c *converter) vet(pkg *load.Package, factsOnly bool) {
-	if pkg.Types == nil || pkg.Info == nil || c.err != nil || illTyped(pkg) || !c.inRepo(pkg) {
+	ill := illTyped(pkg)
+	if pkg.Types == nil || pkg.Info == nil || c.err != nil || ill && factsOnly || !c.inRepo(pkg) {
 		return
 	}
 	suite := vet.Suite
-	if factsOnly {
+	switch {
+	case factsOnly:
 		suite = vet.FactSuite
+	case c.port:
+		suite = without(suite, hostAnalyzers)
 	}
-	diags, err := vet.Run(c.vetPackage(pkg), suite, c.facts)
+	if ill && recursiveType(pkg) {
+		suite = without(suite, map[string]bool{"structtag": true})
+	}
+	vp := c.vetPackage(pkg)
+	vp.IllTyped = ill
+	diags, err := vet.Run(vp, suite, c.facts)
 	if err != nil {
 		c.err = err
 		return
@@ -51,11 +61,26 @@ func (c *converter) vet(pkg *load.Package, factsOnly bool) {
 	}
 }
 
-// inRepo reports whether a file of pkg is in the repository (not a cgo-generated file of
-// the build cache).
+// hostAnalyzers read the host's GOOS and GOARCH (go/build.Default), not the checked
+// configuration's: under another port they would judge its assembly by the host's rules.
+var hostAnalyzers = map[string]bool{"framepointer": true}
+
+// without returns suite without the analyzers named in names.
+func without(suite []*analysis.Analyzer, names map[string]bool) []*analysis.Analyzer {
+	var out []*analysis.Analyzer
+	for _, a := range suite {
+		if !names[a.Name] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// inRepo reports whether a file of pkg is in the repository: a file of it, or the file a
+// cgo-generated file of the build cache stands for (its //line directives say which).
 func (c *converter) inRepo(pkg *load.Package) bool {
-	for _, f := range pkg.Files {
-		if c.rel(f) != "" {
+	for _, f := range pkg.Syntax {
+		if c.rel(c.res.Fset.Position(f.Package).Filename) != "" {
 			return true
 		}
 	}
@@ -81,6 +106,16 @@ func (c *converter) vetPackage(pkg *load.Package) *vet.Package {
 func illTyped(pkg *load.Package) bool {
 	for _, e := range pkg.Errors {
 		if e.Kind == load.ParseError || e.Kind == load.TypeError && !e.Soft {
+			return true
+		}
+	}
+	return false
+}
+
+// recursiveType reports whether go/types found an invalid recursive type in pkg.
+func recursiveType(pkg *load.Package) bool {
+	for _, e := range pkg.Errors {
+		if e.Kind == load.TypeError && strings.HasPrefix(e.Msg, "invalid recursive type") {
 			return true
 		}
 	}

@@ -24,7 +24,6 @@
 // # Errors
 //
 // A package marked IllTyped gets only the analyzers that declare RunDespiteErrors, as
-// with go/analysis/checker (the resolver gives none: like `go vet`, it analyses no
-// package with type errors). A panic of an analyzer is returned as an error, never
+// with go/analysis/checker. A panic of an analyzer is returned as an error, never
 // swallowed.
 package vet
