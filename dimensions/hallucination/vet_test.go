@@ -113,3 +113,29 @@ func TestVetFixes(t *testing.T) {
 		t.Fatalf("warm checks: %d", warm)
 	}
 }
+
+// A //go:embed pattern that matches nothing is reported on the warm path too, where no go
+// list runs, at the pattern, once.
+func TestEmbedPatternWarm(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.22\n",
+		"web/web.go": "package web\n\nimport _ \"embed\"\n\n//go:embed web.go\nvar src string\n",
+	})
+	l := load.New(load.Options{})
+	for i, name := range []string{"index.html", "page.html"} {
+		src := "package web\n\nimport _ \"embed\"\n\n//go:embed " + name + "\nvar src string\n"
+		pass := passFor(t, root, []editset.Edit{{Path: "web/web.go", Content: []byte(src)}})
+		pass.Languages = lang.Registry{golang.NewWarm(l)}
+		fs, err := Dimension.Run(pass)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := check.Location{File: "web/web.go", Line: 5, Column: 12}
+		if len(fs) != 1 || fs[0].Rule != RuleBuildError || fs[0].Location != want || fs[0].Message != "pattern "+name+": no matching files found" {
+			t.Fatalf("edit %d: %+v", i, fs)
+		}
+	}
+	if _, warm := l.Stats(); warm != 2 {
+		t.Fatalf("warm checks: %d, want 2", warm)
+	}
+}

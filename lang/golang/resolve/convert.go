@@ -78,6 +78,9 @@ func (c *converter) rel(abs string) string {
 }
 
 func (c *converter) add(f lang.Problem) {
+	if f.Kind == BuildError && f.Suggestion == "" {
+		f.Suggestion = buildAdvice(f.Message)
+	}
 	k := fmt.Sprintf("%s:%d:%d:%s:%s", f.Location.File, f.Location.Line, f.Location.Column, f.Kind, f.Message)
 	c.last = -1
 	if c.only != nil && !c.only[f.Location.File] {
@@ -117,6 +120,8 @@ func (c *converter) findings() []lang.Problem {
 		}
 		c.blankName(pkg)
 		c.tooNew(pkg)
+		c.embeds(pkg)
+		c.buildLines(pkg)
 	}
 	for _, pkg := range dependencyOrder(c.res.Packages) {
 		c.vet(pkg, false)
@@ -134,6 +139,8 @@ func (c *converter) pkg(pkg *load.Package) {
 	}
 	c.blankName(pkg)
 	c.tooNew(pkg)
+	c.embeds(pkg)
+	c.buildLines(pkg)
 	c.vet(pkg, false)
 }
 
@@ -189,7 +196,14 @@ func (c *converter) loadError(pkg *load.Package, e load.Error) {
 	case load.ParseError:
 		c.syntaxError(file, loc, e)
 	case load.ListError:
-		c.add(lang.Problem{Kind: lang.TypeError, Location: loc, Message: oneLine(sanitize(e.Msg)), Symbol: file})
+		if c.packageBuildError(pkg, e) {
+			return
+		}
+		kind := lang.TypeError
+		if isBuildListError(e.Msg) {
+			kind = BuildError
+		}
+		c.add(lang.Problem{Kind: kind, Location: loc, Message: oneLine(sanitize(e.Msg)), Symbol: file})
 	default:
 		c.typeError(pkg, file, loc, e)
 	}
@@ -222,6 +236,9 @@ func (c *converter) hasBroken(pkg *load.Package) bool {
 // packageError reports a problem without a position in the repository (conflicting
 // package names, an import cycle) on the first changed file of the package's directory.
 func (c *converter) packageError(pkg *load.Package, e load.Error) {
+	if c.packageBuildError(pkg, e) {
+		return
+	}
 	file := c.fallbackFile(pkg)
 	if file == "" {
 		return
@@ -246,6 +263,9 @@ func (c *converter) syntaxError(file string, loc lang.Location, e load.Error) {
 func (c *converter) typeError(pkg *load.Package, file string, loc lang.Location, e load.Error) {
 	if strings.HasPrefix(e.Msg, "could not import ") && c.importAt[posKey(e.Pos)] {
 		return
+	}
+	if reExpectedPackage.MatchString(e.Msg) && foundPackages(pkg) {
+		return // go list's "found packages" says it, with both files
 	}
 	f := c.classifyTypeError(pkg, e)
 	f.Location = loc
@@ -289,6 +309,7 @@ var (
 	reUndefined          = regexp.MustCompile(`^undefined: ([\pL_][\pL\pN_]*)$`)
 	reMissingMember      = regexp.MustCompile(`^(.+)\.([\pL_][\pL\pN_]*) undefined \((.*)\)$`)
 	reWrongSignature     = regexp.MustCompile(`^(not enough arguments in call|too many arguments in call|not enough return values|too many return values|cannot use .* as .* value in (argument|return statement)|assignment mismatch: |.* \(no value\) used as value|cannot use .*\.\.\. in call to non-variadic|cannot use generic function .* without instantiation|not enough type arguments|too many type arguments|got \d+ type arguments?|.* is not a generic)`)
+	reExpectedPackage    = regexp.MustCompile(`^package \S+; expected package \S+$`)
 	reTooNew             = regexp.MustCompile(`requires go1\.\d+(\.\d+)? or later|requires go\d|\(-lang was set to go`)
 )
 
