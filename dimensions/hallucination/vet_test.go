@@ -139,3 +139,56 @@ func TestEmbedPatternWarm(t *testing.T) {
 		t.Fatalf("warm checks: %d, want 2", warm)
 	}
 }
+
+// A deprecated call whose note names the same function with the same signature gets a
+// fix; applied, the file compiles and uses nothing deprecated.
+func TestDeprecatedFix(t *testing.T) {
+	for _, c := range []struct{ name, src string }{
+		{"only use", "package app\n\nimport (\n\t\"io\"\n\t\"io/ioutil\"\n)\n\nfunc Read(r io.Reader) ([]byte, error) {\n\treturn ioutil.ReadAll(r)\n}\n"},
+		{"no io import", "package app\n\nimport (\n\t\"io/ioutil\"\n\t\"strings\"\n)\n\nfunc Read(s string) ([]byte, error) {\n\treturn ioutil.ReadAll(strings.NewReader(s))\n}\n"},
+		{"other uses", "package app\n\nimport (\n\t\"io\"\n\t\"io/ioutil\"\n)\n\nvar W = ioutil.Discard\n\nfunc Read(r io.Reader) ([]byte, error) {\n\treturn ioutil.ReadAll(r)\n}\n"},
+	} {
+		root := writeTree(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "app/app.go": "package app\n"})
+		src := c.src
+		l := load.New(load.Options{})
+		for round := 0; round < 3; round++ {
+			pass := passFor(t, root, []editset.Edit{{Path: "app/app.go", Content: []byte(src)}})
+			pass.Languages = lang.Registry{golang.NewWarm(l)}
+			fs, err := Dimension.Run(pass)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fs) == 0 {
+				break
+			}
+			if round == 2 || fs[0].Rule != RuleDeprecated || fs[0].Fix == nil {
+				t.Fatalf("%s, round %d: %+v", c.name, round, fs)
+			}
+			src = applyEdits(t, src, fs[0].Fix.Edits)
+		}
+		if strings.Contains(src, "ioutil") {
+			t.Fatalf("%s: fixed source still uses ioutil:\n%s", c.name, src)
+		}
+	}
+}
+
+// applyEdits applies line/column edits (1-based, end exclusive) to src.
+func applyEdits(t *testing.T, src string, edits []check.Edit) string {
+	t.Helper()
+	lines := strings.SplitAfter(src, "\n")
+	offset := func(line, col int) int {
+		n := 0
+		for _, l := range lines[:line-1] {
+			n += len(l)
+		}
+		return n + col - 1
+	}
+	slices.SortFunc(edits, func(a, b check.Edit) int {
+		return offset(b.Range.Line, b.Range.Column) - offset(a.Range.Line, a.Range.Column)
+	})
+	for _, e := range edits {
+		from, to := offset(e.Range.Line, e.Range.Column), offset(e.Range.EndLine, e.Range.EndColumn)
+		src = src[:from] + e.NewText + src[to:]
+	}
+	return src
+}

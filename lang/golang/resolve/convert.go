@@ -52,6 +52,9 @@ type converter struct {
 	// marks the positions ("file:line:col") tooNew reported, which stdversion repeats.
 	facts    *vet.Facts
 	tooNewAt map[string]bool
+	// notes caches the deprecation notes of the files declaring what the code uses, by
+	// file and line (deprecated.go).
+	notes map[string]map[int]string
 	// err is the first error of an analysis (a vet analyzer that failed): the load's
 	// findings are then not complete, and the check fails.
 	err error
@@ -63,7 +66,7 @@ func newConverter(p *lang.Request, res *load.Result, u *unit) *converter {
 		roots = append(roots, real)
 	}
 	return &converter{pass: p, res: res, unit: u, roots: roots, seen: map[string]bool{}, importAt: map[string]bool{}, syntaxSeen: map[string]bool{}, broken: map[string]bool{}, last: -1,
-		facts: vet.NewFacts(), tooNewAt: map[string]bool{}}
+		facts: vet.NewFacts(), tooNewAt: map[string]bool{}, notes: map[string]map[int]string{}}
 }
 
 // rel returns the repository-relative path of an absolute file name, or "" when the file
@@ -122,6 +125,7 @@ func (c *converter) findings() []lang.Problem {
 		c.tooNew(pkg)
 		c.embeds(pkg)
 		c.buildLines(pkg)
+		c.deprecated(pkg)
 	}
 	for _, pkg := range dependencyOrder(c.res.Packages) {
 		c.vet(pkg, false)
@@ -141,6 +145,7 @@ func (c *converter) pkg(pkg *load.Package) {
 	c.tooNew(pkg)
 	c.embeds(pkg)
 	c.buildLines(pkg)
+	c.deprecated(pkg)
 	c.vet(pkg, false)
 }
 
