@@ -342,6 +342,7 @@ func (c *converter) classifyTypeError(pkg *load.Package, e load.Error) lang.Prob
 	case reWrongSignature.MatchString(msg):
 		f.Kind = lang.WrongSignature
 		f.Message = oneLine(msg)
+		f.Suggestion, f.Fix = c.siblingHint(pkg, e.Pos)
 	}
 	return f
 }
