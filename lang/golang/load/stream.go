@@ -368,11 +368,7 @@ func (s *stream) run(roots []*packages.Package, each func(*Result) error) error 
 		finished++
 		s.release(n)
 		if firstErr == nil {
-			firstErr = s.ctx.Err()
-		}
-		if firstErr == nil && (n.initial || s.forFacts(n)) {
-			pkg := convert(n.pkg, s.dir)
-			firstErr = each(&Result{Module: s.mod, Fset: s.fset, Packages: []*Package{pkg}, Dependency: !n.initial})
+			firstErr = s.hand(n, each)
 		}
 		n.pkg.Syntax, n.pkg.TypesInfo = nil, nil // its *types.Package is all dependents need
 		for _, d := range n.dependents {
@@ -382,6 +378,16 @@ func (s *stream) run(roots []*packages.Package, each func(*Result) error) error 
 		}
 	}
 	return firstErr
+}
+
+// hand gives a checked package to each when it is wanted: an initial package, or one
+// Request.DepFacts asks for.
+func (s *stream) hand(n *node, each func(*Result) error) error {
+	if err := s.ctx.Err(); err != nil || !n.initial && !s.forFacts(n) {
+		return err
+	}
+	pkg := convert(n.pkg, s.dir)
+	return each(&Result{Module: s.mod, Fset: s.fset, Packages: []*Package{pkg}, Dependency: !n.initial})
 }
 
 // forFacts reports whether n is a package of the module that the checked packages

@@ -421,60 +421,96 @@ func sameScopeReplacement(note string, obj types.Object) string {
 // nil when the edit is not that simple: the name of the new package is taken at the use,
 // an import has a comment or a name, the use is not a package selector.
 func (d *depUses) replaceFix(f *ast.File, file string, id *ast.Ident, obj types.Object, dep stdDeprecation) *lang.Fix {
-	sel := d.sels[id]
+	sel, pn := d.pkgSelector(id, obj)
 	if sel == nil || strings.Contains(dep.ReplKey, ".") {
 		return nil
 	}
-	x, ok := sel.X.(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	pn, ok := d.pkg.Info.Uses[x].(*types.PkgName)
-	if !ok || pn.Imported() != obj.Pkg() {
-		return nil
-	}
-	var have, old *ast.ImportSpec
-	for _, im := range f.Imports {
-		switch p, _ := strconv.Unquote(im.Path.Value); p {
-		case dep.ReplPath:
-			have = im
-		case obj.Pkg().Path():
-			old = im
-		}
-	}
-	fset := d.c.res.Fset
-	at := func(from, to token.Pos, text string) lang.Edit {
-		a, b := fset.Position(from), fset.Position(to)
-		return lang.Edit{Range: lang.Location{File: file, Line: a.Line, Column: a.Column, EndLine: b.Line, EndColumn: b.Column}, NewText: text}
-	}
+	have, old := importSpecs(f, dep.ReplPath, obj.Pkg().Path())
+	e := fixEdits{fset: d.c.res.Fset, file: file}
 	only := d.onlyUse(f, pn)
 	var edits []lang.Edit
 	switch {
-	case have != nil && (have.Name == nil || have.Name.Name != "_" && have.Name.Name != "."):
-		name := pkgNameOf(dep.ReplPath)
-		if have.Name != nil {
-			name = have.Name.Name
-		}
-		edits = append(edits, at(sel.Pos(), sel.End(), name+"."+dep.ReplKey))
-		if only {
-			rm, ok := removeLine(fset, f, old, file)
-			if !ok {
-				return nil
-			}
-			edits = append(edits, rm)
-		}
-	case have == nil && only && old != nil && old.Name == nil && old.Doc == nil && old.Comment == nil:
-		name := pkgNameOf(dep.ReplPath)
-		if o := d.pkg.Types.Scope().Innermost(sel.Pos()); o != nil {
-			if _, other := o.LookupParent(name, sel.Pos()); other != nil {
-				return nil // the name means something else here
-			}
-		}
-		edits = append(edits, at(sel.Pos(), sel.End(), name+"."+dep.ReplKey), at(old.Path.Pos(), old.Path.End(), strconv.Quote(dep.ReplPath)))
-	default:
+	case have != nil:
+		edits = e.useImport(f, sel, have, old, only, dep)
+	case only && old != nil && old.Name == nil && old.Doc == nil && old.Comment == nil && d.nameFree(pkgNameOf(dep.ReplPath), sel.Pos()):
+		edits = []lang.Edit{e.at(sel.Pos(), sel.End(), pkgNameOf(dep.ReplPath)+"."+dep.ReplKey), e.at(old.Path.Pos(), old.Path.End(), strconv.Quote(dep.ReplPath))}
+	}
+	if edits == nil {
 		return nil
 	}
-	return &lang.Fix{Description: fmt.Sprintf("replace %s.%s with %s", x.Name, id.Name, dep.Repl), Edits: edits}
+	return &lang.Fix{Description: fmt.Sprintf("replace %s with %s", types.ExprString(sel), dep.Repl), Edits: edits}
+}
+
+// pkgSelector returns the selector pkg.Name whose name is id, and pkg's name, when pkg
+// is obj's package imported.
+func (d *depUses) pkgSelector(id *ast.Ident, obj types.Object) (*ast.SelectorExpr, *types.PkgName) {
+	sel := d.sels[id]
+	if sel == nil {
+		return nil, nil
+	}
+	x, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return nil, nil
+	}
+	if pn, ok := d.pkg.Info.Uses[x].(*types.PkgName); ok && pn.Imported() == obj.Pkg() {
+		return sel, pn
+	}
+	return nil, nil
+}
+
+// nameFree reports whether name means nothing at pos, for a new package qualifier.
+func (d *depUses) nameFree(name string, pos token.Pos) bool {
+	scope := d.pkg.Types.Scope().Innermost(pos)
+	if scope == nil {
+		return true
+	}
+	_, other := scope.LookupParent(name, pos)
+	return other == nil
+}
+
+// importSpecs returns f's imports of the packages at paths want and old.
+func importSpecs(f *ast.File, want, old string) (haveSpec, oldSpec *ast.ImportSpec) {
+	for _, im := range f.Imports {
+		switch p, _ := strconv.Unquote(im.Path.Value); p {
+		case want:
+			haveSpec = im
+		case old:
+			oldSpec = im
+		}
+	}
+	return haveSpec, oldSpec
+}
+
+// fixEdits builds the edits of one fix in one file.
+type fixEdits struct {
+	fset *token.FileSet
+	file string
+}
+
+func (e fixEdits) at(from, to token.Pos, text string) lang.Edit {
+	a, b := e.fset.Position(from), e.fset.Position(to)
+	return lang.Edit{Range: lang.Location{File: e.file, Line: a.Line, Column: a.Column, EndLine: b.Line, EndColumn: b.Column}, NewText: text}
+}
+
+// useImport returns the edits that call the replacement through its import in the file
+// (have), removing the old import when this was its only use; nil when they cannot.
+func (e fixEdits) useImport(f *ast.File, sel *ast.SelectorExpr, have, old *ast.ImportSpec, only bool, dep stdDeprecation) []lang.Edit {
+	name := pkgNameOf(dep.ReplPath)
+	if have.Name != nil {
+		name = have.Name.Name
+	}
+	if name == "_" || name == "." {
+		return nil
+	}
+	edits := []lang.Edit{e.at(sel.Pos(), sel.End(), name+"."+dep.ReplKey)}
+	if !only {
+		return edits
+	}
+	rm, ok := removeLine(e.fset, f, old, e.file)
+	if !ok {
+		return nil
+	}
+	return append(edits, rm)
 }
 
 // onlyUse reports whether f refers to the imported package pn exactly once.

@@ -329,18 +329,8 @@ func embedMatch(head fs.FS, dir, match, rel string, all bool) (int, string) {
 	if info.IsDir() {
 		what = "directory"
 	}
-	for d := match; d != dir && d != "." && d != "/"; d = path.Dir(d) {
-		if d != match || info.IsDir() {
-			if _, err := fs.Stat(head, path.Join(d, "go.mod")); err == nil {
-				return 0, fmt.Sprintf("cannot embed %s %s: in different module", what, rel)
-			}
-		}
-		if elem := path.Base(d); badEmbedName(elem) {
-			if d == match {
-				return 0, fmt.Sprintf("cannot embed %s %s: invalid name %s", what, rel, elem)
-			}
-			return 0, fmt.Sprintf("cannot embed %s %s: in invalid directory %s", what, rel, elem)
-		}
+	if msg := embedPath(head, dir, match, info.IsDir()); msg != "" {
+		return 0, fmt.Sprintf("cannot embed %s %s: %s", what, rel, msg)
 	}
 	switch {
 	case info.Mode().IsRegular():
@@ -348,33 +338,60 @@ func embedMatch(head fs.FS, dir, match, rel string, all bool) (int, string) {
 	case !info.IsDir():
 		return 0, "cannot embed irregular file " + rel
 	}
-	n := 0
-	_ = fs.WalkDir(head, match, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
+	if n := embeddable(head, match, all); n > 0 {
+		return n, ""
+	}
+	return 0, fmt.Sprintf("cannot embed directory %s: contains no embeddable files", rel)
+}
+
+// embedPath says why the go command refuses to embed match, a path under the package
+// directory dir: a directory on the way (or match itself, a directory) starts another
+// module, or has a name no module holds.
+func embedPath(head fs.FS, dir, match string, isDir bool) string {
+	for d := match; d != dir && d != "." && d != "/"; d = path.Dir(d) {
+		if d != match || isDir {
+			if _, err := fs.Stat(head, path.Join(d, "go.mod")); err == nil {
+				return "in different module"
+			}
 		}
-		name := d.Name()
-		if p != match && (badEmbedName(name) || (name[0] == '.' || name[0] == '_') && !all) {
+		if elem := path.Base(d); badEmbedName(elem) {
+			if d == match {
+				return "invalid name " + elem
+			}
+			return "in invalid directory " + elem
+		}
+	}
+	return ""
+}
+
+// embeddable counts the files a directory pattern embeds: regular files, not in
+// another module, their names not starting with . or _ unless all.
+func embeddable(head fs.FS, root string, all bool) int {
+	n := 0
+	_ = fs.WalkDir(head, root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case p != root && skippedEmbed(d.Name(), all):
 			if d.IsDir() {
 				return fs.SkipDir
 			}
 			return nil
-		}
-		if d.IsDir() {
-			if _, err := fs.Stat(head, path.Join(p, "go.mod")); err == nil && p != match {
+		case d.IsDir():
+			if _, err := fs.Stat(head, path.Join(p, "go.mod")); err == nil && p != root {
 				return fs.SkipDir
 			}
-			return nil
-		}
-		if d.Type().IsRegular() {
+		case d.Type().IsRegular():
 			n++
 		}
 		return nil
 	})
-	if n == 0 {
-		return 0, fmt.Sprintf("cannot embed directory %s: contains no embeddable files", rel)
-	}
-	return n, ""
+	return n
+}
+
+// skippedEmbed reports whether a directory walk of an embed pattern skips a name.
+func skippedEmbed(name string, all bool) bool {
+	return badEmbedName(name) || (name[0] == '.' || name[0] == '_') && !all
 }
 
 // badEmbedName reports a name that no module holds, which the go command does not embed.

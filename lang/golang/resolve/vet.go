@@ -207,24 +207,29 @@ func enclosing(pkg *load.Package, fset *token.FileSet, pos token.Pos) string {
 			continue
 		}
 		for _, d := range f.Decls {
-			if pos < d.Pos() || pos > d.End() {
-				continue
-			}
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv != nil && len(d.Recv.List) == 1 {
-					return recvName(d.Recv.List[0].Type) + "." + d.Name.Name
-				}
-				return d.Name.Name
-			case *ast.GenDecl:
-				for _, s := range d.Specs {
-					if pos >= s.Pos() && pos <= s.End() {
-						return specName(s)
-					}
-				}
+			if pos >= d.Pos() && pos <= d.End() {
+				return declName(d, pos)
 			}
 		}
 		return filepath.Base(fset.Position(f.FileStart).Filename)
+	}
+	return ""
+}
+
+// declName names a top-level declaration, or the spec of it around pos.
+func declName(d ast.Decl, pos token.Pos) string {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv != nil && len(d.Recv.List) == 1 {
+			return recvName(d.Recv.List[0].Type) + "." + d.Name.Name
+		}
+		return d.Name.Name
+	case *ast.GenDecl:
+		for _, s := range d.Specs {
+			if pos >= s.Pos() && pos <= s.End() {
+				return specName(s)
+			}
+		}
 	}
 	return ""
 }

@@ -2,6 +2,7 @@ package vet
 
 import (
 	"go/ast"
+	"go/build"
 	goimporter "go/importer"
 	"go/parser"
 	"go/token"
@@ -20,7 +21,7 @@ import (
 // Suite is the analyzers the installed toolchain's `go vet` runs: those cmd/vet's main.go
 // lists in its suite, in its order.
 func TestSuiteIsVets(t *testing.T) {
-	name := filepath.Join(runtime.GOROOT(), "src", "cmd", "vet", "main.go")
+	name := filepath.Join(build.Default.GOROOT, "src", "cmd", "vet", "main.go")
 	f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
 	if err != nil {
 		t.Skipf("the toolchain's cmd/vet source is not installed: %v", err)
