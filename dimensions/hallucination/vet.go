@@ -59,7 +59,7 @@ var vetRules = []*check.Rule{
 	vetRule("hallucination/vet-nilfunc", "a function is compared with nil",
 		"A declared function is never nil; the comparison is always decided and the call was probably meant."),
 	vetRule("hallucination/vet-printf", "a format string does not match its arguments",
-		"A call to fmt.Printf, log.Printf, t.Errorf, fmt.Errorf or a function that forwards to one has a format string whose directives do not match the arguments (wrong count or type, %w outside fmt.Errorf, an unknown verb), or a non-constant format string with no arguments. Wrappers are recognised within the package and, in check mode, the module's other packages (design.md §5)."),
+		"A call to fmt.Printf, log.Printf, t.Errorf, fmt.Errorf or a function that forwards to one has a format string whose directives do not match the arguments (wrong count or type, %w outside fmt.Errorf, an unknown verb), or a non-constant format string with no arguments. Wrappers are recognised among the packages of the change (diff) or of the module (check), design.md §5."),
 	vetRule("hallucination/vet-shift", "a shift equals or exceeds the operand's width",
 		"A constant shift count equals or exceeds the width of the shifted integer, so the result is always 0 (or -1)."),
 	vetRule("hallucination/vet-sigchanyzer", "signal.Notify is given an unbuffered channel",

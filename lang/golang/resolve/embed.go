@@ -29,7 +29,7 @@ func (c *converter) embeds(pkg *load.Package) {
 	for _, f := range pkg.Syntax {
 		name := c.res.Fset.Position(f.Package).Filename
 		file := c.rel(name)
-		if file == "" || !strings.Contains(c.sourceOf(f), "//go:embed") {
+		if file == "" || !hasEmbed(f) {
 			continue
 		}
 		vars := embedTargets(f)
@@ -43,15 +43,16 @@ func (c *converter) embeds(pkg *load.Package) {
 	}
 }
 
-// sourceOf returns a cheap stand-in for a file's text: its comments, where directives are.
-func (c *converter) sourceOf(f *ast.File) string {
-	var b strings.Builder
+// hasEmbed reports whether a comment of f is a //go:embed directive.
+func hasEmbed(f *ast.File) bool {
 	for _, cg := range f.Comments {
 		for _, cm := range cg.List {
-			b.WriteString(cm.Text)
+			if _, ok := embedDirective(cm.Text); ok {
+				return true
+			}
 		}
 	}
-	return b.String()
+	return false
 }
 
 // embedDirective returns the arguments of a //go:embed comment.
