@@ -67,7 +67,11 @@ var rules = []*check.Rule{
 		Doc: "The change adds a use of an API that its own documentation marks deprecated at the language version the project targets (a `// Deprecated:` paragraph in Go, `warnings.deprecated` or typeshed's deprecations in Python, SBCL's deprecated symbols in Common Lisp). Models trained on old code write old APIs; the suggestion names the replacement the deprecation note gives. The policy can make this rule an error."},
 	ruleUnverifiedFile,
 	ruleOutsideRepository,
+	ruleBuildError,
 }
+
+// allRules are the dimension's rules, those of go vet's analyzers last.
+var allRules = append(append([]*check.Rule{}, rules...), vetRules...)
 
 // RuleOutsideRepository is reported for a go.mod replace or a go.work use/replace that
 // points at a directory outside the repository.
@@ -105,7 +109,7 @@ var ruleUnverifiedFile = &check.Rule{
 var Dimension = &check.Dimension{
 	Name:         policy.Hallucination,
 	Doc:          "every reference of the change resolves against the real APIs",
-	Rules:        rules,
+	Rules:        allRules,
 	Run:          run,
 	PerDirectory: true,
 }
@@ -117,7 +121,7 @@ func run(p *check.Pass) ([]check.Finding, error) {
 			resolved[fe.Name()] = true
 		}
 	}
-	problems, err := p.Resolved(policy.Hallucination, rules)
+	problems, err := p.Resolved(policy.Hallucination, allRules)
 	if err != nil {
 		return nil, err
 	}

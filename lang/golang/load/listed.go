@@ -213,6 +213,7 @@ func listedState(snap *snapshot, p *packages.Package) *pkgState {
 	st := &pkgState{
 		id: p.ID, pkgPath: p.PkgPath, name: p.Name,
 		dir: filepath.Dir(p.CompiledGoFiles[0]), files: p.CompiledGoFiles,
+		other: p.OtherFiles, ignored: p.IgnoredFiles,
 		imports: map[string]*Import{}, sizes: p.TypesSizes, goVersion: p.Module.GoVersion,
 		deps: map[string]string{}, stamps: snap.stamps,
 	}

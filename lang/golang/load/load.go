@@ -87,6 +87,10 @@ type Package struct {
 	Imports map[string]*Import
 	// Errors lists every list, parse and type error of the package, in that order.
 	Errors []Error
+	// OtherFiles are the package's non-Go source files (assembly, C) and IgnoredFiles the
+	// files its build configuration excludes, as go list reports them: for analyzers that
+	// read them (go vet's asmdecl, buildtag, directive, framepointer).
+	OtherFiles, IgnoredFiles []string
 }
 
 // Result is what one check produced.
@@ -96,6 +100,9 @@ type Result struct {
 	Packages []*Package
 	// Warm is set when the check reused cached dependency information and ran no `go list`.
 	Warm bool
+	// Dependency marks a package CheckEach gives only for its facts (Request.DepFacts):
+	// the checked packages import it, and its findings are not wanted.
+	Dependency bool
 }
 
 // Request names what to check.
@@ -116,6 +123,11 @@ type Request struct {
 	Absent []string
 	// Build is the build configuration; the zero value is the host's.
 	Build Build
+	// DepFacts makes CheckEach type-check the module's other packages that the checked
+	// ones import with their function bodies, and give them to each too, marked
+	// Dependency: an analysis that learns facts from the packages a package imports (go
+	// vet's printf wrappers) then sees the same facts whichever packages a check covers.
+	DepFacts bool
 }
 
 // absentFile is the overlay content that stands for "no such file" (see Request.Absent).
@@ -481,6 +493,7 @@ func convert(p *packages.Package, dir string) *Package {
 		ID: p.ID, PkgPath: p.PkgPath, Name: p.Name,
 		Files: p.CompiledGoFiles, Syntax: p.Syntax, Types: p.Types, Info: p.TypesInfo,
 		TypesSizes: p.TypesSizes, Imports: map[string]*Import{},
+		OtherFiles: p.OtherFiles, IgnoredFiles: p.IgnoredFiles,
 	}
 	if len(pkg.Files) != len(pkg.Syntax) { // files that did not parse at all
 		pkg.Files = nil

@@ -50,7 +50,7 @@ func NewStore(c *resultcache.Cache) *Store { return &Store{cache: c} }
 
 // entryVersion changes with the format or meaning of an entry, turning old ones into
 // misses.
-const entryVersion = 1
+const entryVersion = 2
 
 // entry is what a Store keeps of one snapshot.
 type entry struct {
@@ -64,6 +64,8 @@ type entry struct {
 type savedPackage struct {
 	ID, PkgPath, Name, Dir string
 	Files                  []string
+	OtherFiles             []string `json:",omitempty"`
+	IgnoredFiles           []string `json:",omitempty"`
 	Listing                string
 	GoVersion              string
 	Compiler, Arch         string            // the types.SizesFor arguments
@@ -304,7 +306,7 @@ func (s *snapshot) savedPackage(st *pkgState, own map[string]bool) (savedPackage
 	}
 	sp := savedPackage{
 		ID: st.id, PkgPath: st.pkgPath, Name: st.name, Dir: st.dir, Files: st.files,
-		Listing: st.listing, GoVersion: st.goVersion, Compiler: compiler, Arch: arch,
+		OtherFiles: st.other, IgnoredFiles: st.ignored, Listing: st.listing, GoVersion: st.goVersion, Compiler: compiler, Arch: arch,
 		Deps: st.deps, Imports: map[string]savedImport{},
 	}
 	for _, fp := range st.deps {
@@ -429,7 +431,7 @@ func restoreState(sp savedPackage, stamps *stampCache) (*pkgState, bool) {
 	}
 	st := &pkgState{
 		id: sp.ID, pkgPath: sp.PkgPath, name: sp.Name, dir: sp.Dir, files: sp.Files,
-		listing: sp.Listing, sizes: sizes, goVersion: sp.GoVersion, deps: sp.Deps,
+		other: sp.OtherFiles, ignored: sp.IgnoredFiles, listing: sp.Listing, sizes: sizes, goVersion: sp.GoVersion, deps: sp.Deps,
 		stamps: stamps, imports: map[string]*Import{},
 	}
 	if st.deps == nil {

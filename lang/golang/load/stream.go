@@ -1,7 +1,6 @@
 package load
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"go/ast"
@@ -56,7 +55,7 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 		return true, err
 	}
 	s := &stream{ctx: ctx, dir: req.Dir, env: append(l.Env(req.Dir), req.Build.env()...), flags: req.Build.flags(),
-		port: req.Build.key() != (Build{}).key(), fset: token.NewFileSet(), view: map[string]*types.Package{},
+		port: req.Build.key() != (Build{}).key(), depFacts: req.DepFacts, fset: token.NewFileSet(), view: map[string]*types.Package{},
 		sourced: map[*packages.Package]*sync.Once{}}
 	roots, err := s.list(patterns)
 	if err != nil {
@@ -84,6 +83,8 @@ type stream struct {
 	port bool
 	fset *token.FileSet
 	mod  Module
+	// depFacts is Request.DepFacts.
+	depFacts bool
 
 	nodes   map[*packages.Package]*node // the packages checked from source
 	order   []*node                     // nodes, in the order `go list` gave them
@@ -407,11 +408,10 @@ func (s *stream) run(roots []*packages.Package, each func(*Result) error) error 
 		finished++
 		s.release(n)
 		if firstErr == nil {
-			firstErr = cmp.Or(n.crashed, s.ctx.Err())
+			firstErr = n.crashed
 		}
-		if firstErr == nil && n.initial {
-			pkg := convert(n.pkg, s.dir)
-			firstErr = each(&Result{Module: s.mod, Fset: s.fset, Packages: []*Package{pkg}})
+		if firstErr == nil {
+			firstErr = s.hand(n, each)
 		}
 		n.pkg.Syntax, n.pkg.TypesInfo = nil, nil // its *types.Package is all dependents need
 		for _, d := range n.dependents {
@@ -421,6 +421,22 @@ func (s *stream) run(roots []*packages.Package, each func(*Result) error) error 
 		}
 	}
 	return firstErr
+}
+
+// hand gives a checked package to each when it is wanted: an initial package, or one
+// Request.DepFacts asks for.
+func (s *stream) hand(n *node, each func(*Result) error) error {
+	if err := s.ctx.Err(); err != nil || !n.initial && !s.forFacts(n) {
+		return err
+	}
+	pkg := convert(n.pkg, s.dir)
+	return each(&Result{Module: s.mod, Fset: s.fset, Packages: []*Package{pkg}, Dependency: !n.initial})
+}
+
+// forFacts reports whether n is a package of the module that the checked packages
+// import and that Request.DepFacts asks for.
+func (s *stream) forFacts(n *node) bool {
+	return s.depFacts && !n.initial && n.pkg.Module != nil && n.pkg.Module.Main
 }
 
 // release forgets the parsed files of n that no other package still needs.
@@ -473,7 +489,7 @@ func (s *stream) check(n *node) {
 	p.TypesInfo = newTypesInfo()
 	tc := &types.Config{
 		Importer:         importerFunc(func(path string) (*types.Package, error) { return s.importFor(n, path) }),
-		IgnoreFuncBodies: !n.initial,
+		IgnoreFuncBodies: !n.initial && !s.forFacts(n),
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok {
 				p.TypeErrors = append(p.TypeErrors, te)
@@ -508,12 +524,50 @@ func (s *stream) importFor(n *node, path string) (*types.Package, error) {
 	}
 	ip := n.pkg.Imports[path]
 	if ip == nil {
+		if cycle := s.cycle(n.pkg, path); cycle != nil {
+			// go/packages took the edge that closes a cycle out of the graph; its own
+			// importer says so in these words.
+			return nil, fmt.Errorf("import cycle: %v", cycle)
+		}
 		return nil, fmt.Errorf("no metadata for %s", path)
 	}
 	if s.nodes[ip] != nil {
 		return ip.Types, nil
 	}
 	return s.importOutside(ip)
+}
+
+// cycle returns the import stack from the source package at path back to from, as
+// go/packages reports a cycle, or nil when path does not lead back to from.
+func (s *stream) cycle(from *packages.Package, path string) []string {
+	var start *packages.Package
+	for p := range s.nodes {
+		if p.PkgPath == path && !strings.HasSuffix(p.ID, ".test]") {
+			start = p
+		}
+	}
+	seen := map[*packages.Package]bool{}
+	var walk func(p *packages.Package) []string
+	walk = func(p *packages.Package) []string {
+		if p == from {
+			return []string{}
+		}
+		if p == nil || seen[p] {
+			return nil
+		}
+		seen[p] = true
+		for _, ip := range sortedImports(p) {
+			if rest := walk(ip); rest != nil {
+				return append([]string{p.PkgPath}, rest...)
+			}
+		}
+		return nil
+	}
+	stack := walk(start)
+	if stack == nil {
+		return nil
+	}
+	return append(stack, from.PkgPath)
 }
 
 // parseErrors converts a parse error as go/packages does.

@@ -40,6 +40,11 @@ func summary(res *Result, dir string) []string {
 		sort.Strings(imps)
 		s += strings.Join(imps, "")
 		for _, e := range p.Errors {
+			if e.Kind == ListError && strings.HasPrefix(e.Msg, "pattern ") {
+				// go list resolves //go:embed patterns only when it builds (-export,
+				// Check's mode); the resolver checks them itself on every path.
+				continue
+			}
 			s += fmt.Sprintf("\n  error %d %s:%d:%d soft=%v %s", e.Kind, rel(e.Pos.Filename), e.Pos.Line, e.Pos.Column, e.Soft, e.Msg)
 		}
 		if p.Types != nil {

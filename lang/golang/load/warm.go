@@ -43,7 +43,8 @@ type pkgState struct {
 	id, pkgPath, name string
 	dir               string
 	files             []string
-	listing           string // the .go file names of dir, as seen at load time
+	other, ignored    []string // Package.OtherFiles and IgnoredFiles
+	listing           string   // the .go file names of dir, as seen at load time
 	imports           map[string]*Import
 	sizes             types.Sizes
 	goVersion         string
@@ -67,6 +68,8 @@ func addState(snap *snapshot, p *packages.Package, pkg *Package, overlay map[str
 		id: p.ID, pkgPath: p.PkgPath, name: p.Name,
 		dir:       filepath.Dir(p.CompiledGoFiles[0]),
 		files:     p.CompiledGoFiles,
+		other:     p.OtherFiles,
+		ignored:   p.IgnoredFiles,
 		imports:   pkg.Imports,
 		sizes:     p.TypesSizes,
 		goVersion: p.Module.GoVersion,
@@ -261,7 +264,7 @@ func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]by
 	pkg := &Package{
 		ID: st.id, PkgPath: st.pkgPath, Name: st.name, Files: files, Syntax: syntax,
 		TypesSizes: st.sizes, Imports: st.imports, Errors: errs,
-		Info: newTypesInfo(),
+		Info: newTypesInfo(), OtherFiles: st.other, IgnoredFiles: st.ignored,
 	}
 	if len(syntax) != len(files) {
 		return nil, false, nil

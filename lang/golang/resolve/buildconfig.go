@@ -76,7 +76,7 @@ func andExpr(a, b constraint.Expr) constraint.Expr {
 // nameOSArch returns the GOOS and GOARCH a file name restricts the file to, as go/build
 // reads them: name_GOOS.go, name_GOARCH.go, name_GOOS_GOARCH.go (and _test before .go).
 func nameOSArch(name string) (goos, arch string) {
-	name = strings.TrimSuffix(strings.TrimSuffix(name, ".go"), "_test")
+	name = strings.TrimSuffix(strings.TrimSuffix(name, path.Ext(name)), "_test")
 	i := strings.IndexByte(name, '_')
 	if i < 0 {
 		return "", ""

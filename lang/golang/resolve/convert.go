@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
+	"github.com/agentverify/agentverify/lang/golang/vet"
 )
 
 // converter turns the errors of a load into findings.
@@ -43,6 +45,8 @@ type converter struct {
 	// release, when set, is the older release (go1.N) the packages were built as: their
 	// files use no API newer than it, whatever the go line (toonew.go).
 	release int
+	// port is set for a check under another GOOS or GOARCH than the host's.
+	port bool
 	// mod is the checked module's go.mod, read on first use (modRead).
 	mod     *modInfo
 	modRead bool
@@ -51,6 +55,16 @@ type converter struct {
 	// setup is set when an import could not be verified here (a module missing from the
 	// module cache or the vendor directory): the verification fails with it, exit 2.
 	setup error
+	// facts carries go vet's facts between the packages of the load (vet.go); tooNewAt
+	// marks the positions ("file:line:col") tooNew reported, which stdversion repeats.
+	facts    *vet.Facts
+	tooNewAt map[string]bool
+	// notes caches the deprecation notes of the files declaring what the code uses, by
+	// file and line (deprecated.go).
+	notes map[string]map[int]string
+	// err is the first error of an analysis (a vet analyzer that failed): the load's
+	// findings are then not complete, and the check fails.
+	err error
 }
 
 func newConverter(p *lang.Request, res *load.Result, u *unit) *converter {
@@ -58,7 +72,8 @@ func newConverter(p *lang.Request, res *load.Result, u *unit) *converter {
 	if real, err := filepath.EvalSymlinks(p.Changes.Root); err == nil && real != p.Changes.Root {
 		roots = append(roots, real)
 	}
-	return &converter{pass: p, res: res, unit: u, roots: roots, seen: map[string]bool{}, importAt: map[string]bool{}, syntaxSeen: map[string]bool{}, broken: map[string]bool{}, last: -1}
+	return &converter{pass: p, res: res, unit: u, roots: roots, seen: map[string]bool{}, importAt: map[string]bool{}, syntaxSeen: map[string]bool{}, broken: map[string]bool{}, last: -1,
+		facts: vet.NewFacts(), tooNewAt: map[string]bool{}, notes: map[string]map[int]string{}}
 }
 
 // rel returns the repository-relative path of an absolute file name, or "" when the file
@@ -73,6 +88,9 @@ func (c *converter) rel(abs string) string {
 }
 
 func (c *converter) add(f lang.Problem) {
+	if f.Kind == BuildError && f.Suggestion == "" {
+		f.Suggestion = buildAdvice(f.Message)
+	}
 	k := fmt.Sprintf("%s:%d:%d:%s:%s", f.Location.File, f.Location.Line, f.Location.Column, f.Kind, f.Message)
 	c.last = -1
 	if c.only != nil && !c.only[f.Location.File] {
@@ -113,8 +131,14 @@ func (c *converter) findings() ([]lang.Problem, error) {
 		}
 		c.blankName(pkg)
 		c.tooNew(pkg)
+		c.embeds(pkg)
+		c.buildLines(pkg)
+		c.deprecated(pkg)
 	}
-	return c.out, c.setup
+	for _, pkg := range dependencyOrder(c.res.Packages) {
+		c.vet(pkg, false)
+	}
+	return c.out, cmp.Or(c.setup, c.err)
 }
 
 // pkg converts the errors of one package, for a load that streams its packages: its
@@ -127,6 +151,10 @@ func (c *converter) pkg(pkg *load.Package) {
 	}
 	c.blankName(pkg)
 	c.tooNew(pkg)
+	c.embeds(pkg)
+	c.buildLines(pkg)
+	c.deprecated(pkg)
+	c.vet(pkg, false)
 }
 
 // imports reports the import specs that resolve to no package.
@@ -181,7 +209,14 @@ func (c *converter) loadError(pkg *load.Package, e load.Error) {
 	case load.ParseError:
 		c.syntaxError(file, loc, e)
 	case load.ListError:
-		c.add(lang.Problem{Kind: lang.TypeError, Location: loc, Message: c.relMsg(e.Msg), Symbol: file})
+		if c.packageBuildError(pkg, e) {
+			return
+		}
+		kind := lang.TypeError
+		if isBuildListError(e.Msg) {
+			kind = BuildError
+		}
+		c.add(lang.Problem{Kind: kind, Location: loc, Message: oneLine(sanitize(c.relMsg(e.Msg))), Symbol: file})
 	default:
 		c.typeError(pkg, file, loc, e)
 	}
@@ -214,6 +249,9 @@ func (c *converter) hasBroken(pkg *load.Package) bool {
 // packageError reports a problem without a position in the repository (conflicting
 // package names, an import cycle) on the first changed file of the package's directory.
 func (c *converter) packageError(pkg *load.Package, e load.Error) {
+	if c.packageBuildError(pkg, e) {
+		return
+	}
 	file := c.fallbackFile(pkg)
 	if file == "" {
 		return
@@ -254,6 +292,9 @@ func (c *converter) syntaxError(file string, loc lang.Location, e load.Error) {
 func (c *converter) typeError(pkg *load.Package, file string, loc lang.Location, e load.Error) {
 	if strings.HasPrefix(e.Msg, "could not import ") && c.importAt[posKey(e.Pos)] {
 		return
+	}
+	if reExpectedPackage.MatchString(e.Msg) && foundPackages(pkg) {
+		return // go list's "found packages" says it, with both files
 	}
 	f := c.classifyTypeError(pkg, e)
 	f.Location = loc
@@ -298,6 +339,7 @@ var (
 	reUndefined          = regexp.MustCompile(`^undefined: ([\pL_][\pL\pN_]*)$`)
 	reMissingMember      = regexp.MustCompile(`^(.+)\.([\pL_][\pL\pN_]*) undefined \((.*)\)$`)
 	reWrongSignature     = regexp.MustCompile(`^(not enough arguments in call|too many arguments in call|not enough return values|too many return values|cannot use .* as .* value in (argument|return statement)|assignment mismatch: |.* \(no value\) used as value|cannot use .*\.\.\. in call to non-variadic|cannot use generic function .* without instantiation|not enough type arguments|too many type arguments|got \d+ type arguments?|.* is not a generic)`)
+	reExpectedPackage    = regexp.MustCompile(`^package \S+; expected package \S+$`)
 	reTooNew             = regexp.MustCompile(`requires go1\.\d+(\.\d+)? or later|requires go\d|\(-lang was set to go`)
 )
 
@@ -325,6 +367,7 @@ func (c *converter) classifyTypeError(pkg *load.Package, e load.Error) lang.Prob
 	case reWrongSignature.MatchString(msg):
 		f.Kind = lang.WrongSignature
 		f.Message = oneLine(msg)
+		f.Suggestion, f.Fix = c.siblingHint(pkg, e.Pos)
 	}
 	return f
 }

@@ -62,6 +62,9 @@ type unit struct {
 	dir      string // repository-relative directory
 	inModule bool
 	goFiles  []*change.File
+	// asmFiles are the changed assembly files, which go vet's asmdecl and framepointer
+	// check against their package.
+	asmFiles []*change.File
 	goMod    *change.File // set when the change touches this module's go.mod
 	goSum    *change.File
 	// goneDirs are the directories of the Go files the change deleted or renamed away:
@@ -112,6 +115,10 @@ func units(set *change.Set, head fs.FS) (map[string]*unit, []lang.Problem) {
 		case strings.HasSuffix(f.Path, ".go") && !outsideBuild(f.Path):
 			u := get(f.Path)
 			u.goFiles = append(u.goFiles, f)
+		case strings.HasSuffix(f.Path, ".s") && f.Head != nil:
+			if u := get(f.Path); u.inModule {
+				u.asmFiles = append(u.asmFiles, f)
+			}
 		}
 	}
 	moduleGone := recheckModules(set, head, get)
@@ -220,7 +227,7 @@ func checkUnit(p *lang.Request, loader *load.Loader, head fs.FS, u *unit) ([]lan
 		}
 		out = append(out, moduleFindings(u, u.mods)...)
 	}
-	if len(u.goFiles) == 0 && len(u.goneDirs) == 0 {
+	if len(u.goFiles) == 0 && len(u.goneDirs) == 0 && len(u.asmFiles) == 0 {
 		return out, nil
 	}
 	req, err := newRequest(p, head, u)
@@ -253,11 +260,19 @@ func checkUnit(p *lang.Request, loader *load.Loader, head fs.FS, u *unit) ([]lan
 func checkHost(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, hostReq load.Request) (_ []lang.Problem, failed bool, _ error) {
 	if p.Changes.NoBase && p.Changes.OnDisk {
 		c := newConverter(p, nil, u)
+		hostReq.DepFacts = true
 		handled, err := loader.CheckEach(p.Context, hostReq, func(res *load.Result) error {
 			c.res = res
-			c.pkg(res.Packages[0])
-			return nil
+			if res.Dependency {
+				c.vet(res.Packages[0], true)
+			} else {
+				c.pkg(res.Packages[0])
+			}
+			return c.err
 		})
+		if c.err != nil {
+			return nil, false, c.err
+		}
 		if handled && err != nil {
 			f, err := loadFailure(p, u, err)
 			return []lang.Problem{f}, true, err
@@ -309,6 +324,9 @@ func newRequest(p *lang.Request, head fs.FS, u *unit) (load.Request, error) {
 	}
 	for dir := range u.goneDirs {
 		pkgDirs[dir] = true
+	}
+	for _, f := range u.asmFiles {
+		pkgDirs[path.Dir(f.Path)] = true
 	}
 	dirs := slices.Sorted(maps.Keys(pkgDirs))
 	ignored, err := ignoredGo(p, u, dirs)

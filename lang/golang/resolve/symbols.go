@@ -70,8 +70,16 @@ func (c *converter) unknownSymbol(pkg *load.Package, e load.Error, qual, name st
 		}
 	}
 	names := closest(name, cands)
-	f.Suggestion = didYouMean(qual+".", names)
-	if len(names) == 1 {
+	if len(names) == 0 {
+		// No name is near, but the package's sentinel errors may be what was meant.
+		if hint, best := sentinelHint(qual, name, imported); hint != "" {
+			names = []string{best}
+			f.Suggestion = hint
+		}
+	} else {
+		f.Suggestion = didYouMean(qual+".", names)
+	}
+	if len(names) == 1 && names[0] != "" {
 		// One candidate: an exact fix, its range the selected name (set by typeError).
 		f.Fix = &lang.Fix{Description: fmt.Sprintf("replace %s.%s with %s.%s", qual, name, qual, names[0]),
 			Edits: []lang.Edit{{NewText: names[0]}}}

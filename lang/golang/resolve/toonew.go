@@ -36,21 +36,38 @@ func (c *converter) tooNew(pkg *load.Package) {
 		if file == "" || !ok {
 			continue
 		}
+		promoted := map[*ast.Ident]*types.Named{}
 		ast.Inspect(f, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				c.tooNewUse(pkg, owners, file, fileMinor, id)
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				if t := promotedVia(pkg.Info, n); t != nil {
+					promoted[n.Sel] = t
+				}
+			case *ast.Ident:
+				c.tooNewUse(pkg, owners, file, fileMinor, n, promoted[n])
 			}
 			return true
 		})
 	}
 }
 
-func (c *converter) tooNewUse(pkg *load.Package, owners fieldOwners, file string, fileMinor int, id *ast.Ident) {
+// tooNewUse reports id when it uses a standard-library symbol too new for the file; via,
+// when set, is the exported type through which id selects a method or field promoted
+// from an unexported one (t.Context of *testing.T is testing.common's), which the
+// manifest lists under via.
+func (c *converter) tooNewUse(pkg *load.Package, owners fieldOwners, file string, fileMinor int, id *ast.Ident, via *types.Named) {
 	obj := pkg.Info.Uses[id]
 	if obj == nil || obj.Pkg() == nil || !isStdPath(obj.Pkg().Path()) || obj.Pkg() == pkg.Types {
 		return
 	}
 	key, display := stdSymbol(obj, owners)
+	if via != nil {
+		key = via.Obj().Name() + "." + id.Name
+		display = key
+		if fn, ok := obj.(*types.Func); ok && isPointerRecv(fn) {
+			display = "(*" + via.Obj().Name() + ")." + id.Name
+		}
+	}
 	if key == "" {
 		return
 	}
@@ -63,6 +80,7 @@ func (c *converter) tooNewUse(pkg *load.Package, owners fieldOwners, file string
 		what = fmt.Sprintf("file is go1.%d", fileMinor)
 	}
 	pos := c.res.Fset.Position(id.Pos())
+	c.tooNewAt[posKey(pos)] = true
 	c.add(lang.Problem{
 		Kind: lang.APITooNew,
 		Location: lang.Location{File: file, Line: pos.Line, Column: pos.Column,
@@ -71,6 +89,45 @@ func (c *converter) tooNewUse(pkg *load.Package, owners fieldOwners, file string
 		Suggestion: fmt.Sprintf("use an API of go1.%d or earlier, or raise the go directive to 1.%d in a reviewed change", fileMinor, minor),
 		Symbol:     obj.Pkg().Path() + "." + key,
 	})
+}
+
+// promotedVia returns the exported standard-library type through which sel selects a
+// method declared on an unexported embedded type, or nil.
+func promotedVia(info *types.Info, sel *ast.SelectorExpr) *types.Named {
+	s := info.Selections[sel]
+	if s == nil || s.Kind() == types.MethodExpr || len(s.Index()) < 2 {
+		return nil
+	}
+	t := s.Recv()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || !isStdPath(n.Obj().Pkg().Path()) || !n.Obj().Exported() || s.Obj().Pkg() != n.Obj().Pkg() {
+		return nil
+	}
+	fn, ok := s.Obj().(*types.Func)
+	if !ok {
+		return nil
+	}
+	t = fn.Signature().Recv().Type()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if decl, ok := types.Unalias(t).(*types.Named); !ok || decl.Obj().Exported() {
+		return nil // the manifest lists it under its own type
+	}
+	return n
+}
+
+// isPointerRecv reports whether a method has a pointer receiver.
+func isPointerRecv(fn *types.Func) bool {
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	_, ok := types.Unalias(recv.Type()).(*types.Pointer)
+	return ok
 }
 
 // stdSymbol returns the manifest key of a standard-library object ("Cut", "WaitGroup.Go",

@@ -23,6 +23,9 @@ type excluded struct {
 	file *change.File
 	abs  string
 	fc   fileConstraint
+	// other marks a file of the package that is not Go (assembly): its configuration
+	// loads its package for go vet's analyzers of such files.
+	other bool
 }
 
 // checkExcluded type-checks the changed files the host build excludes (by file name or
@@ -57,10 +60,15 @@ func checkExcluded(p *lang.Request, loader *load.Loader, req load.Request, u *un
 
 // checkUnder type-checks files in build configuration c and keeps the findings in them.
 func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit, c config, files []excluded) ([]lang.Problem, error) {
+	all := req.Files
 	req.Build, req.Files = loadBuild(c), nil
 	for _, e := range files {
 		req.Files = append(req.Files, e.abs)
+		if e.other {
+			req.Files = append(req.Files, goFilesOf(all, filepath.Dir(e.abs))...)
+		}
 	}
+	req.Files = uniq(req.Files)
 	if c.release > 0 {
 		req = releaseView(req, c.release)
 	}
@@ -77,6 +85,7 @@ func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit,
 	}
 	conv := newConverter(p, res, u)
 	conv.only, conv.note, conv.release = map[string]bool{}, "built for "+describe(c), c.release
+	conv.port = !c.isHost()
 	for _, e := range files {
 		conv.only[e.file.Path] = true
 	}
@@ -142,6 +151,11 @@ func describe(c config) string {
 func splitExcluded(root string, req load.Request, u *unit, cgo bool) (load.Request, []excluded) {
 	var out []excluded
 	skip := map[string]bool{}
+	for _, f := range u.asmFiles {
+		if fc := readConstraint(f.Path, f.Head); !fc.matches(host, cgo) {
+			out = append(out, excluded{file: f, abs: filepath.Join(root, filepath.FromSlash(f.Path)), fc: fc, other: true})
+		}
+	}
 	for _, f := range u.goFiles {
 		abs := filepath.Join(root, filepath.FromSlash(f.Path))
 		if f.Head == nil {
@@ -165,11 +179,23 @@ func splitExcluded(root string, req load.Request, u *unit, cgo bool) (load.Reque
 func loadedFiles(res *load.Result) map[string]bool {
 	m := map[string]bool{}
 	for _, pkg := range res.Packages {
-		for _, f := range pkg.Files {
+		for _, f := range slices.Concat(pkg.Files, pkg.OtherFiles) {
 			m[f] = true
 		}
 	}
 	return m
+}
+
+// goFilesOf returns the Go files of dir among files (the head tree's), for the load of
+// an assembly file's package.
+func goFilesOf(files []string, dir string) []string {
+	var out []string
+	for _, f := range files {
+		if filepath.Dir(f) == dir && strings.HasSuffix(f, ".go") {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // unverified reports a file that could not be type-checked, at its build constraint.

@@ -1,0 +1,194 @@
+package hallucination
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/change/editset"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/golang"
+	"github.com/agentverify/agentverify/lang/golang/load"
+	"github.com/agentverify/agentverify/lang/golang/resolve"
+	"github.com/agentverify/agentverify/lang/golang/vet"
+	"github.com/agentverify/agentverify/policy"
+)
+
+// Every analyzer of go vet's suite has its rule, and no rule names an analyzer the suite
+// does not run; stdversion reports under api-too-new.
+func TestVetRulesCoverSuite(t *testing.T) {
+	want := map[string]bool{}
+	for _, a := range vet.Suite {
+		if a.Name != "stdversion" {
+			want[policy.Hallucination+"/"+string(resolve.VetKind(a.Name))] = true
+		}
+	}
+	got := map[string]bool{}
+	for _, r := range Dimension.Rules {
+		if strings.HasPrefix(r.ID, policy.Hallucination+"/vet-") {
+			got[r.ID] = true
+			if !want[r.ID] {
+				t.Errorf("rule %s names no analyzer of vet.Suite", r.ID)
+			}
+			if r.Default != policy.Error || !strings.Contains(r.Doc, r.ID+": off") {
+				t.Errorf("rule %s: default %s, doc %q", r.ID, r.Default, r.Doc)
+			}
+		}
+	}
+	for id := range want {
+		if !got[id] {
+			t.Errorf("analyzer rule %s is not declared", id)
+		}
+	}
+}
+
+// A check of one directory learns the facts of the module's packages it imports, though
+// they are not checked themselves: the finding is the one a check of the whole module
+// reports, so a result cache that replays the other directories changes nothing.
+func TestVetFactsFromUncheckedPackages(t *testing.T) {
+	files := map[string]string{
+		"go.mod":       "module example.com/m\n\ngo 1.24\n",
+		"logx/logx.go": "package logx\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\n// Debugf logs.\nfunc Debugf(format string, args ...any) { fmt.Fprintf(os.Stderr, format, args...) }\n",
+		"app/app.go":   "package app\n\nimport \"example.com/m/logx\"\n\nfunc Run(op string) { logx.Debugf(\"%d\", op) }\n",
+	}
+	root := writeTree(t, files)
+	want := check.Location{File: "app/app.go", Line: 5, Column: 36, EndLine: 5, EndColumn: 38}
+	for _, only := range [][]string{{"app/app.go"}, {"app/app.go", "logx/logx.go"}} {
+		var cf []*change.File
+		for _, p := range only {
+			cf = append(cf, change.NewFile(p, "", nil, []byte(files[p])))
+		}
+		set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true, OnDisk: true, Files: cf}
+		set.Sort()
+		fs, err := Dimension.Run(&check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Check, Languages: languages})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fs) != 1 || fs[0].Rule != "hallucination/vet-printf" || fs[0].Location != want {
+			t.Fatalf("check of %v: %+v", only, fs)
+		}
+	}
+}
+
+// A diagnostic with one suggested fix carries it as the finding's fix, its edit in the
+// repository's coordinates; an in-memory edit is vetted as proposed, on the warm path too.
+func TestVetFixes(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"app/app.go": "package app\n",
+	})
+	l := load.New(load.Options{})
+	src := "package app\n\nimport (\n\t\"fmt\"\n\t\"time\"\n)\n\nfunc Run(msg string, t time.Time) {\n\tfmt.Printf(msg)\n\t_ = t.Format(\"2006-02-01\")\n}\n"
+	for i := range 2 {
+		pass := passFor(t, root, []editset.Edit{{Path: "app/app.go", Content: []byte(src)}})
+		pass.Languages = lang.Registry{golang.NewWarm(l)}
+		fs, err := Dimension.Run(pass)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules := []string{}
+		for _, f := range fs {
+			rules = append(rules, f.Rule)
+		}
+		if !slices.Equal(rules, []string{"hallucination/vet-printf", "hallucination/vet-timeformat"}) {
+			t.Fatalf("edit %d: %+v", i, fs)
+		}
+		printf, format := fs[0].Fix, fs[1].Fix
+		if printf == nil || len(printf.Edits) != 1 || printf.Edits[0].NewText != `"%s", ` ||
+			printf.Edits[0].Range != (check.Location{File: "app/app.go", Line: 9, Column: 13, EndLine: 9, EndColumn: 13}) {
+			t.Fatalf("edit %d: printf fix %+v", i, printf)
+		}
+		if format == nil || len(format.Edits) != 1 || format.Edits[0].NewText != "2006-01-02" || format.Edits[0].Range.Line != 10 {
+			t.Fatalf("edit %d: timeformat fix %+v", i, format)
+		}
+		if !strings.Contains(fs[0].Suggestion, `insert "%s" format string`) {
+			t.Fatalf("edit %d: suggestion %q", i, fs[0].Suggestion)
+		}
+	}
+	if _, warm := l.Stats(); warm < 1 { // the second edit; the first imports what the disk does not
+		t.Fatalf("warm checks: %d", warm)
+	}
+}
+
+// A //go:embed pattern that matches nothing is reported on the warm path too, where no go
+// list runs, at the pattern, once.
+func TestEmbedPatternWarm(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.22\n",
+		"web/web.go": "package web\n\nimport _ \"embed\"\n\n//go:embed web.go\nvar src string\n",
+	})
+	l := load.New(load.Options{})
+	for i, name := range []string{"index.html", "page.html"} {
+		src := "package web\n\nimport _ \"embed\"\n\n//go:embed " + name + "\nvar src string\n"
+		pass := passFor(t, root, []editset.Edit{{Path: "web/web.go", Content: []byte(src)}})
+		pass.Languages = lang.Registry{golang.NewWarm(l)}
+		fs, err := Dimension.Run(pass)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := check.Location{File: "web/web.go", Line: 5, Column: 12}
+		if len(fs) != 1 || fs[0].Rule != RuleBuildError || fs[0].Location != want || fs[0].Message != "pattern "+name+": no matching files found" {
+			t.Fatalf("edit %d: %+v", i, fs)
+		}
+	}
+	if _, warm := l.Stats(); warm != 2 {
+		t.Fatalf("warm checks: %d, want 2", warm)
+	}
+}
+
+// A deprecated call whose note names the same function with the same signature gets a
+// fix; applied, the file compiles and uses nothing deprecated.
+func TestDeprecatedFix(t *testing.T) {
+	for _, c := range []struct{ name, src string }{
+		{"only use", "package app\n\nimport (\n\t\"io\"\n\t\"io/ioutil\"\n)\n\nfunc Read(r io.Reader) ([]byte, error) {\n\treturn ioutil.ReadAll(r)\n}\n"},
+		{"no io import", "package app\n\nimport (\n\t\"io/ioutil\"\n\t\"strings\"\n)\n\nfunc Read(s string) ([]byte, error) {\n\treturn ioutil.ReadAll(strings.NewReader(s))\n}\n"},
+		{"other uses", "package app\n\nimport (\n\t\"io\"\n\t\"io/ioutil\"\n)\n\nvar W = ioutil.Discard\n\nfunc Read(r io.Reader) ([]byte, error) {\n\treturn ioutil.ReadAll(r)\n}\n"},
+	} {
+		root := writeTree(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "app/app.go": "package app\n"})
+		src := c.src
+		l := load.New(load.Options{})
+		for round := 0; round < 3; round++ {
+			pass := passFor(t, root, []editset.Edit{{Path: "app/app.go", Content: []byte(src)}})
+			pass.Languages = lang.Registry{golang.NewWarm(l)}
+			fs, err := Dimension.Run(pass)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fs) == 0 {
+				break
+			}
+			if round == 2 || fs[0].Rule != RuleDeprecated || fs[0].Fix == nil {
+				t.Fatalf("%s, round %d: %+v", c.name, round, fs)
+			}
+			src = applyEdits(t, src, fs[0].Fix.Edits)
+		}
+		if strings.Contains(src, "ioutil") {
+			t.Fatalf("%s: fixed source still uses ioutil:\n%s", c.name, src)
+		}
+	}
+}
+
+// applyEdits applies line/column edits (1-based, end exclusive) to src.
+func applyEdits(t *testing.T, src string, edits []check.Edit) string {
+	t.Helper()
+	lines := strings.SplitAfter(src, "\n")
+	offset := func(line, col int) int {
+		n := 0
+		for _, l := range lines[:line-1] {
+			n += len(l)
+		}
+		return n + col - 1
+	}
+	slices.SortFunc(edits, func(a, b check.Edit) int {
+		return offset(b.Range.Line, b.Range.Column) - offset(a.Range.Line, a.Range.Column)
+	})
+	for _, e := range edits {
+		from, to := offset(e.Range.Line, e.Range.Column), offset(e.Range.EndLine, e.Range.EndColumn)
+		src = src[:from] + e.NewText + src[to:]
+	}
+	return src
+}
