@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/pyright"
 )
 
 // TestCeiling reads the first excluded version above from requires-python.
@@ -136,4 +137,22 @@ func describeAll(ps []lang.Problem) []string {
 	}
 	lang.SortProblems(ps)
 	return out
+}
+
+// TestTypeshedDeprecations: typeshed's @deprecated of the standard library, dated by the
+// note or the version test around it; an overload deprecated alone (shlex.split(None))
+// is not the function.
+func TestTypeshedDeprecations(t *testing.T) {
+	if _, err := pyright.Find(""); err != nil {
+		t.Skipf("typeshed's stubs come with pyright: %v", err)
+	}
+	src := "import pty\nimport shlex\nimport glob\npty.master_open()\nshlex.split('a b')\nglob.glob0('.', '*')\n"
+	got := describeAll(deprecationsOf(t, ">=3.9", src, nil))
+	want := []string{
+		"4:5 pty.master_open is deprecated since Python 3.12 (its declaration is marked @deprecated) [the deprecation note says: Deprecated since Python 3.12; removed in Python 3.14. Use `openpty()` instead.]",
+		"6:6 glob.glob0 is deprecated since Python 3.10 (its declaration is marked @deprecated) [the deprecation note says: Deprecated since Python 3.10; will be removed in Python 3.15. Use `glob.glob()` with the *root_dir* argument instead.]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }

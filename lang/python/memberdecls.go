@@ -112,8 +112,11 @@ func (j *job) declFile(module string) (src []byte, pkg, stub bool) {
 func readDecl(module string, tree *node, src []byte, pkg, stub bool) *modDecl {
 	d := &modDecl{module: module, pkg: pkg, stub: stub, names: map[string]bool{}, imports: map[string]string{},
 		classes: map[string]*classDecl{}, deprecated: map[string]deprecation{}}
-	r := declReader{d: d, src: src}
+	r := declReader{d: d, src: src, partial: map[string]bool{}}
 	r.block(tree, nil, versionRange{})
+	for k := range r.partial {
+		delete(d.deprecated, k)
+	}
 	return d
 }
 
@@ -121,6 +124,18 @@ func readDecl(module string, tree *node, src []byte, pkg, stub bool) *modDecl {
 type declReader struct {
 	d   *modDecl
 	src []byte
+	// partial holds the names some of whose overloads are not deprecated.
+	partial map[string]bool
+}
+
+// isOverload reports whether decs holds @overload (typing.overload).
+func isOverload(decs []*node, src []byte) bool {
+	for _, d := range decs {
+		if t := strings.TrimSpace(strings.TrimPrefix(d.text(src), "@")); t == "overload" || strings.HasSuffix(t, ".overload") {
+			return true
+		}
+	}
+	return false
 }
 
 // versionRange is the Python versions code under version tests runs on (since ≤ v <
@@ -206,8 +221,16 @@ func (r declReader) definition(s *node, class *classDecl, vr versionRange) {
 	} else {
 		r.d.names[name] = true
 	}
-	if note, ok := deprecatedBy(decs, r.src); ok {
-		r.d.deprecated[key] = deprecation{note: note, since: vr.since, until: vr.until}
+	note, dep := deprecatedBy(decs, r.src)
+	if dep {
+		since := vr.since
+		if m := noteSince.FindStringSubmatch(note); m != nil && since == "" {
+			since = m[1] // typeshed: "Deprecated since Python 3.12; removed in Python 3.14."
+		}
+		r.d.deprecated[key] = deprecation{note: note, since: since, until: vr.until}
+	}
+	if !dep && isOverload(decs, r.src) {
+		r.partial[key] = true // another overload is (shlex.split(None)): a type tells them apart
 	}
 	if def.kind != "class_definition" || class != nil {
 		return
@@ -236,6 +259,9 @@ func (r declReader) definition(s *node, class *classDecl, vr versionRange) {
 // (typing_extensions.deprecated, warnings.deprecated) and the deprecated and deprecation
 // libraries' (the name is the same).
 var deprecatedDecorator = regexp.MustCompile(`^@\s*(?:[A-Za-z_][A-Za-z_0-9]*\.)*deprecated\b`)
+
+// noteSince matches the version a deprecation note dates the deprecation from.
+var noteSince = regexp.MustCompile(`(?i)deprecated since Python (\d+\.\d+)`)
 
 // deprecatedBy returns the note of the decorator among decs that declares a
 // deprecation: its first string argument, or its reason=/details= keyword.
