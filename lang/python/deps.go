@@ -160,6 +160,9 @@ func (st *depState) file(f *change.File) error {
 		if strings.HasSuffix(f.Path, ".pyi") {
 			r.TypeOnly = true // a stub is read by type checkers only
 		}
+		if r.TypeOnly && typeCheckerModules[top(r.Module)] {
+			continue // pyright has it, and checks what is imported from it
+		}
 		env, err := st.environment()
 		if err != nil {
 			return err
@@ -232,7 +235,10 @@ func (st *depState) isLocal(file string, proj *pydeps.Project, name string) bool
 	if proj.Name != "" && pydeps.Normalize(proj.Name) == pydeps.Normalize(name) {
 		return true
 	}
-	dirs := []string{path.Join(proj.Dir, "src")}
+	var dirs []string
+	if fsys := st.req.Changes.HeadFS; fsys != nil {
+		dirs = codeRoots(fsys, proj.Dir)
+	}
 	for d := path.Dir(file); ; d = path.Dir(d) {
 		dirs = append(dirs, d)
 		if d == "." || d == "/" || d == "" {
@@ -263,10 +269,7 @@ func (st *depState) hasModule(dir, name string) bool {
 		}
 		if !found {
 			// A package, regular or namespace: a directory that holds Python code.
-			py, _ := fs.Glob(fsys, path.Join(dir, name, "*.py"))
-			pyi, _ := fs.Glob(fsys, path.Join(dir, name, "*.pyi"))
-			sub, _ := fs.Glob(fsys, path.Join(dir, name, "*", "__init__.py"))
-			found = len(py)+len(pyi)+len(sub) > 0
+			found = holdsPython(fsys, path.Join(dir, name))
 		}
 	}
 	st.local[k] = found

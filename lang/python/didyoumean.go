@@ -34,14 +34,46 @@ func (t *target) attributeAt(loc lang.Location) *node {
 // os's stub imports it under), else fallback.
 func (t *target) moduleOfAttribute(loc lang.Location, fallback string) string {
 	if n := t.attributeAt(loc); n != nil && t.idx != nil {
-		if q := t.idx.qualified(n.child("object").text(t.src)); q != "" {
+		obj := n.child("object").text(t.src)
+		if q := t.idx.qualified(obj); q != "" {
 			return q
 		}
-		if m, ok := t.idx.modules[n.child("object").text(t.src)]; ok {
+		if m, ok := t.idx.modules[obj]; ok {
 			return m
+		}
+		if m := t.relativeBinding(obj); m != "" {
+			return m // from . import lp as lp3: pyright's "..lp"
 		}
 	}
 	return fallback
+}
+
+// relativeBinding returns the absolute name a relative from-import of the file binds
+// local to ("" when none does).
+func (t *target) relativeBinding(local string) string {
+	module, pkg := fileModule(t.f.Path)
+	found := ""
+	t.tree.walk(func(n *node) bool {
+		if found != "" || n.kind != "import_from_statement" {
+			return found == ""
+		}
+		m := n.child("module_name")
+		if m == nil || m.kind != "relative_import" {
+			return false
+		}
+		from := resolveModule(m, t.src, module, pkg)
+		for _, c := range n.children {
+			name, alias := c, c
+			if c.kind == "aliased_import" {
+				name, alias = c.child("name"), c.child("alias")
+			}
+			if c.field == "name" && alias.text(t.src) == local && from != "" {
+				found = from + "." + name.text(t.src)
+			}
+		}
+		return false
+	})
+	return found
 }
 
 // overloadKeyword turns pyright's "No overloads for f match" on a call that passes a

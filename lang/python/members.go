@@ -27,6 +27,11 @@ func (j *job) moduleMembers(module string) []string {
 			names = append(names, d)
 		}
 	}
+	if !j.isStdlib(module) {
+		if ns := j.namespaceOf(module); ns != nil {
+			names = append(names, ns.public()...) // what its __getattr__ answers, too
+		}
+	}
 	j.members[key] = names
 	return names
 }
