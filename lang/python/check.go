@@ -281,11 +281,17 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 		if p.Kind == lang.UnknownKeyword && p.Suggestion == "" {
 			p.Suggestion = j.keywordSuggestion(t, p.Location, p.Symbol)
 		}
+		if p.Suggestion == "" {
+			j.signatureSibling(t, &p, "")
+		}
 	case "reportArgumentType":
 		if inferredArgument(d.Message) {
 			return p, false
 		}
 		p.Kind = lang.WrongSignature
+		if m := argumentType.FindStringSubmatch(d.Message); m != nil {
+			j.signatureSibling(t, &p, m[1])
+		}
 	case "":
 		if m := requiresPython.FindStringSubmatch(msg); m != nil {
 			p.Kind = lang.APITooNew
