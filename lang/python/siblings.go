@@ -242,6 +242,24 @@ func annotationAt(def *node, src []byte, i int) string {
 	return ""
 }
 
+// topLevel drops the bracketed arguments of an annotation: SupportsRead[str] is not a
+// str.
+func topLevel(ann string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range ann {
+		switch {
+		case r == '[':
+			depth++
+		case r == ']':
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 // typeWord matches the type names an annotation is made of.
 var typeWord = regexp.MustCompile(`[A-Za-z_][A-Za-z_0-9]*`)
 
@@ -249,7 +267,7 @@ var typeWord = regexp.MustCompile(`[A-Za-z_][A-Za-z_0-9]*`)
 // the families a mistaken sibling call mixes up: text, bytes, files, numbers, callables.
 func fitsType(arg, ann string) bool {
 	words := map[string]bool{}
-	for _, w := range typeWord.FindAllString(ann, -1) {
+	for _, w := range typeWord.FindAllString(topLevel(ann), -1) {
 		words[w] = true
 	}
 	switch typeFamily(arg) {
