@@ -37,6 +37,9 @@ func (k *walker) qualifiedSymbol(sym *reader.Form) {
 		return
 	}
 	if ext, known := k.w.externalIn(p, sym.Name); !known || ext {
+		if known {
+			k.deprecatedUse(sym, p)
+		}
 		return
 	}
 	suggestion, single := k.notExternal(sym, p)
