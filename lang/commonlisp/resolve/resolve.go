@@ -109,6 +109,11 @@ func (r Resolver) resolveGroup(head fs.FS, dir string, tree bool, changed []*cha
 		}
 		out = append(out, w.check(files[f.Path])...)
 	}
+	for _, p := range sortedKeys(asds) {
+		if isChanged(changed, p) {
+			out = append(out, w.droppedDependencies(asds[p], p, files, changed)...)
+		}
+	}
 	return out
 }
 
