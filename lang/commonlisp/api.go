@@ -16,12 +16,13 @@ import (
 // lambda lists of the functions, generic functions and macros it exports. CompareAPI
 // compares the base and the head of the packages a change touches:
 //
-//   - a symbol in :export at the base that is not at the head is removed (reported at
-//     the head's defpackage, the symbol as written at the base related); a defpackage
-//     that is gone is one removal of the whole package;
+//   - a symbol in :export (or a top-level (export …)) at the base that is not at the
+//     head is removed (reported at the head's defpackage, the symbol as written at the
+//     base related); a defpackage that is gone is one removal of the whole package;
 //   - an exported function, generic function or macro defined in a changed file at the
 //     base that no form defines at the head, while its symbol stays exported, is removed
-//     too (its callers now call an undefined function);
+//     too (its callers now call an undefined function): reported at the dangling export,
+//     the definition at the base related;
 //   - an exported callable whose lambda list no longer accepts a call the base accepted
 //     is changed incompatibly: a required parameter added, an &optional one made
 //     required, a positional parameter removed (unless the head takes &rest without
@@ -29,7 +30,7 @@ import (
 //     added before &key (a keyword argument would bind to it). Adding &optional or &key
 //     parameters (after the positional ones) is compatible and not reported.
 //
-// Exports made by an (export …) call rather than defpackage are not seen. A change with a
+// Exports made at run time (an export call in a function) are not seen. A change with a
 // Lisp file that does not read cleanly on either side is not compared (see broken).
 
 // CompareAPI reports the incompatible changes the change makes to the exported API of
@@ -136,7 +137,7 @@ func removedExports(base, head *project) []lang.APIChange {
 				Detail: "removed from the :export of " + lower(name), Name: lower(s.Name), Removed: true,
 				RenamedTo: renamedTo(name, s.Name, added, was, now),
 				Head:      lang.Place{File: hp.file, Pos: pos(hp.Span.Start)},
-				Base:      lang.Place{File: bp.file, Pos: pos(s.Span.Start)},
+				Base:      lang.Place{File: symbolFile(s, bp.file), Pos: pos(s.Span.Start)},
 			})
 		}
 	}
@@ -228,7 +229,7 @@ func changedLambdaLists(set *change.Set, base, head *project) []lang.APIChange {
 			out = append(out, lang.APIChange{
 				Package: lower(base.canonical(pkg)), Dir: dirOf(b.file), Subject: lower(name),
 				Detail: "definition removed (the symbol is still exported)", Name: lower(name), Removed: true,
-				Head: lang.Place{File: headPath(set, b.file), Pos: lang.Pos{Line: 1}},
+				Head: head.exportPlace(pkg, name, lang.Place{File: headPath(set, b.file), Pos: lang.Pos{Line: 1}}),
 				Base: lang.Place{File: b.file, Pos: pos(b.def.NameSpan.Start)},
 			})
 			continue
@@ -263,6 +264,30 @@ func (p *project) defined() map[string]bool {
 		}
 	}
 	return out
+}
+
+// exportPlace is where the head exports pkg:name (the symbol in :export or in a top-level
+// export form), else fallback.
+func (p *project) exportPlace(pkg, name string, fallback lang.Place) lang.Place {
+	pp := p.packages[pkg]
+	if pp == nil {
+		return fallback
+	}
+	for _, s := range pp.Export {
+		if s.Name == name {
+			return lang.Place{File: symbolFile(s, pp.file), Pos: pos(s.Span.Start)}
+		}
+	}
+	return fallback
+}
+
+// symbolFile is the file an export's symbol is written in: its own (a top-level export
+// form's) or the defpackage's.
+func symbolFile(s index.Symbol, pkgFile string) string {
+	if s.File != "" {
+		return s.File
+	}
+	return pkgFile
 }
 
 // headPath is the head path of the file at base path p.

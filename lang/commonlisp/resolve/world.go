@@ -152,6 +152,20 @@ func (w *world) addPackages(ps []index.Package, o origin, sys string, incomplete
 	}
 }
 
+// addExports adds what top-level export forms export to the packages of origin o they
+// name (a package of another origin, or none, is not the project's to extend).
+func (w *world) addExports(exports []index.Export, o origin) {
+	for _, e := range exports {
+		p := w.pkgs[e.Package]
+		if p == nil || p.origin != o {
+			continue
+		}
+		for _, s := range e.Symbols {
+			p.exports[s.Name] = true
+		}
+	}
+}
+
 // hasUse reports whether a define-package form had a :use option (index.Package merges
 // :use, :mix and :use-reexport into Use, so an empty Use means none).
 func hasUse(ip index.Package) bool { return len(ip.Use) > 0 }
