@@ -136,7 +136,7 @@ func removedExports(base, head *project) []lang.APIChange {
 				Package: lower(name), Dir: dirOf(hp.file), Subject: lower(s.Name),
 				Detail: "removed from the :export of " + lower(name), Name: lower(s.Name), Removed: true,
 				RenamedTo: renamedTo(name, s.Name, added, was, now),
-				Head:      lang.Place{File: hp.file, Pos: pos(hp.Span.Start)},
+				Head:      head.removalPlace(hp, s),
 				Base:      lang.Place{File: symbolFile(s, bp.file), Pos: pos(s.Span.Start)},
 			})
 		}
@@ -264,6 +264,20 @@ func (p *project) defined() map[string]bool {
 		}
 	}
 	return out
+}
+
+// removalPlace is where a symbol removed from hp's exports is reported: at the head's
+// export form of its package in the file whose export form had it at the base, else at
+// the defpackage.
+func (p *project) removalPlace(hp *projPackage, s index.Symbol) lang.Place {
+	if pf := p.files[s.File]; s.File != "" && pf != nil {
+		for _, e := range pf.ix.Exports {
+			if p.canonical(e.Package) == hp.Name {
+				return lang.Place{File: s.File, Pos: pos(e.Span.Start)}
+			}
+		}
+	}
+	return lang.Place{File: hp.file, Pos: pos(hp.Span.Start)}
 }
 
 // exportPlace is where the head exports pkg:name (the symbol in :export or in a top-level
