@@ -118,6 +118,7 @@ func (k *walker) operator(f *reader.Form, c callee, e *env) {
 		}
 	case isFunction:
 		k.checkCall(f, c)
+		k.signatureSibling(f, c)
 		k.forms(f.Items[1:], e)
 	case undefined: // its arguments are not looked into: it may be a macro nobody defined
 		k.undefined(f.Items[0], c, false)
