@@ -274,24 +274,13 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 			p.Suggestion = didYouMean(closest(m[1], j.scopeNames(t)))
 		}
 	case "reportCallIssue":
-		call(&p, msg)
-		if p.Kind == lang.WrongSignature && noOverloads.MatchString(msg) {
-			j.overloadKeyword(t, &p)
-		}
-		if p.Kind == lang.UnknownKeyword && p.Suggestion == "" {
-			p.Suggestion = j.keywordSuggestion(t, p.Location, p.Symbol)
-		}
-		if p.Suggestion == "" {
-			j.signatureSibling(t, &p, "")
-		}
+		j.callIssue(t, &p, msg)
 	case "reportArgumentType":
 		if inferredArgument(d.Message) {
 			return p, false
 		}
 		p.Kind = lang.WrongSignature
-		if m := argumentType.FindStringSubmatch(d.Message); m != nil {
-			j.signatureSibling(t, &p, m[1])
-		}
+		j.argumentSibling(t, &p, d.Message)
 	case "":
 		if m := requiresPython.FindStringSubmatch(msg); m != nil {
 			p.Kind = lang.APITooNew

@@ -153,15 +153,11 @@ func (st *depState) file(f *change.File) error {
 		return st.declError(err) // an unreadable declaration: what is declared is unknown
 	}
 	for _, r := range refs {
-		if r.Level > 0 || r.Module == "" || pydeps.IsStdlib(top(r.Module)) || st.isLocal(f.Path, proj, top(r.Module)) ||
-			buildBackend(f.Path, top(r.Module)) {
-			continue
-		}
 		if strings.HasSuffix(f.Path, ".pyi") {
 			r.TypeOnly = true // a stub is read by type checkers only
 		}
-		if r.TypeOnly && typeCheckerModules[top(r.Module)] {
-			continue // pyright has it, and checks what is imported from it
+		if st.noDistribution(f.Path, r, proj) {
+			continue
 		}
 		env, err := st.environment()
 		if err != nil {

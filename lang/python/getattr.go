@@ -122,15 +122,7 @@ func (a *getattrAnalysis) ifStatement(s *node, guarded bool) bool {
 // __expired_functions__[attr] except KeyError: pass else: … return`): its else branch
 // runs only for the names the lookup found.
 func (a *getattrAnalysis) tryStatement(s *node, guarded bool) bool {
-	var found []string
-	lookup := false
-	for _, st := range blockOf(s.child("body")) {
-		if as := st.firstOfKind("assignment"); st.kind == "expression_statement" && as != nil {
-			if names, ok := a.known(as.child("right")); ok {
-				found, lookup = append(found, names...), true
-			}
-		}
-	}
+	found, lookup := a.lookups(s.child("body"))
 	for _, ch := range s.children {
 		switch {
 		case !ch.named:
@@ -152,6 +144,19 @@ func (a *getattrAnalysis) tryStatement(s *node, guarded bool) bool {
 		}
 	}
 	return true
+}
+
+// lookups returns the names the known lookups assigned in a try's body may find, and
+// whether it has one.
+func (a *getattrAnalysis) lookups(body *node) (found []string, lookup bool) {
+	for _, st := range blockOf(body) {
+		if as := st.firstOfKind("assignment"); st.kind == "expression_statement" && as != nil {
+			if names, ok := a.known(as.child("right")); ok {
+				found, lookup = append(found, names...), true
+			}
+		}
+	}
+	return found, lookup
 }
 
 func blockOf(n *node) []*node {

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/agentverify/agentverify/lang/python/pydeps"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 )
 
@@ -60,3 +61,13 @@ func codeRoots(fsys fs.FS, projDir string) []string {
 // module _typeshed, which no Python installs): imported where only a checker reads
 // (if TYPE_CHECKING:, a stub), they are no distribution to look for.
 var typeCheckerModules = map[string]bool{"_typeshed": true}
+
+// noDistribution reports whether an import of file names no distribution to look for:
+// relative, the standard library, the project's own module, the build backend of a
+// setup.py, or a module only type checkers have where only they read it (pyright has
+// it, and checks what is imported from it).
+func (st *depState) noDistribution(file string, r importRef, proj *pydeps.Project) bool {
+	name := top(r.Module)
+	return r.Level > 0 || r.Module == "" || pydeps.IsStdlib(name) || st.isLocal(file, proj, name) ||
+		buildBackend(file, name) || r.TypeOnly && typeCheckerModules[name]
+}

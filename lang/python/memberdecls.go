@@ -213,28 +213,44 @@ func (r declReader) definition(s *node, class *classDecl, vr versionRange) {
 	key := name
 	if class != nil {
 		class.members[name] = true
-		for k, c := range r.d.classes {
-			if c == class {
-				key = k + "." + name
-			}
-		}
+		key = r.classKey(class) + "." + name
 	} else {
 		r.d.names[name] = true
 	}
-	note, dep := deprecatedBy(decs, r.src)
-	if dep {
-		since := vr.since
-		if m := noteSince.FindStringSubmatch(note); m != nil && since == "" {
-			since = m[1] // typeshed: "Deprecated since Python 3.12; removed in Python 3.14."
+	r.deprecation(key, decs, vr)
+	if def.kind == "class_definition" && class == nil {
+		r.class(def, name, vr)
+	}
+}
+
+// classKey returns the name of the class c of the module.
+func (r declReader) classKey(c *classDecl) string {
+	for k, x := range r.d.classes {
+		if x == c {
+			return k
 		}
-		r.d.deprecated[key] = deprecation{note: note, since: since, until: vr.until}
 	}
-	if !dep && isOverload(decs, r.src) {
-		r.partial[key] = true // another overload is (shlex.split(None)): a type tells them apart
-	}
-	if def.kind != "class_definition" || class != nil {
+	return ""
+}
+
+// deprecation records what a @deprecated decorator among decs says of key.
+func (r declReader) deprecation(key string, decs []*node, vr versionRange) {
+	note, dep := deprecatedBy(decs, r.src)
+	if !dep {
+		if isOverload(decs, r.src) {
+			r.partial[key] = true // another overload may be (shlex.split(None)): a type tells them apart
+		}
 		return
 	}
+	since := vr.since
+	if m := noteSince.FindStringSubmatch(note); m != nil && since == "" {
+		since = m[1] // typeshed: "Deprecated since Python 3.12; removed in Python 3.14."
+	}
+	r.d.deprecated[key] = deprecation{note: note, since: since, until: vr.until}
+}
+
+// class reads a top-level class: its bases and its body's members.
+func (r declReader) class(def *node, name string, vr versionRange) {
 	c := r.d.classes[name]
 	if c == nil {
 		c = &classDecl{members: map[string]bool{}}
@@ -245,10 +261,7 @@ func (r declReader) definition(s *node, class *classDecl, vr versionRange) {
 			if b.kind == "keyword_argument" || b.kind == "comment" {
 				continue
 			}
-			base := b.text(r.src)
-			if i := strings.IndexByte(base, '['); i >= 0 {
-				base = base[:i]
-			}
+			base, _, _ := strings.Cut(b.text(r.src), "[")
 			c.bases = append(c.bases, base)
 		}
 	}

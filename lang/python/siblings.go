@@ -24,6 +24,29 @@ type sibling struct {
 	src  []byte
 }
 
+// callIssue classifies pyright's call error msg and says what the call meant: the
+// keyword no overload takes, the closest real keywords, or a sibling the call fits.
+func (j *job) callIssue(t *target, p *lang.Problem, msg string) {
+	call(p, msg)
+	if p.Kind == lang.WrongSignature && noOverloads.MatchString(msg) {
+		j.overloadKeyword(t, p)
+	}
+	if p.Kind == lang.UnknownKeyword && p.Suggestion == "" {
+		p.Suggestion = j.keywordSuggestion(t, p.Location, p.Symbol)
+	}
+	if p.Suggestion == "" {
+		j.signatureSibling(t, p, "")
+	}
+}
+
+// argumentSibling suggests, for pyright's argument-type error full, the sibling whose
+// annotation the argument fits.
+func (j *job) argumentSibling(t *target, p *lang.Problem, full string) {
+	if m := argumentType.FindStringSubmatch(full); m != nil {
+		j.signatureSibling(t, p, m[1])
+	}
+}
+
 // signatureSibling sets p's suggestion (and, for one sibling of a module the file
 // imports, its fix) to the siblings of the callee that the call at p fits. argType is the
 // type pyright gave the argument at p for an argument-type error, "" otherwise.
@@ -34,33 +57,15 @@ func (j *job) signatureSibling(t *target, p *lang.Problem, argType string) {
 	}
 	fnNode := call.child("function")
 	fn := fnNode.text(t.src)
-	module, name := "builtins", fn
-	if q := t.idx.qualified(fn); q != "" {
-		module, name = parentModule(q), lastName(q)
-	} else if strings.Contains(fn, ".") || t.idx.defs[fn] {
-		return
-	}
+	module, name, ok := t.callee(fn)
 	a := callArgs(call.child("arguments"), t.src)
-	if a.unknown {
+	if !ok || a.unknown {
 		return
 	}
-	argAt := argumentIndex(call, p.Location, t.src)
-	var fits []string
-	for _, s := range j.siblings(module) {
-		if s.name == name || strings.HasPrefix(s.name, "_") || !related(name, s.name, p.Kind, a) {
-			continue
-		}
-		if s.accepts(a, argAt, argType) {
-			fits = append(fits, s.name)
-		}
-	}
+	fits := j.fittingSiblings(module, name, p.Kind, a, argumentIndex(call, p.Location, t.src), argType)
 	if len(fits) == 0 {
 		return
 	}
-	sort.SliceStable(fits, func(i, k int) bool {
-		return suggest.Distance(name, fits[i]) < suggest.Distance(name, fits[k])
-	})
-	fits = fits[:min(len(fits), 2)]
 	prefix := strings.TrimSuffix(fn, name)
 	var names []string
 	for _, f := range fits {
@@ -73,6 +78,33 @@ func (j *job) signatureSibling(t *target, p *lang.Problem, argType string) {
 			Edits: []lang.Edit{{Range: lang.Location{File: t.f.Path, Line: at.pos.Line, Column: at.pos.Column,
 				EndLine: at.endPos.Line, EndColumn: at.endPos.Column + 1}, NewText: fits[0]}}}
 	}
+}
+
+// callee returns the module and name of the function a call names: a module's (through
+// the file's imports) or a builtin; ok is false for other callees.
+func (t *target) callee(fn string) (module, name string, ok bool) {
+	if q := t.idx.qualified(fn); q != "" {
+		return parentModule(q), lastName(q), true
+	}
+	if strings.Contains(fn, ".") || t.idx.defs[fn] {
+		return "", "", false
+	}
+	return "builtins", fn, true
+}
+
+// fittingSiblings returns the (at most two) siblings of module.name, closest first, that
+// a call passing a fits.
+func (j *job) fittingSiblings(module, name string, kind lang.Kind, a args, argAt int, argType string) []string {
+	var fits []string
+	for _, s := range j.siblings(module) {
+		if s.name != name && !strings.HasPrefix(s.name, "_") && related(name, s.name, kind, a) && s.accepts(a, argAt, argType) {
+			fits = append(fits, s.name)
+		}
+	}
+	sort.SliceStable(fits, func(i, k int) bool {
+		return suggest.Distance(name, fits[i]) < suggest.Distance(name, fits[k])
+	})
+	return fits[:min(len(fits), 2)]
 }
 
 // related reports whether a sibling's name is close enough to the callee's to be what
@@ -263,6 +295,15 @@ func topLevel(ann string) string {
 // typeWord matches the type names an annotation is made of.
 var typeWord = regexp.MustCompile(`[A-Za-z_][A-Za-z_0-9]*`)
 
+// familyWords are the type names of annotations a value of each family fits.
+var familyWords = map[string][]string{
+	"str":      {"str", "StrPath", "StrOrBytesPath", "AnyStr", "LiteralString"},
+	"bytes":    {"bytes", "ReadableBuffer", "AnyStr", "StrOrBytesPath"},
+	"file":     {"SupportsRead", "SupportsWrite", "SupportsReadline", "IO", "TextIO", "BinaryIO"},
+	"int":      {"int", "float", "SupportsIndex", "SupportsInt"},
+	"callable": {"Callable"},
+}
+
 // fitsType reports whether a value of pyright's type arg fits the annotation ann, for
 // the families a mistaken sibling call mixes up: text, bytes, files, numbers, callables.
 func fitsType(arg, ann string) bool {
@@ -270,37 +311,48 @@ func fitsType(arg, ann string) bool {
 	for _, w := range typeWord.FindAllString(topLevel(ann), -1) {
 		words[w] = true
 	}
-	switch typeFamily(arg) {
-	case "str":
-		return words["str"] || words["StrPath"] || words["StrOrBytesPath"] || words["AnyStr"] || words["LiteralString"]
-	case "bytes":
-		return words["bytes"] || words["ReadableBuffer"] || words["AnyStr"] || words["StrOrBytesPath"]
-	case "file":
-		return words["SupportsRead"] || words["SupportsWrite"] || words["SupportsReadline"] || words["IO"] || words["TextIO"] || words["BinaryIO"]
-	case "int":
-		return words["int"] || words["float"] || words["SupportsIndex"] || words["SupportsInt"]
-	case "callable":
-		return words["Callable"]
+	for _, w := range familyWords[typeFamily(arg)] {
+		if words[w] {
+			return true
+		}
 	}
 	return false
 }
 
+// fileTypes are the classes pyright names file objects by.
+var fileTypes = map[string]bool{"TextIOWrapper": true, "BufferedReader": true, "BufferedWriter": true, "BufferedRandom": true,
+	"FileIO": true, "IO": true, "TextIO": true, "BinaryIO": true, "StringIO": true, "BytesIO": true}
+
 // typeFamily names the family of pyright's type t, "" for others.
 func typeFamily(t string) string {
+	if lit, ok := strings.CutPrefix(t, "Literal["); ok && lit != "" {
+		return literalFamily(lit)
+	}
 	switch {
-	case strings.HasPrefix(t, "Literal['") || strings.HasPrefix(t, `Literal["`) || t == "str" || t == "LiteralString":
+	case t == "str" || t == "LiteralString":
 		return "str"
-	case strings.HasPrefix(t, "Literal[b") || t == "bytes" || t == "bytearray":
+	case t == "bytes" || t == "bytearray":
 		return "bytes"
-	case strings.HasPrefix(t, "Literal[") && len(t) > 8 && (t[8] == '-' || t[8] >= '0' && t[8] <= '9') || t == "int":
+	case t == "int":
 		return "int"
 	case strings.HasPrefix(t, "(") && strings.Contains(t, ") -> ") || strings.HasPrefix(t, "type["):
 		return "callable"
 	}
-	base, _, _ := strings.Cut(t, "[")
-	switch base {
-	case "TextIOWrapper", "BufferedReader", "BufferedWriter", "BufferedRandom", "FileIO", "IO", "TextIO", "BinaryIO", "StringIO", "BytesIO":
+	if base, _, _ := strings.Cut(t, "["); fileTypes[base] {
 		return "file"
+	}
+	return ""
+}
+
+// literalFamily is the family of a Literal[…]'s value, lit the text after "Literal[".
+func literalFamily(lit string) string {
+	switch c := lit[0]; {
+	case c == '\'' || c == '"':
+		return "str"
+	case c == 'b':
+		return "bytes"
+	case c == '-' || c >= '0' && c <= '9':
+		return "int"
 	}
 	return ""
 }

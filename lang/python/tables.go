@@ -65,19 +65,7 @@ func (c *nsCollector) dictKeys(e *node, at, depth int) ([]string, bool) {
 // comprehensionKeys lists the keys of a comprehension whose key is its loop variable (or
 // one element of it) over a literal sequence: {n: … for n, msg in [("a", …), …]}.
 func (c *nsCollector) comprehensionKeys(e *node, at, depth int) ([]string, bool) {
-	body := e.child("body")
-	if body != nil && body.kind == "pair" {
-		body = body.child("key")
-	}
-	var loop *node
-	for _, ch := range e.namedChildren() {
-		if ch.kind == "for_in_clause" {
-			if loop != nil {
-				return nil, false // nested loops
-			}
-			loop = ch
-		}
-	}
+	body, loop := comprehensionParts(e)
 	if body == nil || body.kind != "identifier" || loop == nil {
 		return nil, false
 	}
@@ -91,20 +79,44 @@ func (c *nsCollector) comprehensionKeys(e *node, at, depth int) ([]string, bool)
 	}
 	var out []string
 	for _, el := range elems {
-		if index >= 0 {
-			parts := el.namedChildren()
-			if el.kind != "tuple" && el.kind != "list" || index >= len(parts) {
-				return nil, false
-			}
-			el = parts[index]
-		}
-		s, ok := stringValue(el, c.src)
+		s, ok := c.elementString(el, index)
 		if !ok {
 			return nil, false
 		}
 		out = append(out, s)
 	}
 	return out, true
+}
+
+// comprehensionParts returns a comprehension's key (a dict's) or element expression and
+// its one loop; loop is nil when it has several.
+func comprehensionParts(e *node) (body, loop *node) {
+	body = e.child("body")
+	if body != nil && body.kind == "pair" {
+		body = body.child("key")
+	}
+	for _, ch := range e.namedChildren() {
+		if ch.kind == "for_in_clause" {
+			if loop != nil {
+				return body, nil // nested loops
+			}
+			loop = ch
+		}
+	}
+	return body, loop
+}
+
+// elementString returns the string an element of a loop's sequence gives the loop
+// variable at index (-1: the element itself; else that element of a tuple).
+func (c *nsCollector) elementString(el *node, index int) (string, bool) {
+	if index >= 0 {
+		parts := el.namedChildren()
+		if el.kind != "tuple" && el.kind != "list" || index >= len(parts) {
+			return "", false
+		}
+		el = parts[index]
+	}
+	return stringValue(el, c.src)
 }
 
 // targetIndex returns where name is in a loop target: -1 for the whole target, else its
@@ -222,45 +234,56 @@ func (c *nsCollector) tableStatement(s *node, name string, depth int) (keys []st
 	}
 	switch e.kind {
 	case "assignment":
-		left := e.child("left")
-		if left.kind == "identifier" && left.text(c.src) == name {
-			keys, ok := c.keysOf(e.child("right"), s.start, depth+1)
-			return keys, rebinds, ok
-		}
-		if left.kind == "subscript" && left.child("value").text(c.src) == name {
-			k, ok := stringValue(left.child("subscript"), c.src)
-			return []string{k}, adds, ok
-		}
+		return c.tableAssignment(e, s.start, name, depth)
 	case "augmented_assignment":
 		if e.child("left").text(c.src) == name {
 			keys, ok := c.keysOf(e.child("right"), s.start, depth+1)
 			return keys, adds, ok
 		}
 	case "call":
-		fn := e.child("function")
-		if fn.kind != "attribute" || fn.child("object").text(c.src) != name {
-			return nil, none, true
-		}
-		args := e.child("arguments").namedChildren()
-		switch fn.child("attribute").text(c.src) {
-		case "update", "extend":
-			if len(args) == 1 {
-				keys, ok := c.keysOf(args[0], s.start, depth+1)
-				return keys, adds, ok
-			}
-		case "add", "append":
-			if len(args) == 1 {
-				k, ok := stringValue(args[0], c.src)
-				return []string{k}, adds, ok
-			}
-		case "remove", "discard", "pop":
-			return nil, removes, true
-		default:
-			return nil, none, true // a read: keys(), items(), get()
-		}
-		return nil, adds, false
+		return c.tableCall(e, s.start, name, depth)
 	}
 	return nil, none, true
+}
+
+// tableAssignment reads name = … and name["k"] = ….
+func (c *nsCollector) tableAssignment(e *node, at int, name string, depth int) ([]string, tableEffect, bool) {
+	left := e.child("left")
+	switch {
+	case left.kind == "identifier" && left.text(c.src) == name:
+		keys, ok := c.keysOf(e.child("right"), at, depth+1)
+		return keys, rebinds, ok
+	case left.kind == "subscript" && left.child("value").text(c.src) == name:
+		k, ok := stringValue(left.child("subscript"), c.src)
+		return []string{k}, adds, ok
+	}
+	return nil, none, true
+}
+
+// tableCall reads name.update(…), .extend, .add, .append and the calls that remove.
+func (c *nsCollector) tableCall(e *node, at int, name string, depth int) ([]string, tableEffect, bool) {
+	fn := e.child("function")
+	if fn.kind != "attribute" || fn.child("object").text(c.src) != name {
+		return nil, none, true
+	}
+	args := e.child("arguments").namedChildren()
+	switch fn.child("attribute").text(c.src) {
+	case "update", "extend":
+		if len(args) == 1 {
+			keys, ok := c.keysOf(args[0], at, depth+1)
+			return keys, adds, ok
+		}
+	case "add", "append":
+		if len(args) == 1 {
+			k, ok := stringValue(args[0], c.src)
+			return []string{k}, adds, ok
+		}
+	case "remove", "discard", "pop":
+		return nil, removes, true
+	default:
+		return nil, none, true // a read: keys(), items(), get()
+	}
+	return nil, adds, false
 }
 
 // importedKeys reads a from-import that binds name: the keys of the table in the module

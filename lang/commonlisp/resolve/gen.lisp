@@ -110,30 +110,43 @@ replacements are the symbols the docstring names after \"use\"."
        (or (find #\- tok) (find #\: tok))
        (alpha-char-p (char tok 0))))
 
+(defun use-sentences (doc)
+  "The parts of DOC (upper-cased) after each \"use \", up to the end of that sentence."
+  (let ((up (string-upcase doc))
+        (start 0)
+        (out '()))
+    (loop for i = (search "USE " up :start2 start)
+          while i
+          do (let ((end (or (search ". " up :start2 i) (length up))))
+               (push (subseq up (+ i 4) end) out)
+               (setf start end)))
+    (nreverse out)))
+
+(defun sentence-tokens (sentence)
+  "The words of SENTENCE that look like symbol names, without trailing punctuation."
+  (remove-if-not #'symbol-token-p
+                 (mapcar (lambda (w) (string-right-trim ".;" w))
+                         (uiop:split-string (substitute #\Space #\, sentence)
+                                            :separator '(#\Space #\Newline #\Tab #\( #\))))))
+
+(defun external-function (tok home)
+  "PACKAGE:NAME of the external function TOK names (unqualified: in HOME), or NIL."
+  (let* ((colon (position #\: tok))
+         (pkg (if colon (find-package (subseq tok 0 colon)) home))
+         (name (if colon (subseq tok (1+ colon)) tok)))
+    (when (and pkg (not (search "::" tok)))
+      (multiple-value-bind (sym status) (find-symbol name pkg)
+        (when (and sym (eq status :external) (fboundp sym))
+          (format nil "~a:~a" (if colon (subseq tok 0 colon) (short-name home)) name))))))
+
 (defun doc-replacements (doc home)
-  "The external functions DOC names after \"use\", up to the end of that sentence, as
-PACKAGE:NAME; unqualified names are looked up in HOME."
+  "The external functions DOC names after \"use\", as PACKAGE:NAME."
   (let ((out '()))
     (when doc
-      (let ((up (string-upcase doc))
-            (start 0))
-        (loop
-          (let ((i (search "USE " up :start2 start)))
-            (unless i (return))
-            (let* ((end (or (search ". " up :start2 i) (length up)))
-                   (words (uiop:split-string (substitute #\Space #\, (subseq up (+ i 4) end))
-                                             :separator '(#\Space #\Newline #\Tab #\( #\)))))
-              (dolist (w words)
-                (let ((tok (string-right-trim ".;" w)))
-                  (when (and (symbol-token-p tok) (not (search "::" tok)))
-                    (let* ((colon (position #\: tok))
-                           (pkg (if colon (find-package (subseq tok 0 colon)) home))
-                           (name (if colon (subseq tok (1+ colon)) tok)))
-                      (multiple-value-bind (sym status) (and pkg (find-symbol name pkg))
-                        (when (and sym (eq status :external) (fboundp sym))
-                          (pushnew (format nil "~a:~a" (if colon (subseq tok 0 colon) (short-name home)) name)
-                                   out :test #'string=)))))))
-              (setf start end))))))
+      (dolist (sentence (use-sentences doc))
+        (dolist (tok (sentence-tokens sentence))
+          (let ((r (external-function tok home)))
+            (when r (pushnew r out :test #'string=))))))
     (nreverse out)))
 
 (defun deprecation (s home)
