@@ -8,8 +8,8 @@ import (
 	"testing/fstest"
 
 	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/internal/testkit/pyrighttest"
 	"github.com/agentverify/agentverify/lang"
-	"github.com/agentverify/agentverify/lang/python/pyright"
 )
 
 // TestCeiling reads the first excluded version above from requires-python.
@@ -143,9 +143,7 @@ func describeAll(ps []lang.Problem) []string {
 // note or the version test around it; an overload deprecated alone (shlex.split(None))
 // is not the function.
 func TestTypeshedDeprecations(t *testing.T) {
-	if _, err := pyright.Find(""); err != nil {
-		t.Skipf("typeshed's stubs come with pyright: %v", err)
-	}
+	pyrighttest.Require(t) // typeshed's stubs come with pyright
 	src := "import pty\nimport shlex\nimport glob\npty.master_open()\nshlex.split('a b')\nglob.glob0('.', '*')\n"
 	got := describeAll(deprecationsOf(t, ">=3.9", src, nil))
 	want := []string{

@@ -80,7 +80,7 @@ func abs(n int) int { return max(n, -n) }
 // typoRank orders candidates at the same edit distance from the lower-cased name by how
 // typists slip: a doubled letter (getcwdd → getcwd, not getcwdb) first, then a word the
 // name extends by more than a letter (environment → environ, not environb), then the
-// letters both share at the start and the end (readlins → readlines, not readline).
+// letters both end with (readlins → readlines, not readline).
 func typoRank(lname, c string) int {
 	lc := strings.ToLower(c)
 	switch {
@@ -89,15 +89,11 @@ func typoRank(lname, c string) int {
 	case len(lname) >= len(lc)+2 && strings.HasPrefix(lname, lc):
 		return 1 << 19
 	}
-	p := 0
-	for p < len(lname) && p < len(lc) && lname[p] == lc[p] {
-		p++
-	}
 	s := 0
-	for s < len(lname)-p && s < len(lc)-p && lname[len(lname)-1-s] == lc[len(lc)-1-s] {
+	for s < len(lname) && s < len(lc) && lname[len(lname)-1-s] == lc[len(lc)-1-s] {
 		s++
 	}
-	return p + s
+	return s
 }
 
 // doubled reports whether name is c with one of its letters typed twice.
