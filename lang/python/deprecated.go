@@ -232,17 +232,46 @@ func (d *deprecations) member(q string, name, expr *node) bool {
 		return d.report(name, q, q, api, expr)
 	}
 	for mod := parentModule(q); mod != ""; mod = parentModule(mod) {
-		decl := d.j.declOf(mod)
-		if decl == nil {
-			continue
+		cands, ok := d.j.deprecatedCandidates(mod)
+		if !ok {
+			continue // no such module: q may name a class of its parent
+		}
+		if !cands[lastName(q)] {
+			return false // nothing of that name follows a @deprecated: no need to parse
 		}
 		key := strings.TrimPrefix(q, mod+".")
-		if dep, ok := decl.deprecated[key]; ok && d.r.admits(dep.since, dep.until) {
+		if dep, ok := d.j.declOf(mod).deprecated[key]; ok && d.r.admits(dep.since, dep.until) {
 			return d.declared(name, q, dep)
 		}
 		return false
 	}
 	return false
+}
+
+// deprecatedDef matches a @deprecated decorator (one line or several) and the name of
+// the def or class it decorates: the first defined after it.
+var deprecatedDef = regexp.MustCompile(`(?s)@\s*(?:[A-Za-z_][A-Za-z_0-9]*\.)*deprecated\b.*?\b(?:def|class)\s+([A-Za-z_][A-Za-z_0-9]*)`)
+
+// deprecatedCandidates returns the names a @deprecated decorator of module's stub or
+// source may mark (a regular expression over its text, so that a module is parsed only
+// when a use names one of them), and whether the module has a file; once per job.
+func (j *job) deprecatedCandidates(module string) (map[string]bool, bool) {
+	if c, ok := j.depCands[module]; ok {
+		return c, c != nil
+	}
+	if j.depCands == nil {
+		j.depCands = map[string]map[string]bool{}
+	}
+	src, _, _ := j.declFile(module)
+	var c map[string]bool
+	if src != nil {
+		c = map[string]bool{}
+		for _, m := range deprecatedDef.FindAllSubmatch(src, -1) {
+			c[string(m[1])] = true
+		}
+	}
+	j.depCands[module] = c
+	return c, c != nil
 }
 
 // method checks a call of a deprecated method by its name (self.assertEquals(…)).

@@ -39,9 +39,11 @@ type job struct {
 	projClasses projectClasses
 	// decls are what modules' stubs and sources declare (memberdecls.go), once asked.
 	decls map[string]*modDecl
-	// pyRange is the Python versions requires-python admits (deprecated.go), once asked.
-	pyRange *pyRange
-	dyn     // what the checks beyond pyright's view of modules read (dynamic.go)
+	// pyRange is the Python versions requires-python admits (deprecated.go), once asked;
+	// depCands the names each module may declare deprecated.
+	pyRange  *pyRange
+	depCands map[string]map[string]bool
+	dyn      // what the checks beyond pyright's view of modules read (dynamic.go)
 }
 
 // target is one changed Python file, as the head of the change has it.
