@@ -274,22 +274,19 @@ func annotationAt(def *node, src []byte, i int) string {
 	return ""
 }
 
+// typeArgs matches an innermost bracketed list of type arguments.
+var typeArgs = regexp.MustCompile(`\[[^\[\]]*\]`)
+
 // topLevel drops the bracketed arguments of an annotation: SupportsRead[str] is not a
 // str.
 func topLevel(ann string) string {
-	var b strings.Builder
-	depth := 0
-	for _, r := range ann {
-		switch {
-		case r == '[':
-			depth++
-		case r == ']':
-			depth--
-		case depth == 0:
-			b.WriteRune(r)
+	for {
+		next := typeArgs.ReplaceAllString(ann, "")
+		if next == ann {
+			return ann
 		}
+		ann = next
 	}
-	return b.String()
 }
 
 // typeWord matches the type names an annotation is made of.
