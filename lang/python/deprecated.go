@@ -25,8 +25,14 @@ func (r pyRange) admits(since, until string) bool {
 	return until == "" || r.floor == "" || pyright.Less(r.floor, until)
 }
 
-// has reports whether every version the project supports has what Python v added.
-func (r pyRange) has(v string) bool { return v == "" || r.floor != "" && !pyright.Less(r.floor, v) }
+// has reports whether every version the project supports has what Python v added (an
+// unstated floor is taken to be recent: entries whose replacement needs a stated one are
+// pinned).
+func (r pyRange) has(v string) bool { return v == "" || r.floor == "" || !pyright.Less(r.floor, v) }
+
+// from reports whether every version the project supports is v or newer: a removal in v
+// is then a removal everywhere.
+func (r pyRange) from(v string) bool { return v != "" && r.floor != "" && !pyright.Less(r.floor, v) }
 
 func (r pyRange) String() string {
 	switch {
@@ -339,7 +345,7 @@ func (d *deprecations) report(at *node, symbol, what string, api staleAPI, expr 
 	switch {
 	case api.lib != "":
 		msg = fmt.Sprintf("%s is deprecated since %s", what, api.lib)
-	case api.removed != "" && d.r.has(api.removed):
+	case d.r.from(api.removed):
 		msg = fmt.Sprintf("%s was removed in Python %s; the project supports %s (requires-python)", what, api.removed, d.r)
 	case api.removed != "":
 		msg = fmt.Sprintf("%s is deprecated since Python %s and removed in %s; the project supports %s (requires-python)", what, api.since, api.removed, d.r)

@@ -50,8 +50,11 @@ func TestPyRange(t *testing.T) {
 			t.Errorf("%v admits [%s, %s) = %v, want %v", tc.r, tc.since, tc.until, got, tc.admits)
 		}
 	}
-	if (pyRange{"3.8", ""}).has("3.9") || !(pyRange{"3.9", ""}).has("3.9") || (pyRange{"", ""}).has("3.9") || !(pyRange{"", ""}).has("") {
-		t.Error("has: a replacement must exist in every supported version")
+	if (pyRange{"3.8", ""}).has("3.9") || !(pyRange{"3.9", ""}).has("3.9") || !(pyRange{"", ""}).has("3.9") || !(pyRange{"", ""}).has("") {
+		t.Error("has: a replacement must exist in every supported version (an unstated floor is recent)")
+	}
+	if (pyRange{"", ""}).from("3.12") || (pyRange{"3.11", ""}).from("3.12") || !(pyRange{"3.12", ""}).from("3.12") {
+		t.Error("from: a removal everywhere needs a stated floor at or after it")
 	}
 }
 
@@ -119,9 +122,11 @@ async def main():
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	// Without a stated floor, typing.List is not reported (list[int] may not exist).
-	for _, g := range describeAll(deprecationsOf(t, "", "import typing\nx: typing.List[int] = []\n", nil)) {
-		t.Errorf("no requires-python: %s", g)
+	// Without a stated floor, typing.List is not reported (list[int] may not exist), and
+	// pkg_resources is (importlib.metadata is in every Python still in use).
+	got = describeAll(deprecationsOf(t, "", "import typing\nimport pkg_resources\nx: typing.List[int] = []\n", nil))
+	if len(got) != 1 || !strings.Contains(got[0], "2:8 module pkg_resources is deprecated since setuptools 67.5") {
+		t.Errorf("no requires-python: %q", got)
 	}
 }
 
