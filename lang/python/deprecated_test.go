@@ -159,3 +159,19 @@ func TestTypeshedDeprecations(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestDeprecatedRange: with ">=3.8,<3.12", utcnow (deprecated in 3.12) is no deprecation,
+// nor typing.List (its replacement list[int] needs 3.9); imp, removed in 3.12, is
+// deprecated in every supported version; get_event_loop() (3.10) is within the range.
+func TestDeprecatedRange(t *testing.T) {
+	src := "import asyncio\nimport datetime\nimport imp\nfrom typing import List\n\n\n" +
+		"def run() -> List[int]:\n    now = datetime.datetime.utcnow()\n    loop = asyncio.get_event_loop()\n    return [now.year, loop]\n"
+	got := describeAll(deprecationsOf(t, ">=3.8,<3.12", src, nil))
+	want := []string{
+		"3:8 module imp is deprecated since Python 3.4 and removed in 3.12; the project supports Python 3.8 up to 3.12 (requires-python) [use importlib (importlib.util.find_spec, importlib.import_module, importlib.reload) instead]",
+		"9:20 asyncio.get_event_loop() outside a coroutine is deprecated since Python 3.10; the project supports Python 3.8 up to 3.12 (requires-python) [use asyncio.run(main()) to run a coroutine, asyncio.new_event_loop() for a loop of your own, or asyncio.get_running_loop() inside a coroutine instead]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

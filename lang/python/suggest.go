@@ -78,22 +78,38 @@ func score(lname, c string, limit int) (scored, bool) {
 func abs(n int) int { return max(n, -n) }
 
 // typoRank orders candidates at the same edit distance from the lower-cased name by how
-// typists slip: a doubled letter (getcwdd → getcwd, not getcwdb) first, then a word the
-// name extends by more than a letter (environment → environ, not environb), then the
-// letters both end with (readlins → readlines, not readline).
+// typists slip: a doubled letter (getcwdd → getcwd, not getcwdb) first, then two letters
+// swapped (dumsp → dumps, not dump), then a word the name extends by more than a letter
+// (environment → environ, not environb), then the letters both end with (readlins →
+// readlines, not readline).
 func typoRank(lname, c string) int {
 	lc := strings.ToLower(c)
 	switch {
 	case doubled(lname, lc):
 		return 1 << 20
-	case len(lname) >= len(lc)+2 && strings.HasPrefix(lname, lc):
+	case transposed(lname, lc):
 		return 1 << 19
+	case len(lname) >= len(lc)+2 && strings.HasPrefix(lname, lc):
+		return 1 << 18
 	}
 	s := 0
 	for s < len(lname) && s < len(lc) && lname[len(lname)-1-s] == lc[len(lc)-1-s] {
 		s++
 	}
 	return s
+}
+
+// transposed reports whether name is c with two neighbouring letters swapped.
+func transposed(name, c string) bool {
+	if len(name) != len(c) {
+		return false
+	}
+	for i := 0; i+1 < len(name); i++ {
+		if name[i] != c[i] {
+			return name[i] == c[i+1] && name[i+1] == c[i] && name[i+2:] == c[i+2:]
+		}
+	}
+	return false
 }
 
 // doubled reports whether name is c with one of its letters typed twice.
