@@ -170,7 +170,8 @@ func TestPythonProject(t *testing.T) {
 // TestPythonDiffSemantics checks that the declarations the Python frontend extracts give
 // the semantics dimension what it needs in a diff: a removed pytest test and a removed
 // public function (the Python frontend's lang.APIComparer) are reported at the head (the
-// top of the file) with their base positions as related places.
+// removed test where it was, the removed function at the top of the file) with their base
+// positions as related places.
 func TestPythonDiffSemantics(t *testing.T) {
 	pyrighttest.Require(t)
 	r := testrepo.New(t, map[string]string{
@@ -195,7 +196,7 @@ func TestPythonDiffSemantics(t *testing.T) {
 		}
 	}
 	want := []string{"pkg/api.py:1:0 semantics/removed-export", "  related pkg/api.py:9 base=true",
-		"pkg/test_api.py:1:0 semantics/removed-test", "  related pkg/test_api.py:5 base=true"}
+		"pkg/test_api.py:2:0 semantics/removed-test", "  related pkg/test_api.py:5 base=true"}
 	if !slices.Equal(got, want) {
 		t.Errorf("violations:\n got %q\nwant %q", got, want)
 	}

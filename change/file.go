@@ -110,3 +110,33 @@ func NewLargeFile(path, oldPath string, op Op, size int64) *File {
 	}
 	return &File{Path: path, OldPath: oldPath, Op: op, TooLarge: true, Size: size}
 }
+
+// HeadLine returns the line of head that line n of base became: the same line where the
+// change kept it, else (the change deleted it) the head line now at the place of the
+// deletion, so a finding about something removed points where it was. It is at least 1
+// and at most head's last line.
+func HeadLine(base, head []byte, n int) int {
+	last := max(countLines(head), 1)
+	bl, hl := 1, 1
+	for _, d := range diff.Do(string(base), string(head)) {
+		k := strings.Count(d.Text, "\n")
+		if !strings.HasSuffix(d.Text, "\n") {
+			k++
+		}
+		switch d.Type {
+		case diffmatchpatch.DiffEqual:
+			if n < bl+k {
+				return min(hl+(n-bl), last)
+			}
+			bl, hl = bl+k, hl+k
+		case diffmatchpatch.DiffDelete:
+			if n < bl+k {
+				return min(hl, last)
+			}
+			bl += k
+		case diffmatchpatch.DiffInsert:
+			hl += k
+		}
+	}
+	return min(hl, last)
+}

@@ -84,3 +84,24 @@ func TestLimit(t *testing.T) {
 		t.Errorf("NewFileLimit over the limit: %+v", f)
 	}
 }
+
+// TestHeadLine: a kept line maps to where it is at the head, a deleted one to the head
+// line now at its place, within the head's lines.
+func TestHeadLine(t *testing.T) {
+	for _, tc := range []struct {
+		base, head string
+		n, want    int
+	}{
+		{"a\nb\nc\n", "a\nb\nc\n", 2, 2},
+		{"a\nb\nc\n", "x\na\nb\nc\n", 3, 4},
+		{"a\nb\nc\nd\n", "a\nd\n", 2, 2},
+		{"a\nb\nc\nd\n", "a\nd\n", 3, 2},
+		{"a\nb\nc\n", "a\n", 3, 1},
+		{"a\nb\n", "", 1, 1},
+		{"a\nb\nc\nd\n", "a\nX\nd\n", 3, 2},
+	} {
+		if got := HeadLine([]byte(tc.base), []byte(tc.head), tc.n); got != tc.want {
+			t.Errorf("HeadLine(%q, %q, %d) = %d, want %d", tc.base, tc.head, tc.n, got, tc.want)
+		}
+	}
+}

@@ -187,6 +187,8 @@ type tests struct {
 	dir        string
 	base, head map[string]testDecl
 	clauses    map[string]lang.Pos // head file → package clause
+	// files are the changed files, by base path, for where a removed test was.
+	files map[string]*change.File
 }
 
 // testFindings reports the test functions the change removed, as the policy for each
@@ -239,10 +241,14 @@ func collect(pass *check.Pass) (map[string]*tests, error) {
 			dir := path.Dir(lf.Path)
 			p := pkgs[dir]
 			if p == nil {
-				p = &tests{dir: dir, base: map[string]testDecl{}, head: map[string]testDecl{}, clauses: map[string]lang.Pos{}}
+				p = &tests{dir: dir, base: map[string]testDecl{}, head: map[string]testDecl{}, clauses: map[string]lang.Pos{},
+					files: map[string]*change.File{}}
 				pkgs[dir] = p
 			}
 			p.add(lf, i == 1)
+			if i == 0 {
+				p.files[lf.Path] = f
+			}
 		}
 	}
 	return pkgs, nil
@@ -281,8 +287,9 @@ func (p *tests) add(lf *lang.File, head bool) {
 }
 
 // removedTests reports each test of the base that the head lacks, at the package clause
-// of its file at the head (or at the deleted file's first line), with where it was at the
-// base as related place: its base line would land on unrelated code of the head file.
+// of its file at the head, else (a language without one: Lisp, Python) at the head line
+// now where the test was, or at a deleted file's first line; where it was at the base is
+// the related place.
 func removedTests(p *tests) []check.Finding {
 	names := make([]string, 0, len(p.base))
 	for n := range p.base {
@@ -298,6 +305,8 @@ func removedTests(p *tests) []check.Finding {
 		at := check.Location{File: d.file, Line: 1}
 		if pos, ok := p.clauses[d.file]; ok {
 			at.Line, at.Column = pos.Line, pos.Column
+		} else if f := p.files[d.file]; f != nil && f.Head != nil && f.Path == d.file {
+			at.Line = change.HeadLine(f.Base, f.Head, d.NamePos.Line)
 		}
 		out = append(out, check.Finding{
 			Rule:       removedTest.ID,

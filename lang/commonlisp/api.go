@@ -16,12 +16,13 @@ import (
 // lambda lists of the functions, generic functions and macros it exports. CompareAPI
 // compares the base and the head of the packages a change touches:
 //
-//   - a symbol in :export at the base that is not at the head is removed (reported at
-//     the head's defpackage, the symbol as written at the base related); a defpackage
-//     that is gone is one removal of the whole package;
+//   - a symbol in :export (or a top-level (export …)) at the base that is not at the
+//     head is removed (reported at the head's defpackage, the symbol as written at the
+//     base related); a defpackage that is gone is one removal of the whole package;
 //   - an exported function, generic function or macro defined in a changed file at the
 //     base that no form defines at the head, while its symbol stays exported, is removed
-//     too (its callers now call an undefined function);
+//     too (its callers now call an undefined function): reported at the dangling export,
+//     the definition at the base related;
 //   - an exported callable whose lambda list no longer accepts a call the base accepted
 //     is changed incompatibly: a required parameter added, an &optional one made
 //     required, a positional parameter removed (unless the head takes &rest without
@@ -29,7 +30,7 @@ import (
 //     added before &key (a keyword argument would bind to it). Adding &optional or &key
 //     parameters (after the positional ones) is compatible and not reported.
 //
-// Exports made by an (export …) call rather than defpackage are not seen. A change with a
+// Exports made at run time (an export call in a function) are not seen. A change with a
 // Lisp file that does not read cleanly on either side is not compared (see broken).
 
 // CompareAPI reports the incompatible changes the change makes to the exported API of
@@ -135,8 +136,8 @@ func removedExports(base, head *project) []lang.APIChange {
 				Package: lower(name), Dir: dirOf(hp.file), Subject: lower(s.Name),
 				Detail: "removed from the :export of " + lower(name), Name: lower(s.Name), Removed: true,
 				RenamedTo: renamedTo(name, s.Name, added, was, now),
-				Head:      lang.Place{File: hp.file, Pos: pos(hp.Span.Start)},
-				Base:      lang.Place{File: bp.file, Pos: pos(s.Span.Start)},
+				Head:      head.removalPlace(hp, s),
+				Base:      lang.Place{File: symbolFile(s, bp.file), Pos: pos(s.Span.Start)},
 			})
 		}
 	}
@@ -228,7 +229,7 @@ func changedLambdaLists(set *change.Set, base, head *project) []lang.APIChange {
 			out = append(out, lang.APIChange{
 				Package: lower(base.canonical(pkg)), Dir: dirOf(b.file), Subject: lower(name),
 				Detail: "definition removed (the symbol is still exported)", Name: lower(name), Removed: true,
-				Head: lang.Place{File: headPath(set, b.file), Pos: lang.Pos{Line: 1}},
+				Head: head.exportPlace(pkg, name, lang.Place{File: headPath(set, b.file), Pos: lang.Pos{Line: 1}}),
 				Base: lang.Place{File: b.file, Pos: pos(b.def.NameSpan.Start)},
 			})
 			continue
@@ -263,6 +264,44 @@ func (p *project) defined() map[string]bool {
 		}
 	}
 	return out
+}
+
+// removalPlace is where a symbol removed from hp's exports is reported: at the head's
+// export form of its package in the file whose export form had it at the base, else at
+// the defpackage.
+func (p *project) removalPlace(hp *projPackage, s index.Symbol) lang.Place {
+	if pf := p.files[s.File]; s.File != "" && pf != nil {
+		for _, e := range pf.ix.Exports {
+			if p.canonical(e.Package) == hp.Name {
+				return lang.Place{File: s.File, Pos: pos(e.Span.Start)}
+			}
+		}
+	}
+	return lang.Place{File: hp.file, Pos: pos(hp.Span.Start)}
+}
+
+// exportPlace is where the head exports pkg:name (the symbol in :export or in a top-level
+// export form), else fallback.
+func (p *project) exportPlace(pkg, name string, fallback lang.Place) lang.Place {
+	pp := p.packages[pkg]
+	if pp == nil {
+		return fallback
+	}
+	for _, s := range pp.Export {
+		if s.Name == name {
+			return lang.Place{File: symbolFile(s, pp.file), Pos: pos(s.Span.Start)}
+		}
+	}
+	return fallback
+}
+
+// symbolFile is the file an export's symbol is written in: its own (a top-level export
+// form's) or the defpackage's.
+func symbolFile(s index.Symbol, pkgFile string) string {
+	if s.File != "" {
+		return s.File
+	}
+	return pkgFile
 }
 
 // headPath is the head path of the file at base path p.

@@ -126,6 +126,11 @@ func exports(ix *index.File) map[string]bool {
 			}
 		}
 	}
+	for _, e := range ix.Exports {
+		for _, s := range e.Symbols {
+			out[e.Package+":"+s.Name] = true // a top-level (export …) in the same file
+		}
+	}
 	return out
 }
 

@@ -164,7 +164,8 @@ func (fe *Frontend) readFS(fsys fs.FS, name string, d fs.DirEntry) *projFile {
 	return readFile(name, src, fe.Features)
 }
 
-// indexPackages collects the defpackages of every file, in path order. A package
+// indexPackages collects the defpackages of every file, in path order, and adds what the
+// files' top-level (export …) forms export to the packages they name. A package
 // defined in several files (a copy under a build directory, a defpackage repeated for
 // another implementation) is the first, exporting what any of them exports: the
 // comparison then never reports an export as removed that one definition still has.
@@ -181,6 +182,18 @@ func (p *project) indexPackages() {
 				if p.packages[n] == nil {
 					p.packages[n] = pp
 				}
+			}
+		}
+	}
+	for _, name := range p.paths() {
+		for _, e := range p.files[name].ix.Exports {
+			pp := p.packages[e.Package]
+			if pp == nil {
+				continue // a package the project does not define
+			}
+			for _, s := range e.Symbols {
+				s.File = name // a top-level (export …), in its own file
+				pp.Export = append(pp.Export, s)
 			}
 		}
 	}

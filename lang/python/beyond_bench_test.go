@@ -75,7 +75,7 @@ func runBeyond(b *testing.B, fe frontend, req *lang.Request) {
 		b.Fatal(err)
 	}
 	var ps []lang.Problem
-	for _, s := range []step{kwfwdStep, uncheckedStep} {
+	for _, s := range []step{kwfwdStep, uncheckedStep, deprecatedStep} {
 		out, err := s(j)
 		if err != nil {
 			b.Fatal(err)

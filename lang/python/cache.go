@@ -2,6 +2,7 @@ package python
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"os"
 	"sync"
 	"time"
@@ -24,8 +25,9 @@ type cache struct {
 	treeBytes int
 	// classes are the classes one file defines (collectClasses), by its content.
 	classes map[[32]byte][]namedClass
-	// names are the names one module source declares (stubNames), by its content.
-	names map[[32]byte][]string
+	// decls are what one module's stub or source declares (readDecl), by its name, kind
+	// and content.
+	decls map[[32]byte]*modDecl
 	// paths are interpreters' sys.path, by interpreter.
 	paths map[string]sysPathEntry
 }
@@ -97,7 +99,7 @@ const maxEntries = 50000
 
 func newCache() *cache {
 	return &cache{trees: map[[32]byte]*node{}, sizes: map[[32]byte]int{},
-		classes: map[[32]byte][]namedClass{}, names: map[[32]byte][]string{}, paths: map[string]sysPathEntry{}}
+		classes: map[[32]byte][]namedClass{}, decls: map[[32]byte]*modDecl{}, paths: map[string]sysPathEntry{}}
 }
 
 // namedClass is one class a file defines, in source order.
@@ -156,17 +158,16 @@ func (fe frontend) fileClasses(src []byte) []namedClass {
 	})
 }
 
-// declaredNames returns the names the module source src declares (stubNames), computed
-// once per content.
-func (fe frontend) declaredNames(src []byte) []string {
-	var m map[[32]byte][]string
+// moduleDecl returns what the stub or source src of module declares (readDecl),
+// computed once per module name, kind and content.
+func (fe frontend) moduleDecl(module string, src []byte, pkg, stub bool) *modDecl {
+	var m map[[32]byte]*modDecl
 	if fe.cache != nil {
-		m = fe.cache.names
+		m = fe.cache.decls
 	}
-	return byContent(fe, m, src, func(tree *node) []string {
-		var out []string
-		stubNames(tree, src, "", &out)
-		return out
+	key := fmt.Appendf(nil, "%s\x00%t\x00%t\x00", module, pkg, stub)
+	return byKey(fe, m, sha256.Sum256(append(key, src...)), src, func(tree *node) *modDecl {
+		return readDecl(module, tree, src, pkg, stub)
 	})
 }
 
@@ -177,6 +178,13 @@ func byContent[T any](fe frontend, m map[[32]byte]T, src []byte, derive func(*no
 	var key [32]byte
 	if m != nil {
 		key = sha256.Sum256(src)
+	}
+	return byKey(fe, m, key, src, derive)
+}
+
+// byKey is byContent under a key the caller computed.
+func byKey[T any](fe frontend, m map[[32]byte]T, key [32]byte, src []byte, derive func(*node) T) T {
+	if m != nil {
 		fe.cache.mu.Lock()
 		v, ok := m[key]
 		fe.cache.mu.Unlock()

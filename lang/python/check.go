@@ -220,8 +220,8 @@ func mirror(fsys fs.FS, dir string) error {
 var (
 	notModuleAttr  = regexp.MustCompile(`^"([^"]+)" is not a known attribute of module "([^"]+)"`)
 	unknownImport  = regexp.MustCompile(`^"([^"]+)" is unknown import symbol`)
-	noAttribute    = regexp.MustCompile(`^Cannot access attribute "([^"]+)" for class "([^"]+)"`)
-	anyAttribute   = regexp.MustCompile(`^Cannot (?:access|assign to|delete) attribute "([^"]+)" for class "([^"]+)"`)
+	noAttribute    = regexp.MustCompile(`^Cannot access attribute "([^"]+)" for class "(.*?)"(?:\n|$)`)
+	anyAttribute   = regexp.MustCompile(`^Cannot (?:access|assign to|delete) attribute "([^"]+)" for class "(.*?)"(?:\n|$)`)
 	importFailed   = regexp.MustCompile(`^Import "([^"]+)" could not be resolved$`)
 	notDefined     = regexp.MustCompile(`^"([^"]+)" is not defined`)
 	noParameter    = regexp.MustCompile(`^No parameter named "([^"]+)"`)
@@ -262,13 +262,16 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 			p.Suggestion = didYouMean(closest(m[1], j.scopeNames(t)))
 		}
 	case "reportCallIssue":
-		call(&p, msg)
-		if p.Kind == lang.UnknownKeyword {
-			p.Suggestion = j.keywordSuggestion(t, p.Location, p.Symbol)
-		}
+		j.callIssue(t, &p, msg)
 	case "reportArgumentType":
 		if !argumentMismatch(&p, d.Message) {
 			return p, false
+		}
+		j.argumentSibling(t, &p, d.Message)
+		if p.Suggestion != "" {
+			// A sibling the call fits: the wrong function was called, not a value of the
+			// wrong type passed (json.load("{}") for json.loads).
+			p.Kind = lang.WrongSignature
 		}
 	case "":
 		if m := requiresPython.FindStringSubmatch(msg); m != nil {
@@ -352,9 +355,13 @@ func (j *job) attribute(t *target, p *lang.Problem, msg string) {
 	switch {
 	case notModuleAttr.MatchString(msg):
 		m := notModuleAttr.FindStringSubmatch(msg)
-		p.Kind, p.Symbol = lang.UnknownSymbol, m[2]+"."+m[1]
-		p.Message = fmt.Sprintf("%s is not a member of module %s", m[1], m[2])
-		p.Suggestion = didYouMean(closest(m[1], j.moduleMembers(m[2])))
+		mod := m[2]
+		if strings.HasPrefix(mod, ".") {
+			mod = t.moduleOfAttribute(p.Location, mod) // pyright's "..path" for os.path
+		}
+		p.Kind, p.Symbol = lang.UnknownSymbol, mod+"."+m[1]
+		p.Message = fmt.Sprintf("%s is not a member of module %s", m[1], mod)
+		p.Suggestion = didYouMean(closest(m[1], j.moduleMembers(mod)))
 	case unknownImport.MatchString(msg):
 		name := unknownImport.FindStringSubmatch(msg)[1]
 		mod := t.importedFrom(name, p.Location.Line)
@@ -369,7 +376,7 @@ func (j *job) attribute(t *target, p *lang.Problem, msg string) {
 		narrowerMismatch(p, m[2], m[1])
 	case noAttribute.MatchString(msg):
 		m := noAttribute.FindStringSubmatch(msg)
-		class := builtinClass(m[2])
+		class := builtinClass(classOf(m[2]))
 		p.Kind, p.Symbol = lang.UnknownMember, class+"."+m[1]
 		p.Message = fmt.Sprintf("%s is not an attribute of %s", m[1], m[2])
 		p.Suggestion = didYouMean(closest(m[1], j.membersOfClass(t, class)))

@@ -153,12 +153,11 @@ func (st *depState) file(f *change.File) error {
 		return st.declError(err) // an unreadable declaration: what is declared is unknown
 	}
 	for _, r := range refs {
-		if r.Level > 0 || r.Module == "" || pydeps.IsStdlib(top(r.Module)) || st.isLocal(f.Path, proj, top(r.Module)) ||
-			buildBackend(f.Path, top(r.Module)) {
-			continue
-		}
 		if strings.HasSuffix(f.Path, ".pyi") {
 			r.TypeOnly = true // a stub is read by type checkers only
+		}
+		if st.noDistribution(f.Path, r, proj) {
+			continue
 		}
 		env, err := st.environment()
 		if err != nil {
@@ -245,7 +244,10 @@ func (st *depState) isLocal(file string, proj *pydeps.Project, name string) bool
 	if proj.Name != "" && pydeps.Normalize(proj.Name) == pydeps.Normalize(name) {
 		return true
 	}
-	dirs := []string{path.Join(proj.Dir, "src")}
+	var dirs []string
+	if fsys := st.req.Changes.HeadFS; fsys != nil {
+		dirs = codeRoots(fsys, proj.Dir)
+	}
 	for d := path.Dir(file); ; d = path.Dir(d) {
 		dirs = append(dirs, d)
 		if d == "." || d == "/" || d == "" {
@@ -276,10 +278,7 @@ func (st *depState) hasModule(dir, name string) bool {
 		}
 		if !found {
 			// A package, regular or namespace: a directory that holds Python code.
-			py, _ := fs.Glob(fsys, path.Join(dir, name, "*.py"))
-			pyi, _ := fs.Glob(fsys, path.Join(dir, name, "*.pyi"))
-			sub, _ := fs.Glob(fsys, path.Join(dir, name, "*", "__init__.py"))
-			found = len(py)+len(pyi)+len(sub) > 0
+			found = holdsPython(fsys, path.Join(dir, name))
 		}
 	}
 	st.local[k] = found

@@ -118,6 +118,7 @@ func (c *nsCollector) assignTarget(left, right *node) {
 		c.ns.names[name] = true
 		if name == "__path__" || name == "__getattr__" {
 			c.ns.dynamic = true // namespace extension, or a __getattr__ made by a call
+			c.ns.open = c.ns.open || name == "__getattr__"
 		}
 	default:
 		c.targets(left)
@@ -140,7 +141,7 @@ func (c *nsCollector) replacement(value *node) {
 			return
 		}
 	}
-	c.ns.dynamic = true
+	c.ns.dynamic, c.ns.open = true, true
 }
 
 // assignedValue returns the value of the top-level assignment to name, nil when there is
@@ -318,7 +319,7 @@ func (c *nsCollector) lazy() {
 		}
 		names, ok := c.getattrNames(fn)
 		if !ok {
-			c.ns.dynamic = true
+			c.ns.dynamic, c.ns.open = true, true
 			return
 		}
 		for _, n := range names {

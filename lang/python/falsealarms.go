@@ -388,6 +388,9 @@ func assignedMember(t *target, p lang.Problem) bool {
 	if p.Kind != lang.UnknownSymbol || p.Location.EndLine != p.Location.Line || p.Location.EndColumn == 0 {
 		return false
 	}
+	if n := t.attributeAt(p.Location); n != nil {
+		return n.field == "left" // not an annotation: x: collections.Mapping = {}
+	}
 	line := lineAt(t, p.Location.Line)
 	if p.Location.EndColumn-1 > len(line) {
 		return false

@@ -179,7 +179,7 @@ func (j *job) generatedInit(t *target, p lang.Problem, seen map[*node]bool) (out
 	if !isCallProblem(p) || t == nil || t.tree == nil {
 		return nil, false
 	}
-	call := t.callAt(p.Location)
+	call := t.callHolding(p.Location)
 	if call == nil {
 		return nil, false
 	}
@@ -198,8 +198,8 @@ func (j *job) generatedInit(t *target, p lang.Problem, seen map[*node]bool) (out
 	return checkAttrsCall(t, call, name, fields), true
 }
 
-// callAt returns the innermost call whose arguments hold loc.
-func (t *target) callAt(loc lang.Location) *node {
+// callHolding returns the innermost call whose arguments hold loc.
+func (t *target) callHolding(loc lang.Location) *node {
 	var found *node
 	at := lang.Pos{Line: loc.Line, Column: loc.Column}
 	t.tree.walk(func(n *node) bool {

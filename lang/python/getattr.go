@@ -21,10 +21,17 @@ func (c *nsCollector) getattrNames(fn *node) ([]string, bool) {
 	if len(stmts) == 0 {
 		return nil, false
 	}
-	a := &getattrAnalysis{c: c, param: p, guards: map[string]bool{}}
+	a := &getattrAnalysis{c: c, param: p, guards: map[string][]string{}}
 	last := stmts[len(stmts)-1]
-	if last.kind != "raise_statement" && !(last.kind == "return_statement" && a.known(first(last.namedChildren()))) {
-		return nil, false // falls through: an unknown name gets None, or whatever it returns
+	if last.kind != "raise_statement" && last.kind != "return_statement" {
+		return nil, false // falls through: an unknown name gets None
+	}
+	if last.kind == "return_statement" {
+		names, ok := a.known(first(last.namedChildren()))
+		if !ok {
+			return nil, false // whatever it returns
+		}
+		a.names = append(a.names, names...)
 	}
 	if !a.statements(stmts, false) {
 		return nil, false
@@ -40,11 +47,12 @@ func first(ns []*node) *node {
 }
 
 // getattrAnalysis follows one __getattr__ body: param is the name parameter, guards the
-// variables that hold the result of a known lookup (info = LEXERS.get(name)).
+// variables that hold the result of a known lookup (info = LEXERS.get(name)) with the
+// names it may succeed for; names are the names a return answers.
 type getattrAnalysis struct {
 	c      *nsCollector
 	param  string
-	guards map[string]bool
+	guards map[string][]string
 	names  []string
 }
 
@@ -63,29 +71,43 @@ func (a *getattrAnalysis) statement(s *node, guarded bool) bool {
 	switch s.kind {
 	case "if_statement", "elif_clause":
 		return a.ifStatement(s, guarded)
-	case "else_clause", "try_statement", "except_clause", "finally_clause", "with_statement", "block":
+	case "try_statement":
+		return a.tryStatement(s, guarded)
+	case "else_clause", "except_clause", "finally_clause", "with_statement", "block":
 		for _, ch := range s.children {
 			if ch.named && !a.statement(ch, guarded) {
 				return false
 			}
 		}
 	case "expression_statement":
-		if as := s.firstOfKind("assignment"); as != nil && as.child("left").kind == "identifier" && a.known(as.child("right")) {
-			a.guards[as.child("left").text(a.c.src)] = true
+		if as := s.firstOfKind("assignment"); as != nil && as.child("left").kind == "identifier" {
+			if names, ok := a.known(as.child("right")); ok {
+				a.guards[as.child("left").text(a.c.src)] = names
+			}
 		}
 	case "return_statement":
-		return guarded || a.known(first(s.namedChildren()))
+		if guarded {
+			return true
+		}
+		names, ok := a.known(first(s.namedChildren()))
+		a.names = append(a.names, names...)
+		return ok
 	case "for_statement", "while_statement", "function_definition", "class_definition", "decorated_definition":
 		return guarded || !containsReturn(s)
 	}
 	return true
 }
 
-// ifStatement checks an if (or elif): its body is guarded when its test is known, its
-// other branches only as much as the statement is.
+// ifStatement checks an if (or elif): its body is guarded when its test is known (whose
+// names it answers when the body returns), its other branches only as much as the
+// statement is.
 func (a *getattrAnalysis) ifStatement(s *node, guarded bool) bool {
-	test := a.known(s.child("condition"))
-	if !a.statements(blockOf(s.child("consequence")), guarded || test) {
+	names, test := a.known(s.child("condition"))
+	body := blockOf(s.child("consequence"))
+	if test && !guarded && containsReturn(s.child("consequence")) {
+		a.names = append(a.names, names...)
+	}
+	if !a.statements(body, guarded || test) {
 		return false
 	}
 	for _, alt := range s.children {
@@ -94,6 +116,47 @@ func (a *getattrAnalysis) ifStatement(s *node, guarded bool) bool {
 		}
 	}
 	return true
+}
+
+// tryStatement checks a try whose body looks the name up (numpy's `try: msg =
+// __expired_functions__[attr] except KeyError: pass else: … return`): its else branch
+// runs only for the names the lookup found.
+func (a *getattrAnalysis) tryStatement(s *node, guarded bool) bool {
+	found, lookup := a.lookups(s.child("body"))
+	for _, ch := range s.children {
+		switch {
+		case !ch.named:
+		case ch.kind == "else_clause":
+			if lookup && !guarded && containsReturn(ch) {
+				a.names = append(a.names, found...)
+			}
+			if !a.statement(ch, guarded || lookup) {
+				return false
+			}
+		case ch.field == "body":
+			if !a.statements(blockOf(ch), guarded) {
+				return false
+			}
+		default:
+			if !a.statement(ch, guarded) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// lookups returns the names the known lookups assigned in a try's body may find, and
+// whether it has one.
+func (a *getattrAnalysis) lookups(body *node) (found []string, lookup bool) {
+	for _, st := range blockOf(body) {
+		if as := st.firstOfKind("assignment"); st.kind == "expression_statement" && as != nil {
+			if names, ok := a.known(as.child("right")); ok {
+				found, lookup = append(found, names...), true
+			}
+		}
+	}
+	return found, lookup
 }
 
 func blockOf(n *node) []*node {
@@ -113,24 +176,32 @@ func containsReturn(n *node) bool {
 }
 
 // known reports whether e is a test or lookup of the name parameter against names it
-// lists, adding them: name == "x", name in C, C.get(name), C[name], a guard variable,
-// and `or`/`and`/`not`/`is not None` of those.
-func (a *getattrAnalysis) known(e *node) bool {
+// lists, and which: name == "x", name in C, C.get(name), C[name], a guard variable, and
+// `or`/`and`/`not`/`is not None` of those.
+func (a *getattrAnalysis) known(e *node) ([]string, bool) {
 	if e == nil {
-		return false
+		return nil, false
 	}
 	src := a.c.src
 	switch e.kind {
 	case "parenthesized_expression":
 		return a.known(first(e.namedChildren()))
 	case "identifier":
-		return a.guards[e.text(src)]
+		names, ok := a.guards[e.text(src)]
+		return names, ok
 	case "boolean_operator":
-		l, r := a.known(e.child("left")), a.known(e.child("right"))
+		l, lok := a.known(e.child("left"))
+		r, rok := a.known(e.child("right"))
 		if e.child("operator").text(src) == "or" {
-			return l && r
+			return append(l, r...), lok && rok
 		}
-		return l || r
+		switch {
+		case lok && rok:
+			return append(l, r...), true // a superset of the names both allow
+		case lok:
+			return l, true
+		}
+		return r, rok
 	case "comparison_operator":
 		return a.comparison(e)
 	case "call":
@@ -140,24 +211,24 @@ func (a *getattrAnalysis) known(e *node) bool {
 			return a.container(e.child("value"))
 		}
 	}
-	return false
+	return nil, false
 }
 
 // getCall handles C.get(name).
-func (a *getattrAnalysis) getCall(e *node) bool {
+func (a *getattrAnalysis) getCall(e *node) ([]string, bool) {
 	fn, args := e.child("function"), e.child("arguments").namedChildren()
 	if fn.kind == "attribute" && fn.child("attribute").text(a.c.src) == "get" && len(args) == 1 && args[0].text(a.c.src) == a.param {
 		return a.container(fn.child("object"))
 	}
-	return false
+	return nil, false
 }
 
 // comparison handles name == "lit", name in C and v is not None for a guard v.
-func (a *getattrAnalysis) comparison(e *node) bool {
+func (a *getattrAnalysis) comparison(e *node) ([]string, bool) {
 	src := a.c.src
 	kids := e.namedChildren()
 	if len(kids) != 2 {
-		return false
+		return nil, false
 	}
 	op := ""
 	for _, ch := range e.children {
@@ -172,64 +243,26 @@ func (a *getattrAnalysis) comparison(e *node) bool {
 			l, r = r, l
 		}
 		if v, ok := stringValue(r, src); ok && l.text(src) == a.param {
-			a.names = append(a.names, v)
-			return true
+			return []string{v}, true
 		}
 	case "in ":
-		return l.text(src) == a.param && a.container(r)
+		if l.text(src) == a.param {
+			return a.container(r)
+		}
 	case "is not ", "!= ":
-		return r.text(src) == "None" && a.known(l)
-	}
-	return false
-}
-
-// container adds the string keys or elements of a literal mapping or collection: written
-// in place, bound to a top-level name of the module, or imported from another module.
-func (a *getattrAnalysis) container(e *node) bool {
-	keys, ok := literalKeys(e, a.c.src)
-	if !ok && e.kind == "identifier" {
-		keys, ok = a.c.namedLiteral(e.text(a.c.src), 0)
-	}
-	a.names = append(a.names, keys...)
-	return ok
-}
-
-// namedLiteral returns the keys of the literal bound to a top-level name of the module,
-// following one from-import into another module.
-func (c *nsCollector) namedLiteral(name string, depth int) ([]string, bool) {
-	for _, s := range moduleStatements(c.root) {
-		switch s.kind {
-		case "expression_statement":
-			as := s.firstOfKind("assignment")
-			if as != nil && as.child("left").text(c.src) == name {
-				return literalKeys(as.child("right"), c.src)
-			}
-		case "import_from_statement":
-			if depth > 2 {
-				continue
-			}
-			for _, ch := range s.children {
-				imported, local := ch.text(c.src), ch.text(c.src)
-				if ch.kind == "aliased_import" {
-					imported, local = ch.child("name").text(c.src), ch.child("alias").text(c.src)
-				}
-				if ch.field == "name" && local == name {
-					return c.literalIn(c.resolve(s.child("module_name")), imported, depth+1)
-				}
-			}
+		if r.text(src) == "None" {
+			return a.known(l)
 		}
 	}
 	return nil, false
 }
 
-// literalIn returns the keys of the literal bound to name in module.
-func (c *nsCollector) literalIn(module, name string, depth int) ([]string, bool) {
-	tree, src, pkg := c.j.parsedModule(module)
-	if tree == nil {
-		return nil, false
-	}
-	other := &nsCollector{j: c.j, module: module, pkg: pkg, src: src, root: tree}
-	return other.namedLiteral(name, depth)
+// container returns the string keys or elements of a literal mapping or collection:
+// written in place, bound to a top-level name of the module (built there by literals,
+// comprehensions over literals and updates), or imported from another module.
+func (a *getattrAnalysis) container(e *node) ([]string, bool) {
+	keys, ok := a.c.keysOf(e, len(a.c.src), 0)
+	return keys, ok
 }
 
 // literalKeys returns the string keys of a dict literal or the strings of a list, tuple,

@@ -22,12 +22,18 @@ func (j *job) keywordSuggestion(t *target, loc lang.Location, kw string) string 
 	var names []string
 	if !strings.Contains(fn, ".") && t.idx.objects[fn] == "" {
 		names = keywordNames(findDef(t.tree, t.src, fn), t.src)
+		if len(names) == 0 && !t.idx.defs[fn] {
+			names, _ = j.overloadKeywords("builtins", fn)
+		}
 	} else if q := t.idx.qualified(fn); q != "" {
 		i := strings.LastIndexByte(q, '.')
 		if src := j.source(q[:i]); src != nil {
 			if tree, err := j.fe.parse(src); err == nil {
 				names = keywordNames(findDef(tree, src, q[i+1:]), src)
 			}
+		}
+		if len(names) == 0 {
+			names, _ = j.overloadKeywords(q[:i], q[i+1:]) // overloads, __new__ (timedelta)
 		}
 	}
 	return didYouMean(closest(kw, names))

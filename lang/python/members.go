@@ -13,33 +13,39 @@ import (
 )
 
 // moduleMembers returns the public names of a module, read from its source: typeshed's
-// stub for the standard library, else the module's file in the head tree or on the
-// interpreter's sys.path. A module is never imported to list its members: that would run
-// the verified code.
+// stub for the standard library, else the module's stub or source in the head tree or on
+// the interpreter's sys.path, star imports followed (os.path is posixpath's names). A
+// module is never imported to list its members: that would run the verified code.
 func (j *job) moduleMembers(module string) []string {
 	key := module
 	if names, ok := j.members[key]; ok {
 		return names
 	}
 	var names []string
-	for _, d := range j.declared(module) {
-		if !strings.Contains(d, ".") && !strings.HasPrefix(d, "_") {
+	for _, d := range j.memberNames(module) {
+		if !strings.HasPrefix(d, "_") {
 			names = append(names, d)
+		}
+	}
+	if !j.isStdlib(module) {
+		if ns := j.namespaceOf(module); ns != nil {
+			names = append(names, ns.public()...) // what its __getattr__ answers, too
 		}
 	}
 	j.members[key] = names
 	return names
 }
 
-// classMembers returns the public members of a class of a standard-library module.
+// classMembers returns the public members of a class of a module, those of its bases
+// included.
 func (j *job) classMembers(module, class string) []string {
 	key := module + ":" + class
 	if names, ok := j.members[key]; ok {
 		return names
 	}
 	var names []string
-	for _, d := range j.declared(module) {
-		if m, ok := strings.CutPrefix(d, class+"."); ok && !strings.HasPrefix(m, "_") && !strings.Contains(m, ".") {
+	for _, m := range j.classMemberNames(module, class) {
+		if !strings.HasPrefix(m, "_") {
 			names = append(names, m)
 		}
 	}
@@ -47,18 +53,29 @@ func (j *job) classMembers(module, class string) []string {
 	return names
 }
 
-// membersOfClass returns the members of the class pyright names: a builtin, a class the
-// file imports by name, or a class of a module the file imports.
+// membersOfClass returns the members of the class pyright names ("C", "type[C]",
+// "m.C"): a builtin, a class the file imports by name, or a class of a module the file
+// imports or one such module re-exports (requests' Response is requests.models').
 func (j *job) membersOfClass(t *target, class string) []string {
+	class = classOf(class)
+	if i := strings.LastIndexByte(class, '.'); i >= 0 {
+		if names := j.classMembers(class[:i], class[i+1:]); len(names) > 0 {
+			return names
+		}
+		class = class[i+1:]
+	}
 	if names := j.classMembers("builtins", class); len(names) > 0 || t.idx == nil {
 		return names
 	}
 	if q := t.idx.objects[class]; q != "" {
 		return j.classMembers(strings.TrimSuffix(q, "."+class), class)
 	}
-	mods := make([]string, 0, len(t.idx.modules))
+	mods := make([]string, 0, len(t.idx.modules)+len(t.idx.imports))
 	for _, m := range t.idx.modules {
 		mods = append(mods, m)
+	}
+	for _, s := range t.idx.imports {
+		mods = append(mods, s.module)
 	}
 	sort.Strings(mods)
 	for _, m := range mods {
@@ -67,15 +84,6 @@ func (j *job) membersOfClass(t *target, class string) []string {
 		}
 	}
 	return nil
-}
-
-// declared returns the names a module's source declares (see stubNames).
-func (j *job) declared(module string) []string {
-	src := j.source(module)
-	if src == nil {
-		return nil
-	}
-	return j.fe.declaredNames(src)
 }
 
 // source returns the source of a module: its typeshed stub, else its stub or source
@@ -227,5 +235,6 @@ func (j *job) scopeNames(t *target) []string {
 			out = append(out, n)
 		}
 	}
+	out = append(out, "True", "False", "None")
 	return append(out, j.moduleMembers("builtins")...)
 }

@@ -22,6 +22,11 @@ type namespace struct {
 	// answers cannot be listed, a star import that cannot be followed): nothing about
 	// its members is reported.
 	dynamic bool
+	// open is set when the module answers names no source lists: a __getattr__ whose
+	// answers cannot be listed, or an unknown object in its place in sys.modules. A
+	// dynamic namespace that is not open is only incomplete: a stub pyright reads for it
+	// describes what it builds (numpy's __init__.pyi).
+	open bool
 }
 
 // has reports whether name may be a member of the module.

@@ -20,7 +20,7 @@ type step func(*job) ([]lang.Problem, error)
 
 // defaultSteps are the resolver's analyses, in order.
 func defaultSteps() []step {
-	return []step{syntaxStep, pyrightStep, tooNewStep, kwfwdStep, kwargsStep, uncheckedStep}
+	return []step{syntaxStep, pyrightStep, tooNewStep, kwfwdStep, kwargsStep, uncheckedStep, deprecatedStep}
 }
 
 // job is one resolution: the Python files of the change and what the steps share.
@@ -40,7 +40,13 @@ type job struct {
 	path    *[]string
 	// projClasses indexes the project's classes for the mixin check, once asked.
 	projClasses projectClasses
-	dyn         // what the checks beyond pyright's view of modules read (dynamic.go)
+	// decls are what modules' stubs and sources declare (memberdecls.go), once asked.
+	decls map[string]*modDecl
+	// pyRange is the Python versions requires-python admits (deprecated.go), once asked;
+	// depCands the names each module may declare deprecated.
+	pyRange  *pyRange
+	depCands map[string]map[string]bool
+	dyn      // what the checks beyond pyright's view of modules read (dynamic.go)
 }
 
 // target is one changed Python file, as the head of the change has it.
@@ -84,7 +90,7 @@ func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 	}
 	out = append(d.ps, out...)
 	if len(j.all) > 0 {
-		out = j.dropGuarded(dedupe(out))
+		out = j.dropGuarded(mergeDeprecated(dedupe(out)))
 	}
 	lang.SortProblems(out)
 	return out, nil

@@ -16,7 +16,7 @@ const maxSuggestions = 3
 func closest(name string, cands []string) []string {
 	lname := strings.ToLower(name)
 	limit := (len(name) + 1) / 3
-	if len(name) < 3 {
+	if len(name) < 2 {
 		limit = 0
 	}
 	var ok []scored
@@ -37,6 +37,9 @@ func closest(name string, cands []string) []string {
 		}
 		if a.dist != b.dist {
 			return a.dist < b.dist
+		}
+		if ra, rb := typoRank(lname, a.name), typoRank(lname, b.name); ra != rb {
+			return ra > rb
 		}
 		if da, db := abs(len(a.name)-len(name)), abs(len(b.name)-len(name)); da != db {
 			return da < db // at equal distance, a transposition beats a deletion
@@ -64,8 +67,8 @@ func score(lname, c string, limit int) (scored, bool) {
 	switch {
 	case lc == lname:
 		return scored{c, 0, 0}, true
-	case d <= limit:
-		return scored{c, 1, d}, true
+	case d <= limit && (len(lname) > 2 || len(lc) > len(lname)):
+		return scored{c, 1, d}, true // a two-letter name only missing a letter (nw → now)
 	case len(lname) >= 4 && len(lc) >= 4 && (strings.Contains(lc, lname) || strings.Contains(lname, lc)):
 		return scored{c, 2, d}, true
 	}
@@ -73,6 +76,54 @@ func score(lname, c string, limit int) (scored, bool) {
 }
 
 func abs(n int) int { return max(n, -n) }
+
+// typoRank orders candidates at the same edit distance from the lower-cased name by how
+// typists slip: a doubled letter (getcwdd → getcwd, not getcwdb) first, then two letters
+// swapped (dumsp → dumps, not dump), then a word the name extends by more than a letter
+// (environment → environ, not environb), then the letters both end with (readlins →
+// readlines, not readline).
+func typoRank(lname, c string) int {
+	lc := strings.ToLower(c)
+	switch {
+	case doubled(lname, lc):
+		return 1 << 20
+	case transposed(lname, lc):
+		return 1 << 19
+	case len(lname) >= len(lc)+2 && strings.HasPrefix(lname, lc):
+		return 1 << 18
+	}
+	s := 0
+	for s < len(lname) && s < len(lc) && lname[len(lname)-1-s] == lc[len(lc)-1-s] {
+		s++
+	}
+	return s
+}
+
+// transposed reports whether name is c with two neighbouring letters swapped.
+func transposed(name, c string) bool {
+	if len(name) != len(c) {
+		return false
+	}
+	for i := 0; i+1 < len(name); i++ {
+		if name[i] != c[i] {
+			return name[i] == c[i+1] && name[i+1] == c[i] && name[i+2:] == c[i+2:]
+		}
+	}
+	return false
+}
+
+// doubled reports whether name is c with one of its letters typed twice.
+func doubled(name, c string) bool {
+	if len(name) != len(c)+1 {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if name[i] == name[i-1] && name[:i]+name[i+1:] == c {
+			return true
+		}
+	}
+	return false
+}
 
 // didYouMean phrases a suggestion of names, "" when there is none.
 func didYouMean(names []string) string {

@@ -52,3 +52,23 @@ func TestClosestProperty(t *testing.T) {
 		}
 	})
 }
+
+// TestClosestSlips: at equal distance, the usual slips decide the order.
+func TestClosestSlips(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		cands []string
+		first string
+	}{
+		{"getcwdd", []string{"getcwdb", "getcwd"}, "getcwd"},
+		{"dumsp", []string{"dump", "dumps"}, "dumps"},
+		{"dumpz", []string{"dump", "dumps"}, "dumps"},
+		{"environment", []string{"environb", "environ"}, "environ"},
+		{"readlins", []string{"readline", "readlines"}, "readlines"},
+		{"olde_api", []string{"older_api", "old_api"}, "old_api"},
+	} {
+		if got := closest(tc.name, tc.cands); len(got) == 0 || got[0] != tc.first {
+			t.Errorf("closest(%q, %q) = %q, want %s first", tc.name, tc.cands, got, tc.first)
+		}
+	}
+}

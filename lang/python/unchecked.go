@@ -194,13 +194,25 @@ func (j *job) pyrightBlind(module string) bool {
 // its order: the project's (typings/ stubs, then its stubs and sources), stub packages and
 // stubs on sys.path, typeshed's third-party stubs it bundles, then installed sources.
 func (j *job) viewFile(module string) []byte {
+	data, _ := j.viewFileKind(module)
+	return data
+}
+
+// stubView reports whether the file pyright reads for module is a stub.
+func (j *job) stubView(module string) bool {
+	_, stub := j.viewFileKind(module)
+	return stub
+}
+
+// viewFileKind is viewFile, and whether the file is a stub.
+func (j *job) viewFileKind(module string) ([]byte, bool) {
 	rel := strings.ReplaceAll(module, ".", "/")
 	stubs := []string{rel + ".pyi", rel + "/__init__.pyi"}
 	srcs := []string{rel + ".py", rel + "/__init__.py"}
 	if head := j.headFS(); head != nil {
 		for _, c := range append(append([]string{"typings/" + stubs[0], "typings/" + stubs[1]}, stubs...), srcs...) {
 			if data, err := fs.ReadFile(head, c); err == nil {
-				return data
+				return data, strings.HasSuffix(c, ".pyi")
 			}
 		}
 	}
@@ -210,12 +222,12 @@ func (j *job) viewFile(module string) []byte {
 		stubPkg = []string{top + "-stubs/__init__.pyi"}
 	}
 	if data := readFirst(j.libPath(), append(stubPkg, stubs...)); data != nil {
-		return data
+		return data, true
 	}
 	if data := readFirst(j.bundledStubDirs(), stubs); data != nil {
-		return data
+		return data, true
 	}
-	return readFirst(j.libPath(), srcs)
+	return readFirst(j.libPath(), srcs), false
 }
 
 // readFirst returns the first of the files rels found under one of dirs, in order.
@@ -279,7 +291,12 @@ func (j *job) namespaceFalseAlarm(p lang.Problem) bool {
 		}
 	}
 	ns := j.namespaceOf(module)
-	return ns != nil && ns.has(name)
+	if ns == nil || !ns.has(name) {
+		return false
+	}
+	// An incomplete namespace hides the name from us, not from the stub pyright read:
+	// pyright is right unless the module answers names nobody lists.
+	return ns.names[name] || ns.open || !j.stubView(module)
 }
 
 // relativeImportAt returns the absolute module of the relative from-import p is on, ""

@@ -30,6 +30,7 @@ var handlers = map[string]handler{
 	"DEFINE-CONDITION":      classLike(Condition),
 	"DEFPACKAGE":            (*indexer).defpackage,
 	"IN-PACKAGE":            (*indexer).inPackage,
+	"EXPORT":                (*indexer).export,
 	"SETF":                  (*indexer).setfFunction,
 	"FLET":                  scope(false),
 	"LABELS":                scope(true),

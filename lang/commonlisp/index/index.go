@@ -99,6 +99,9 @@ type Import struct {
 type Symbol struct {
 	Name string
 	Span reader.Span
+	// File is the file the span is in when a consumer merged the symbol into a form of
+	// another file (a top-level export into a defpackage's :export); "" otherwise.
+	File string
 }
 
 // InPackage is an in-package form.
@@ -128,8 +131,10 @@ type Problem struct {
 
 // File is the index of one read file.
 type File struct {
-	Packages    []Package
-	InPackages  []InPackage
+	Packages   []Package
+	InPackages []InPackage
+	// Exports are the file's top-level export forms.
+	Exports     []Export
 	Definitions []Definition
 	Scopes      []Scope
 	Problems    []Problem

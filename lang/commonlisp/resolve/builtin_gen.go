@@ -1977,3 +1977,35 @@ var builtinPackages = []builtinPackage{
 		{"XSET=", opFunction, "(xset1 xset2)"},
 	}},
 }
+
+// deprecatedBuiltins are the external symbols of the listed packages that SBCL and
+// ASDF declare deprecated, with the state of the deprecation and its replacements.
+var deprecatedBuiltins = []deprecatedBuiltin{
+	{"UIOP/DRIVER", "COERCE-PATHNAME", "function", "early", "ASDF", []string{"UIOP:PARSE-UNIX-NAMESTRING"}},
+	{"UIOP/DRIVER", "IN-FIRST-DIRECTORY", "function", "early", "ASDF", []string{}},
+	{"UIOP/DRIVER", "IN-SYSTEM-CONFIGURATION-DIRECTORY", "function", "early", "ASDF", []string{}},
+	{"UIOP/DRIVER", "IN-USER-CONFIGURATION-DIRECTORY", "function", "early", "ASDF", []string{}},
+	{"UIOP/DRIVER", "SYSTEM-CONFIGURATION-DIRECTORIES", "function", "early", "ASDF", []string{}},
+	{"UIOP/DRIVER", "USER-CONFIGURATION-DIRECTORIES", "function", "early", "ASDF", []string{"UIOP:XDG-CONFIG-PATHNAMES"}},
+	{"UIOP/DRIVER", "VERSION-COMPATIBLE-P", "function", "early", "ASDF", []string{}},
+	{"ASDF/INTERFACE", "COMPONENT-LOAD-DEPENDENCIES", "function", "early", "ASDF", []string{"ASDF:COMPONENT-SIDEWAY-DEPENDENCIES", "ASDF:SIDEWAY-OPERATION", "ASDF:SELFWARD-OPERATION"}},
+	{"ASDF/INTERFACE", "COMPONENT-PROPERTY", "function", "early", "ASDF", []string{}},
+	{"ASDF/INTERFACE", "ENABLE-ASDF-BINARY-LOCATIONS-COMPATIBILITY", "function", "early", "ASDF", []string{}},
+	{"ASDF/INTERFACE", "EXPLAIN", "function", "early", "ASDF", []string{"ASDF:ACTION-DESCRIPTION"}},
+	{"ASDF/INTERFACE", "REQUIRE-SYSTEM", "function", "early", "ASDF", []string{}},
+	{"ASDF/INTERFACE", "RUN-SHELL-COMMAND", "function", "early", "ASDF", []string{"UIOP:RUN-PROGRAM"}},
+	{"ASDF/INTERFACE", "SYSTEM-DEFINITION-PATHNAME", "function", "early", "ASDF", []string{"ASDF:SYSTEM-SOURCE-FILE", "ASDF:SYSTEM-SOURCE-DIRECTORY", "ASDF:SYSTEM-RELATIVE-PATHNAME"}},
+	{"ASDF/INTERFACE", "SYSTEM-REGISTERED-P", "function", "early", "ASDF", []string{}},
+	{"ASDF/INTERFACE", "TRAVERSE", "function", "early", "ASDF", []string{"ASDF:MAKE-PLAN", "ASDF:REQUIRED-COMPONENTS"}},
+	{"SB-DEBUG", "BACKTRACE", "function", "early", "SBCL 1.2.15", []string{"SB-DEBUG:PRINT-BACKTRACE"}},
+	{"SB-DEBUG", "BACKTRACE-AS-LIST", "function", "early", "SBCL 1.2.15", []string{"SB-DEBUG:LIST-BACKTRACE"}},
+	{"SB-THREAD", "DESTROY-THREAD", "function", "late", "SBCL 1.2.15", []string{"SB-THREAD:TERMINATE-THREAD"}},
+	{"SB-THREAD", "GET-MUTEX", "function", "early", "SBCL 1.0.37.33", []string{"SB-THREAD:GRAB-MUTEX"}},
+	{"SB-THREAD", "GET-SPINLOCK", "function", "early", "SBCL 1.0.53.11", []string{"SB-THREAD:GRAB-MUTEX"}},
+	{"SB-THREAD", "INTERRUPT-THREAD-ERROR-THREAD", "function", "late", "SBCL 1.0.29.17", []string{"SB-THREAD:THREAD-ERROR-THREAD"}},
+	{"SB-THREAD", "JOIN-THREAD-ERROR-THREAD", "function", "late", "SBCL 1.0.29.17", []string{"SB-THREAD:THREAD-ERROR-THREAD"}},
+	{"SB-THREAD", "RELEASE-SPINLOCK", "function", "early", "SBCL 1.0.53.11", []string{"SB-THREAD:RELEASE-MUTEX"}},
+	{"SB-THREAD", "SPINLOCK", "type", "late", "SBCL 1.0.53.11", []string{"SB-THREAD:MUTEX"}},
+	{"SB-THREAD", "WITH-SPINLOCK", "function", "early", "SBCL 1.0.53.11", []string{"SB-THREAD:WITH-MUTEX"}},
+	{"SB-UNIX", "UNIX-EXIT", "function", "early", "SBCL 1.0.56.55", []string{"SB-SYS:OS-EXIT"}},
+}

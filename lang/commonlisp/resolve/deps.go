@@ -20,7 +20,9 @@ type system struct {
 	status asdf.Status
 	asd    string
 	pkgs   []index.Package
-	defs   []index.Definition
+	// exports are the top-level export forms of its files.
+	exports []index.Export
+	defs    []index.Definition
 	// incomplete is set when a source file could not be read cleanly: a name the
 	// system's packages do not seem to define is then not reported.
 	incomplete bool
@@ -160,6 +162,7 @@ func (d *Deps) read(s *system, file string, opts reader.Options) {
 	}
 	ix := index.Build(rf)
 	s.pkgs = append(s.pkgs, ix.Packages...)
+	s.exports = append(s.exports, ix.Exports...)
 	s.defs = append(s.defs, ix.Definitions...)
 }
 

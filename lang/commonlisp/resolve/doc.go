@@ -44,6 +44,10 @@
 //     it has no &allow-other-keys and the call passes no :allow-other-keys;
 //   - undeclared-dependency: a package provided by a system in the source registry (one
 //     named like the package, with or without "cl-") that the .asd does not declare;
+//   - deprecated: a use of an external symbol of SBCL or ASDF that they declare deprecated
+//     (SBCL's deprecation declarations, ASDF's uiop:with-deprecation; generated into
+//     builtin_gen.go by gen.lisp), with the replacements they name, and the rename as
+//     fix when the one replacement is in the same package with the same lambda list;
 //   - missing-dependency: a declared system that is not in the source registry, at its
 //     place in the .asd, and once per file at the first use of a package it
 //     presumably provides (named like it): the uses are then not reported one by one,

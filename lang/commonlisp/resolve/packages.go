@@ -157,6 +157,7 @@ func (w *world) unknownPackage(name string) *verdict {
 			continue
 		}
 		w.addPackages(sys.pkgs, fromDep, sys.name, sys.incomplete || sys.problem != "")
+		w.addExports(sys.exports, fromDep)
 		w.addDefs(sys.defs, true)
 		v.system, v.undeclared = cand, w.hasASD && !w.declared[cand]
 		return v

@@ -37,6 +37,9 @@ func (k *walker) qualifiedSymbol(sym *reader.Form) {
 		return
 	}
 	if ext, known := k.w.externalIn(p, sym.Name); !known || ext {
+		if known {
+			k.deprecatedUse(sym, p)
+		}
 		return
 	}
 	suggestion, single := k.notExternal(sym, p)
@@ -78,6 +81,7 @@ func (k *walker) packageName(name string, s reader.Span, symbol string) {
 	v := k.w.unknownPackage(name)
 	switch {
 	case v.undeclared:
+		k.w.undeclaredSystems[v.system] = true
 		k.rep.add(lang.UndeclaredDependency, s, strings.ToLower(name),
 			fmt.Sprintf("package %s is provided by system %q, which the .asd :depends-on does not list", name, v.system),
 			fmt.Sprintf("add %q to :depends-on in a reviewed change, or do without it", v.system))
@@ -127,8 +131,17 @@ func (k *walker) unverified(pkgName string, sym *reader.Form) {
 	if k.w.pkgs[pkgName] != nil || unlistedBuiltin(pkgName) {
 		return
 	}
-	if v := k.w.unknownPackage(pkgName); v.missing {
+	switch v := k.w.unknownPackage(pkgName); {
+	case v.missing:
 		k.missingUse(v, pkgName, sym.Span, written(sym))
+	case v.undeclared && !k.rep.missingNoted["undeclared:"+v.system]:
+		// A symbol imported from (or a package used by) a system the .asd does not
+		// declare: reported once per file and system, at the first use.
+		k.rep.missingNoted["undeclared:"+v.system] = true
+		k.w.undeclaredSystems[v.system] = true
+		k.rep.add(lang.UndeclaredDependency, sym.Span, written(sym),
+			fmt.Sprintf("%s comes from package %s, provided by system %q, which the .asd :depends-on does not list", written(sym), pkgName, v.system),
+			fmt.Sprintf("add %q to :depends-on in a reviewed change, or do without it", v.system))
 	}
 }
 
@@ -162,24 +175,8 @@ func (k *walker) defpackages(forms []*reader.Form) {
 }
 
 func (k *walker) packageOption(o *reader.Form) {
-	if o.Kind != reader.List || len(o.Items) < 2 || o.Items[0].Kind != reader.Symbol {
-		return
-	}
-	var names []*reader.Form
-	switch key := o.Items[0].Name; {
-	case packageOptions[key]:
-		names = o.Items[1:]
-	case firstPackageOptions[key]:
-		names = o.Items[1:2]
-	case key == "LOCAL-NICKNAMES":
-		for _, pair := range o.Items[1:] {
-			if pair.Kind == reader.List && len(pair.Items) == 2 {
-				names = append(names, pair.Items[1])
-			}
-		}
-	}
-	for _, n := range names {
-		if (n.Kind == reader.Symbol || n.Kind == reader.String) && k.w.pkgs[n.Name] == nil {
+	for _, n := range optionPackages(o) {
+		if k.w.pkgs[n.Name] == nil {
 			k.packageName(n.Name, n.Span, strings.ToLower(n.Name))
 		}
 	}

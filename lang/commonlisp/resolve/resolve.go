@@ -93,6 +93,9 @@ func (r Resolver) resolveGroup(head fs.FS, dir string, tree bool, changed []*cha
 		w.addPackages(pf.ix.Packages, fromProject, "", len(pf.rf.Errors) > 0)
 	}
 	for _, p := range paths {
+		w.addExports(files[p].ix.Exports, fromProject)
+	}
+	for _, p := range paths {
 		w.noteUnread(files[p])
 	}
 	for _, p := range paths {
@@ -108,6 +111,11 @@ func (r Resolver) resolveGroup(head fs.FS, dir string, tree bool, changed []*cha
 			continue
 		}
 		out = append(out, w.check(files[f.Path])...)
+	}
+	for _, p := range sortedKeys(asds) {
+		if isChanged(changed, p) {
+			out = append(out, w.droppedDependencies(asds[p], p, files, changed)...)
+		}
 	}
 	return out
 }
@@ -326,6 +334,7 @@ func (w *world) loadDeclared() {
 		sys := w.deps.System(name)
 		if sys.status == asdf.Found {
 			w.addPackages(sys.pkgs, fromDep, name, sys.incomplete || sys.problem != "")
+			w.addExports(sys.exports, fromDep)
 			w.addDefs(sys.defs, true)
 		}
 	}

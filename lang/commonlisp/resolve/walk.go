@@ -100,7 +100,11 @@ func (k *walker) call(f *reader.Form, e *env) {
 		}
 		return
 	}
-	k.operator(f, k.w.resolveOp(head, k.cur(f)), e)
+	c := k.w.resolveOp(head, k.cur(f))
+	if head.Package == "" && (c.status == isFunction || c.status == isMacro) {
+		k.deprecatedUse(head, c.home) // pkg:sym is checked wherever it is read
+	}
+	k.operator(f, c, e)
 }
 
 // operator walks a call of a global operator as what it resolved to.
@@ -114,6 +118,7 @@ func (k *walker) operator(f *reader.Form, c callee, e *env) {
 		}
 	case isFunction:
 		k.checkCall(f, c)
+		k.signatureSibling(f, c)
 		k.forms(f.Items[1:], e)
 	case undefined: // its arguments are not looked into: it may be a macro nobody defined
 		k.undefined(f.Items[0], c, false)
@@ -135,8 +140,12 @@ func (k *walker) fref(x *reader.Form, e *env) {
 		if _, ok := e.lookup(x.Name); ok {
 			return
 		}
-		if c := k.w.resolveOp(x, k.cur(x)); c.status == undefined {
+		c := k.w.resolveOp(x, k.cur(x))
+		if c.status == undefined {
 			k.undefined(x, c, false)
+		}
+		if x.Package == "" && c.status == isFunction {
+			k.deprecatedUse(x, c.home)
 		}
 	}
 }

@@ -82,12 +82,15 @@ type world struct {
 	unread [][]byte
 	// verdicts caches what an unknown package name turned out to be.
 	verdicts map[string]*verdict
+	// undeclaredSystems are the systems reported as undeclared dependencies.
+	undeclaredSystems map[string]bool
 }
 
 func newWorld(deps *Deps) *world {
 	w := &world{pkgs: map[string]*pkg{}, funcs: map[string]*fdef{}, setf: map[string]bool{}, maybe: map[string]bool{}, derived: map[string]bool{},
 		names: map[string]bool{}, included: map[string]bool{}, declared: map[string]bool{}, self: map[string]bool{}, deps: deps,
-		verdicts: map[string]*verdict{}, dispatch: map[string]bool{}, made: map[string]bool{}, macros: map[string]bool{}}
+		verdicts: map[string]*verdict{}, dispatch: map[string]bool{}, made: map[string]bool{}, macros: map[string]bool{},
+		undeclaredSystems: map[string]bool{}}
 	w.add(&pkg{name: "COMMON-LISP", origin: fromCL, listed: true}, "CL")
 	w.add(&pkg{name: "KEYWORD", origin: fromBuiltin}, "")
 	// The packages scripts and .asd files are read in hold the project's definitions.
@@ -145,6 +148,20 @@ func (w *world) addPackages(ps []index.Package, o origin, sys string, incomplete
 			if _, ok := w.pkgs[n]; !ok {
 				w.pkgs[n] = p
 			}
+		}
+	}
+}
+
+// addExports adds what top-level export forms export to the packages of origin o they
+// name (a package of another origin, or none, is not the project's to extend).
+func (w *world) addExports(exports []index.Export, o origin) {
+	for _, e := range exports {
+		p := w.pkgs[e.Package]
+		if p == nil || p.origin != o {
+			continue
+		}
+		for _, s := range e.Symbols {
+			p.exports[s.Name] = true
 		}
 	}
 }
