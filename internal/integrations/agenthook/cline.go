@@ -227,4 +227,3 @@ func (clineCodec) Encode(v Verdict) Result {
 	}
 	return Result{Stdout: jsonLine(output{})}
 }
-
