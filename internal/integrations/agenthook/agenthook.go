@@ -44,6 +44,9 @@ type Proposal struct {
 // command) from an agent whose hooks fire for every tool: it is allowed unverified.
 var ErrNotEdit = errors.New("not a file edit")
 
+// errNoTool is a payload that names no tool: not one the agent sends.
+var errNoTool = errors.New("the payload names no tool")
+
 // Kind is the gate's decision.
 type Kind int
 

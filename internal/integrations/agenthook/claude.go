@@ -74,7 +74,7 @@ func (c claudeCodec) PostEdit(in ClaudeInput) ([]editset.Edit, error) {
 func (claudeCodec) Encode(v Verdict) Result {
 	switch v.Kind {
 	case Deny:
-		out := ClaudeOutput{ClaudeDecision{HookEventName: "PreToolUse", PermissionDecision: "deny", PermissionDecisionReason: Clip(v.Reason)}}
+		out := ClaudeOutput{ClaudeDecision{HookEventName: "PreToolUse", PermissionDecision: "deny", PermissionDecisionReason: Clip(nonEmpty(v.Reason))}}
 		stderr := v.Reason
 		if v.Findings != "" {
 			stderr = v.Findings

@@ -36,6 +36,9 @@ func (cursorCodec) Decode(data []byte) (Proposal, error) {
 		return Proposal{}, fmt.Errorf("hook cursor handles preToolUse, not %s", in.HookEventName)
 	}
 	kind, ok := cursorTools[in.ToolName]
+	if in.ToolName == "" {
+		return Proposal{}, errNoTool
+	}
 	if !ok {
 		return Proposal{}, ErrNotEdit
 	}
@@ -57,7 +60,7 @@ type cursorOutput struct {
 func (cursorCodec) Encode(v Verdict) Result {
 	switch v.Kind {
 	case Deny:
-		return Result{Stdout: jsonLine(cursorOutput{Permission: "deny", UserMessage: "agentverify denied this edit", AgentMessage: Clip(v.Reason)})}
+		return Result{Stdout: jsonLine(cursorOutput{Permission: "deny", UserMessage: "agentverify denied this edit", AgentMessage: Clip(nonEmpty(v.Reason))})}
 	case Warn:
 		return Result{Stdout: jsonLine(cursorOutput{Permission: "allow", AgentMessage: Clip(v.Reason)})}
 	}
@@ -85,6 +88,9 @@ func (copilotCodec) Decode(data []byte) (Proposal, error) {
 		return Proposal{}, fmt.Errorf("could not parse the preToolUse input: %v", err)
 	}
 	kind, ok := copilotTools[in.ToolName]
+	if in.ToolName == "" {
+		return Proposal{}, errNoTool
+	}
 	if !ok {
 		return Proposal{}, ErrNotEdit
 	}
@@ -107,7 +113,7 @@ type copilotOutput struct {
 func (copilotCodec) Encode(v Verdict) Result {
 	switch v.Kind {
 	case Deny:
-		return Result{Stdout: jsonLine(copilotOutput{PermissionDecision: "deny", PermissionDecisionReason: Clip(v.Reason)})}
+		return Result{Stdout: jsonLine(copilotOutput{PermissionDecision: "deny", PermissionDecisionReason: Clip(nonEmpty(v.Reason))})}
 	case Warn:
 		return Result{Stdout: jsonLine(copilotOutput{PermissionDecision: "allow", AdditionalContext: Clip(v.Reason)})}
 	}

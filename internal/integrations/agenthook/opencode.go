@@ -35,6 +35,8 @@ func (opencodeCodec) Decode(data []byte) (Proposal, error) {
 		kind = opencodeEdit
 	case "apply_patch", "patch":
 		kind = patchTool
+	case "":
+		return Proposal{}, errNoTool
 	default:
 		return Proposal{}, ErrNotEdit
 	}
