@@ -67,6 +67,8 @@ func commands() []*command {
 		{"diff", "[flags]", "verify the change between a base and the working tree (the main job)", diffLong, runDiff},
 		{"check", "[flags] [PATH ...]", "verify files or directories as they are, with no base", checkLong, runCheck},
 		{"init", "[--force] | --agent AGENT", "write a commented starter policy .agentverify.yaml, or set up an agent's hook", initLong, runInit},
+		{"lint", "[FILE ...]", "print the change's new findings as FILE:LINE:COL lines (aider's and SWE-agent's lint command)", lintLong, runLint},
+		{"lsp", "", "serve the findings of open documents as diagnostics (a language server on stdio)", lspLong, runLSP},
 		{"explain", "[RULE]", "show the documentation of a rule, or list every rule", explainLong, runExplain},
 		{"hook", "install [--force] | AGENT", "install the git pre-commit hook, or run as a coding agent's hook before a file edit", hookLong, runHook},
 		{"mcp", "[--http ADDR]", "serve the verification tools over the Model Context Protocol", mcpLong, runMCP},

@@ -79,6 +79,9 @@ func runHook(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stdout, "installed %s\n", path)
 		return ExitOK
 	}
+	if fs.Arg(0) == "report" { // the language server's verifications, on the shared server
+		return runReportHook(ctx, env, *policyFile)
+	}
 	agent, ok := agenthook.Lookup(fs.Arg(0))
 	if !ok {
 		return usageError(env, "hook", fmt.Errorf("unknown hook %q (want install or an agent: %s)", fs.Arg(0), agentList))

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -183,7 +184,7 @@ func servable(getenv func(string) string, args []string) bool {
 		return true
 	case "hook":
 		_, ok := hookAgent(args)
-		return ok
+		return ok || slices.Contains(args[1:], "report")
 	}
 	return false
 }
