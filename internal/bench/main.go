@@ -138,17 +138,8 @@ func run(module string, hooks int, keep bool) error {
 	if err := wholeRepo(t, repo, av, cacheEnv); err != nil {
 		return err
 	}
-	noServer := append(cacheEnv[:len(cacheEnv):len(cacheEnv)], "AGENTVERIFY_NO_SERVER=1")
-	if err := hookRuns(t, "no server", repo, av, noServer, files[0], hooks); err != nil {
+	if err := hookSeries(t, repo, av, cacheEnv, files[0], hooks); err != nil {
 		return err
-	}
-	if err := hookRuns(t, "shared server", repo, av, cacheEnv, files[0], hooks); err != nil {
-		return err
-	}
-	for _, agent := range []string{"codex", "gemini", "cursor", "copilot", "cline", "windsurf", "kiro", "qwen", "factory", "openhands", "opencode"} {
-		if err := agentRuns(t, agent, repo, av, cacheEnv, files[0], hooks); err != nil {
-			return err
-		}
 	}
 	if _, err := must(repo, cacheEnv, av, "server", "stop"); err != nil {
 		fmt.Fprintln(os.Stderr, "bench: server stop:", err)
@@ -319,6 +310,24 @@ func freshCopy(repo, name string) (string, error) {
 	}
 	_, err := must(".", nil, "cp", "-R", repo, dst)
 	return dst, err
+}
+
+// hookSeries times one-edit hook runs: hook claude without and with the shared server,
+// then every other agent's hook through it.
+func hookSeries(t *table, repo, av string, cacheEnv []string, file string, hooks int) error {
+	noServer := append(cacheEnv[:len(cacheEnv):len(cacheEnv)], "AGENTVERIFY_NO_SERVER=1")
+	if err := hookRuns(t, "no server", repo, av, noServer, file, hooks); err != nil {
+		return err
+	}
+	if err := hookRuns(t, "shared server", repo, av, cacheEnv, file, hooks); err != nil {
+		return err
+	}
+	for _, agent := range []string{"codex", "gemini", "cursor", "copilot", "cline", "windsurf", "kiro", "qwen", "factory", "openhands", "opencode"} {
+		if err := agentRuns(t, agent, repo, av, cacheEnv, file, hooks); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // hookRuns times `hook claude` on one Edit of file, each a new process, as Claude Code

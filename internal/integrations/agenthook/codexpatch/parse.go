@@ -72,6 +72,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error says what is wrong and where, as Codex's message does.
 func (e *Error) Error() string {
 	if e.Line == 0 {
 		return "invalid patch: " + e.Msg
