@@ -12,11 +12,38 @@ import (
 )
 
 // gateConfigFiles configure the gate wherever they are used: editing them can switch
-// agentverify off without touching the policy.
+// agentverify off without touching the policy. Each coding agent's hook configuration is
+// one (agentverify init --agent writes them), and so is .mcp.json, which starts the MCP
+// server.
 var gateConfigFiles = []string{
 	".pre-commit-config.yaml",     // the pre-commit framework's hooks
 	".claude/settings.json",       // Claude Code's hooks (the PreToolUse gate)
 	".claude/settings.local.json", // the same, per user
+	".mcp.json",                   // MCP servers (agentverify mcp)
+	".codex/hooks.json",           // OpenAI Codex CLI's hooks
+	".codex/config.toml",          // Codex's [hooks] table
+	".gemini/settings.json",       // Gemini CLI's hooks
+	".cursor/hooks.json",          // Cursor's hooks
+	".windsurf/hooks.json",        // Windsurf's hooks
+	".qwen/settings.json",         // Qwen Code's hooks
+	".factory/hooks.json",         // Factory Droid's hooks
+	".factory/settings.json",      // the same, in its settings
+	".openhands/hooks.json",       // OpenHands' hooks
+	"opencode.json",               // OpenCode's configuration (its plugins)
+	"opencode.jsonc",              // the same
+	".aider.conf.yml",             // aider's --lint-cmd
+}
+
+// gateConfigDirs hold gate configuration in any file under them: Cline runs the
+// executables of .clinerules/hooks, Copilot reads every .github/hooks/*.json, Kiro its
+// hooks and agent configurations, OpenCode loads every plugin.
+var gateConfigDirs = []string{
+	".clinerules/hooks/",
+	".github/hooks/",
+	".kiro/hooks/",
+	".kiro/agents/",
+	".opencode/plugins/",
+	".opencode/plugin/",
 }
 
 // guard reports the changes to what decides the verification itself: the policy files
@@ -60,10 +87,10 @@ func policyMessage(t *check.Trust, f *change.File, p string) string {
 	return what + ": it " + strings.Join(w, "; ") + more + "; the change was verified under the policy in force at the base"
 }
 
-// gateConfig reports whether path p of f configures the gate: the pre-commit config,
-// the Claude Code settings, or a workflow that runs agentverify on either side.
+// gateConfig reports whether path p of f configures the gate: the pre-commit config, an
+// agent's hook configuration, or a workflow that runs agentverify on either side.
 func gateConfig(f *change.File, p string) bool {
-	if slices.Contains(gateConfigFiles, p) {
+	if slices.Contains(gateConfigFiles, p) || slices.ContainsFunc(gateConfigDirs, func(d string) bool { return strings.HasPrefix(p, d) }) {
 		return true
 	}
 	if path.Dir(p) != ".github/workflows" || (path.Ext(p) != ".yml" && path.Ext(p) != ".yaml") {

@@ -55,6 +55,14 @@ func TestGuard(t *testing.T) {
 		{"workflow using the action", &check.Trust{}, false, []*change.File{change.NewFile(".github/workflows/v.yaml", "", nil, []byte("- uses: AgentVerify/agentverify@v1\n"))}, "scope/gate-config-changed .github/workflows/v.yaml", ""},
 		{"allowed by the base policy", &check.Trust{}, true, []*change.File{file(".pre-commit-config.yaml", "", change.Modify), withAV(".github/workflows/ci.yml")}, "", ""},
 		{"policy change still reported when gate config is allowed", rootTrust, true, []*change.File{file(".agentverify.yml", "", change.Modify)}, "scope/policy-changed .agentverify.yml", ""},
+		{"every agent's hook configuration", &check.Trust{}, false, []*change.File{
+			file(".mcp.json", "", change.Modify), file(".codex/hooks.json", "", change.Create), file(".gemini/settings.json", "", change.Modify),
+			file(".cursor/hooks.json", "", change.Delete), file(".github/hooks/agentverify.json", "", change.Modify), file(".clinerules/hooks/PreToolUse", "", change.Delete),
+			file(".windsurf/hooks.json", "", change.Modify), file(".kiro/agents/agentverify.json", "", change.Modify), file(".opencode/plugins/agentverify.ts", "", change.Modify),
+		}, "scope/gate-config-changed .clinerules/hooks/PreToolUse; scope/gate-config-changed .codex/hooks.json; scope/gate-config-changed .cursor/hooks.json; " +
+			"scope/gate-config-changed .gemini/settings.json; scope/gate-config-changed .github/hooks/agentverify.json; scope/gate-config-changed .kiro/agents/agentverify.json; " +
+			"scope/gate-config-changed .mcp.json; scope/gate-config-changed .opencode/plugins/agentverify.ts; scope/gate-config-changed .windsurf/hooks.json", ""},
+		{"a hook config moved out of place is still reported", &check.Trust{}, false, []*change.File{file("notes.json", ".cursor/hooks.json", change.Rename)}, "scope/gate-config-changed notes.json", "renamed"},
 		{"nested settings are not the gate's", &check.Trust{}, false, []*change.File{file("sub/.claude/settings.json", "", change.Modify), file("docs/.pre-commit-config.yaml", "", change.Modify)}, "", ""},
 	}
 	for _, tt := range tests {

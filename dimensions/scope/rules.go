@@ -51,9 +51,14 @@ var (
 		Short: "the change edits a file that configures the verification gate",
 		Doc: "Files that decide whether agentverify runs at all — .pre-commit-config.yaml, a " +
 			".github/workflows file that runs agentverify (on either side of the change), " +
-			".claude/settings.json and .claude/settings.local.json (the Claude Code hook) — are " +
-			"the gate's configuration: an agent that edits them can switch the gate off without " +
-			"touching the policy. Such an edit is an error unless the base policy sets " +
+			"every coding agent's hook configuration (.claude/settings.json and " +
+			".claude/settings.local.json, .codex/hooks.json and .codex/config.toml, " +
+			".gemini/settings.json, .cursor/hooks.json, .github/hooks/*, .clinerules/hooks/*, " +
+			".windsurf/hooks.json, .kiro/hooks/* and .kiro/agents/*, .qwen/settings.json, " +
+			".factory/hooks.json and .factory/settings.json, .openhands/hooks.json, " +
+			"opencode.json(c) and .opencode/plugins/*, aider's .aider.conf.yml) and .mcp.json — " +
+			"are the gate's configuration: an agent that edits them can switch the gate off " +
+			"without touching the policy. Such an edit is an error unless the base policy sets " +
 			"scope.allow_gate_config_changes: true. (.git/hooks is never part of a change.)",
 	}
 	largeFile = &check.Rule{

@@ -227,6 +227,12 @@ func check(o *outcome, st step) string {
 			return fmt.Sprintf("want %q in the output", arg)
 		}
 	case "denied":
+		if len(st.args) > 1 { // want denied AGENT: the agent's own deny format
+			if !deniedBy(st.args[1], o) {
+				return "want the edit denied as " + st.args[1] + " reads a deny"
+			}
+			return ""
+		}
 		if o.exit != 2 || !strings.Contains(o.out, `"permissionDecision":"deny"`) {
 			return "want the edit denied (exit 2, permissionDecision deny)"
 		}
@@ -234,6 +240,26 @@ func check(o *outcome, st step) string {
 		return "unknown expectation " + st.args[0]
 	}
 	return ""
+}
+
+// deniedBy reports whether o is a deny as agent reads it (hook AGENT's output is stdout
+// followed by stderr): Codex, Gemini CLI and Windsurf need exit 2 and a reason on stderr,
+// the others their JSON decision.
+func deniedBy(agent string, o *outcome) bool {
+	has := func(s string) bool { return strings.Contains(o.out, s) }
+	switch agent {
+	case "codex", "gemini", "windsurf":
+		return o.exit == 2 && strings.TrimSpace(o.out) != ""
+	case "cursor":
+		return has(`"permission":"deny"`)
+	case "copilot":
+		return has(`"permissionDecision":"deny"`)
+	case "cline":
+		return has(`"cancel":true`)
+	case "opencode":
+		return o.exit == 2 && has(`"decision":"deny"`)
+	}
+	return o.exit == 2 && has(`"permissionDecision":"deny"`)
 }
 
 // reports tells whether out reports rule as a finding — its tag in text ("[rule]"), its

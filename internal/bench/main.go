@@ -138,11 +138,7 @@ func run(module string, hooks int, keep bool) error {
 	if err := wholeRepo(t, repo, av, cacheEnv); err != nil {
 		return err
 	}
-	noServer := append(cacheEnv[:len(cacheEnv):len(cacheEnv)], "AGENTVERIFY_NO_SERVER=1")
-	if err := hookRuns(t, "no server", repo, av, noServer, files[0], hooks); err != nil {
-		return err
-	}
-	if err := hookRuns(t, "shared server", repo, av, cacheEnv, files[0], hooks); err != nil {
+	if err := hookSeries(t, repo, av, cacheEnv, files[0], hooks); err != nil {
 		return err
 	}
 	if _, err := must(repo, cacheEnv, av, "server", "stop"); err != nil {
@@ -316,6 +312,24 @@ func freshCopy(repo, name string) (string, error) {
 	return dst, err
 }
 
+// hookSeries times one-edit hook runs: hook claude without and with the shared server,
+// then every other agent's hook through it.
+func hookSeries(t *table, repo, av string, cacheEnv []string, file string, hooks int) error {
+	noServer := append(cacheEnv[:len(cacheEnv):len(cacheEnv)], "AGENTVERIFY_NO_SERVER=1")
+	if err := hookRuns(t, "no server", repo, av, noServer, file, hooks); err != nil {
+		return err
+	}
+	if err := hookRuns(t, "shared server", repo, av, cacheEnv, file, hooks); err != nil {
+		return err
+	}
+	for _, agent := range []string{"codex", "gemini", "cursor", "copilot", "cline", "windsurf", "kiro", "qwen", "factory", "openhands", "opencode"} {
+		if err := agentRuns(t, agent, repo, av, cacheEnv, file, hooks); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // hookRuns times `hook claude` on one Edit of file, each a new process, as Claude Code
 // starts it; how says whether it may use the shared server (whose first run starts it).
 func hookRuns(t *table, how, repo, av string, env []string, file string, n int) error {
@@ -358,6 +372,75 @@ func hookRuns(t *table, how, repo, av string, env []string, file string, n int) 
 		fmt.Sprintf("first %d ms, then p50 %d ms, p95 %d ms (%d runs; last %d MiB)",
 			first.Milliseconds(), p(0.5).Milliseconds(), p(0.95).Milliseconds(), len(rest), last.rssKiB/1024)})
 	return nil
+}
+
+// agentRuns times `hook AGENT` on the same one-line edit as hookRuns, in the agent's own
+// payload, each a new process through the shared server.
+func agentRuns(t *table, agent, repo, av string, env []string, file string, n int) error {
+	abs := filepath.Join(repo, filepath.FromSlash(file))
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return err
+	}
+	old := string(src[len(src)-min(len(src), 40):])
+	payload, err := agentPayload(agent, repo, abs, file, old)
+	if err != nil {
+		return err
+	}
+	var walls []time.Duration
+	for range max(n, 2) {
+		r, out, err := timed(repo, env, payload, av, "hook", agent)
+		if err != nil || bytes.Contains(out, []byte("deny")) {
+			t.add("one agent edit, `hook "+agent+"`, shared server", "agentverify", r, fmt.Errorf("%v: %s", err, firstLine(out)))
+			return nil
+		}
+		walls = append(walls, r.wall)
+	}
+	rest := walls[1:]
+	sort.Slice(rest, func(i, j int) bool { return rest[i] < rest[j] })
+	p := func(q float64) time.Duration { return rest[min(len(rest)-1, int(q*float64(len(rest))))] }
+	t.rows = append(t.rows, row{"one agent edit, `hook " + agent + "` (new process each), shared server", "agentverify",
+		fmt.Sprintf("first %d ms, then p50 %d ms, p95 %d ms (%d runs)", walls[0].Milliseconds(), p(0.5).Milliseconds(), p(0.95).Milliseconds(), len(rest))})
+	return nil
+}
+
+// agentPayload is the agent's payload for an edit of abs (rel in repo) that appends a
+// newline after old, its last bytes.
+func agentPayload(agent, repo, abs, rel, old string) ([]byte, error) {
+	edit := map[string]any{"file_path": abs, "old_string": old, "new_string": old + "\n"}
+	claudeLike := func(event, tool string, input any) ([]byte, error) {
+		return json.Marshal(map[string]any{"hook_event_name": event, "cwd": repo, "tool_name": tool, "tool_input": input})
+	}
+	lines := strings.Split(strings.TrimRight(old, "\n"), "\n")
+	patch := "*** Begin Patch\n*** Update File: " + rel + "\n@@\n " + lines[len(lines)-1] + "\n+\n*** End of File\n*** End Patch\n"
+	switch agent {
+	case "codex":
+		return claudeLike("PreToolUse", "apply_patch", map[string]string{"command": patch})
+	case "gemini":
+		return claudeLike("BeforeTool", "replace", edit)
+	case "cursor":
+		return json.Marshal(map[string]any{"hook_event_name": "preToolUse", "workspace_roots": []string{repo}, "tool_name": "Edit", "tool_input": edit})
+	case "copilot":
+		args, _ := json.Marshal(map[string]string{"path": abs, "old_str": old, "new_str": old + "\n"})
+		return json.Marshal(map[string]any{"timestamp": 1, "cwd": repo, "toolName": "edit", "toolArgs": string(args)})
+	case "cline":
+		diff := "------- SEARCH\n" + old + "\n=======\n" + old + "\n\n+++++++ REPLACE\n"
+		return json.Marshal(map[string]any{"hookName": "PreToolUse", "workspaceRoots": []string{repo},
+			"preToolUse": map[string]any{"toolName": "replace_in_file", "parameters": map[string]string{"path": abs, "diff": diff}}})
+	case "windsurf":
+		return json.Marshal(map[string]any{"agent_action_name": "pre_write_code", "tool_info": map[string]any{"file_path": abs, "edits": []any{edit}}})
+	case "kiro":
+		return claudeLike("preToolUse", "fs_write", map[string]string{"command": "str_replace", "path": abs, "old_str": old, "new_str": old + "\n"})
+	case "qwen":
+		return claudeLike("PreToolUse", "edit", edit)
+	case "factory":
+		return claudeLike("PreToolUse", "Edit", edit)
+	case "openhands":
+		return claudeLike("PreToolUse", "str_replace_editor", map[string]string{"command": "str_replace", "path": abs, "old_str": old, "new_str": old + "\n"})
+	case "opencode":
+		return json.Marshal(map[string]any{"tool": "edit", "cwd": repo, "args": map[string]string{"filePath": abs, "oldString": old, "newString": old + "\n"}})
+	}
+	return nil, fmt.Errorf("no payload for %s", agent)
 }
 
 type row struct{ scenario, tool, value string }

@@ -20,6 +20,7 @@ import (
 	"github.com/agentverify/agentverify"
 	"github.com/agentverify/agentverify/change/gitchange"
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/internal/integrations/agenthook"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
 )
@@ -66,9 +67,11 @@ func commands() []*command {
 	return []*command{
 		{"diff", "[flags]", "verify the change between a base and the working tree (the main job)", diffLong, runDiff},
 		{"check", "[flags] [PATH ...]", "verify files or directories as they are, with no base", checkLong, runCheck},
-		{"init", "[--force]", "write a commented starter policy .agentverify.yaml", initLong, runInit},
+		{"init", "[--force] | --agent AGENT", "write a commented starter policy .agentverify.yaml, or set up an agent's hook", initLong, runInit},
+		{"lint", "[FILE ...]", "print the change's new findings as FILE:LINE:COL lines (aider's and SWE-agent's lint command)", lintLong, runLint},
+		{"lsp", "", "serve the findings of open documents as diagnostics (a language server on stdio)", lspLong, runLSP},
 		{"explain", "[RULE]", "show the documentation of a rule, or list every rule", explainLong, runExplain},
-		{"hook", "install [--force] | claude", "install the git pre-commit hook, or run as a Claude Code PreToolUse hook", hookLong, runHook},
+		{"hook", "install [--force] | AGENT", "install the git pre-commit hook, or run as a coding agent's hook before a file edit", hookLong, runHook},
 		{"mcp", "[--http ADDR]", "serve the verification tools over the Model Context Protocol", mcpLong, runMCP},
 		{"agent", "run|replay [flags]", "run the coding agent whose every edit is verified before it is written", agentLong, runAgent},
 		{"server", "status|stop", "list or stop the shared warm servers that diff, check and hooks use", serverLong, runServer},
@@ -664,13 +667,20 @@ func fail(env *Env, err error) int {
 	return ExitError
 }
 
-const initLong = `Writes a commented starter policy, .agentverify.yaml, at the root of the repository (or
+var initLong = `Writes a commented starter policy, .agentverify.yaml, at the root of the repository (or
 in the current directory outside a repository). Every key is explained in the file. An
-existing policy is never overwritten unless --force is given.`
+existing policy is never overwritten unless --force is given.
+
+  agentverify init --agent AGENT
+      Sets up AGENT's hook instead (AGENT: ` + agentList + `): writes the agent's
+      own configuration file at the repository root, or merges the hook into it, and
+      prints what it did. Running it again changes nothing. The command it configures
+      is 'agentverify hook AGENT', found on PATH.`
 
 func runInit(ctx context.Context, env *Env, args []string) int {
 	fs := newFlags(env, "init")
 	force := fs.Bool("force", false, "overwrite an existing policy file")
+	agentName := fs.String("agent", "", "set up `AGENT`'s hook (its own configuration file) instead of writing a policy")
 	if code, done := parse(fs, env, args); done {
 		return code
 	}
@@ -681,6 +691,9 @@ func runInit(ctx context.Context, env *Env, args []string) int {
 	if repo, err := gitchange.Open(env.Dir); err == nil {
 		root = repo.Root()
 	}
+	if *agentName != "" {
+		return initAgent(env, root, *agentName)
+	}
 	path := filepath.Join(root, policy.DefaultFile)
 	if _, err := os.Lstat(path); err == nil && !*force {
 		return fail(env, fmt.Errorf("%s already exists (use --force to overwrite it)", path))
@@ -689,6 +702,25 @@ func runInit(ctx context.Context, env *Env, args []string) int {
 		return fail(env, err)
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", path)
+	return ExitOK
+}
+
+// initAgent writes or merges an agent's hook configuration and says what it did.
+func initAgent(env *Env, root, name string) int {
+	agent, ok := agenthook.Lookup(name)
+	if !ok {
+		return usageError(env, "init", fmt.Errorf("unknown agent %q (want one of %s)", name, agentList))
+	}
+	path, did, err := agenthook.Setup(root, agent)
+	if err != nil {
+		return fail(env, err)
+	}
+	switch did {
+	case "unchanged":
+		fmt.Fprintf(env.Stdout, "%s: already runs %q; nothing to do\n", path, agenthook.Command(agent.Name))
+	default:
+		fmt.Fprintf(env.Stdout, "%s %s: %s runs %q before every file edit\n", did, path, agent.Title, agenthook.Command(agent.Name))
+	}
 	return ExitOK
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -16,13 +17,13 @@ import (
 	"github.com/agentverify/agentverify/agent/runner"
 	"github.com/agentverify/agentverify/change/editset"
 	"github.com/agentverify/agentverify/change/gitchange"
-	"github.com/agentverify/agentverify/internal/integrations/claudehook"
+	"github.com/agentverify/agentverify/internal/integrations/agenthook"
 	"github.com/agentverify/agentverify/internal/integrations/githook"
 	"github.com/agentverify/agentverify/internal/integrations/mcpserver"
 	"github.com/agentverify/agentverify/report"
 )
 
-const hookLong = `Connects agentverify to the places where agent code enters a repository.
+var hookLong = `Connects agentverify to the places where agent code enters a repository.
 
   agentverify hook install [--force]
       Writes .git/hooks/pre-commit (the common hooks directory of linked worktrees, or
@@ -30,23 +31,30 @@ const hookLong = `Connects agentverify to the places where agent code enters a r
       is kept unless --force is given. With the pre-commit framework, use the hook
       'agentverify' of this repository's .pre-commit-hooks.yaml instead.
 
-  agentverify hook claude
-      Runs as a Claude Code PreToolUse hook: reads the hook's JSON on standard input and,
-      for Write, Edit and MultiEdit, verifies the whole file as it will be after the edit,
-      in memory. A failed verdict denies the edit (exit 2, the violations as the reason);
-      warnings are passed to the model as additional context. Anything that cannot be
-      verified is denied: the hook fails closed — and so is an edit whose verification
-      takes longer than --timeout (default 50s), since Claude Code lets a tool run when
-      its hook times out (after 60s). Package loads are kept in the user's cache
-      (agentverify cache dir) for the next edit's run, which starts from them when
-      nothing they depend on changed; --no-cache neither uses nor keeps them.`
+  agentverify hook AGENT
+      Runs as AGENT's hook before a file edit (AGENT: ` + agentList + `):
+      reads the agent's JSON payload on standard input, computes every file the tool
+      call writes exactly as the agent applies it (old/new strings, SEARCH/REPLACE
+      blocks, a Codex patch), verifies them in memory and answers in the agent's own
+      format. A failed verdict denies the edit with the violations as the reason;
+      warnings are passed to the model where the agent has a way to. Anything that
+      cannot be verified is denied: the hook fails closed — and so is an edit whose
+      verification takes longer than --timeout (by default under the agent's own hook
+      time-out, since most agents let a tool run when its hook times out). Package
+      loads are kept in the user's cache (agentverify cache dir) for the next edit's
+      run, which starts from them when nothing they depend on changed; --no-cache
+      neither uses nor keeps them. 'agentverify init --agent AGENT' writes the agent's
+      configuration; docs/integrations.md has a section per agent.`
+
+// agentList names the agents of 'hook AGENT'.
+var agentList = strings.Join(agenthook.Names(), ", ")
 
 func runHook(ctx context.Context, env *Env, args []string) int {
 	fs := newFlags(env, "hook")
 	force := fs.Bool("force", false, "install: replace a pre-commit hook that agentverify did not write")
-	policyFile := fs.String("policy", "", "claude: policy `FILE` (default: the repository's .agentverify.yaml)")
-	noCache := fs.Bool("no-cache", false, "claude: neither start from nor keep the package loads of earlier runs (agentverify cache dir)")
-	budget := fs.Duration("timeout", DefaultHookTimeout, "claude: deny an edit whose verification takes longer than `DURATION` (Claude Code lets the tool run when its hook times out, after 60s by default)")
+	policyFile := fs.String("policy", "", "AGENT: policy `FILE` (default: the repository's .agentverify.yaml)")
+	noCache := fs.Bool("no-cache", false, "AGENT: neither start from nor keep the package loads of earlier runs (agentverify cache dir)")
+	budget := fs.Duration("timeout", 0, "AGENT: deny an edit whose verification takes longer than `DURATION` (default: under the agent's own hook time-out, e.g. 50s for claude)")
 	noServerFlag(fs)
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		// Flags follow the subcommand: agentverify hook install --force.
@@ -56,10 +64,9 @@ func runHook(ctx context.Context, env *Env, args []string) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		return usageError(env, "hook", errors.New("want 'install' or 'claude'"))
+		return usageError(env, "hook", fmt.Errorf("want 'install' or an agent (%s)", agentList))
 	}
-	switch fs.Arg(0) {
-	case "install":
+	if fs.Arg(0) == "install" {
 		self, err := os.Executable()
 		if err != nil {
 			self = "agentverify"
@@ -70,22 +77,32 @@ func runHook(ctx context.Context, env *Env, args []string) int {
 		}
 		fmt.Fprintf(env.Stdout, "installed %s\n", path)
 		return ExitOK
-	case "claude":
-		if *budget <= 0 {
-			return usageError(env, "hook", errors.New("--timeout must be positive"))
-		}
-		return runClaudeHook(ctx, env, *policyFile, *budget, *noCache)
 	}
-	return usageError(env, "hook", fmt.Errorf("unknown hook %q (want install or claude)", fs.Arg(0)))
+	if fs.Arg(0) == "report" { // the language server's verifications, on the shared server
+		return runReportHook(ctx, env, *policyFile)
+	}
+	agent, ok := agenthook.Lookup(fs.Arg(0))
+	if !ok {
+		return usageError(env, "hook", fmt.Errorf("unknown hook %q (want install or an agent: %s)", fs.Arg(0), agentList))
+	}
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "timeout" })
+	if *budget < 0 || set && *budget == 0 {
+		return usageError(env, "hook", errors.New("--timeout must be positive"))
+	}
+	if !set {
+		*budget = agent.Timeout
+	}
+	return runAgentHook(ctx, env, agent, *policyFile, *budget, *noCache)
 }
 
 // DefaultHookTimeout bounds one Claude Code hook run. It stays under Claude Code's own
 // hook timeout (60 seconds), because when that one fires the tool runs unverified.
 const DefaultHookTimeout = 50 * time.Second
 
-// runClaudeHook answers one PreToolUse payload. A verification that does not finish
-// within budget denies the edit: the hook must answer before Claude Code gives up on it.
-func runClaudeHook(ctx context.Context, env *Env, policyFile string, budget time.Duration, noCache bool) int {
+// runAgentHook answers one payload of agent's hook. A verification that does not finish
+// within budget denies the edit: the hook must answer before the agent gives up on it.
+func runAgentHook(ctx context.Context, env *Env, agent agenthook.Agent, policyFile string, budget time.Duration, noCache bool) int {
 	checker := env.Checker
 	if checker == nil {
 		var done func()
@@ -98,17 +115,17 @@ func runClaudeHook(ctx context.Context, env *Env, policyFile string, budget time
 		if dir == "" {
 			dir = env.Dir
 		}
-		req := agentverify.Request{Dir: dir, Source: agentverify.Edits, Edits: edits}
+		req := agentverify.Request{Dir: dir, Source: agentverify.Edits, Edits: edits, GitEnv: gitchange.GitVars(env.Environ())}
 		if policyFile != "" {
 			req.PolicyFile = abs(env, policyFile)
 		}
 		rep, err := checker.Check(ctx, req)
 		if err != nil && ctx.Err() == context.DeadlineExceeded {
-			return nil, fmt.Errorf("the verification did not finish within %s (hook claude --timeout); the edit is denied unverified (a first run on a machine compiles the dependencies into the Go build cache: run `go build ./...` once, or raise --timeout)", budget)
+			return nil, fmt.Errorf("the verification did not finish within %s (hook %s --timeout); the edit is denied unverified (a first run on a machine compiles the dependencies into the Go build cache: run `go build ./...` once, or raise --timeout)", budget, agent.Name)
 		}
 		return rep, err
 	}
-	res := claudehook.Run(ctx, env.Stdin, verify)
+	res := agenthook.Run(ctx, agent.Codec, env.Stdin, verify)
 	env.Stdout.Write(res.Stdout)
 	if res.Stderr != "" {
 		fmt.Fprintln(env.Stderr, strings.TrimRight(res.Stderr, "\n"))

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/internal/integrations/agenthook"
 	"github.com/agentverify/agentverify/report"
 )
 
@@ -62,7 +63,7 @@ func dash(name string) string {
 func subcommands(cmd string) []string {
 	switch cmd {
 	case "hook":
-		return []string{"install", "claude"}
+		return append([]string{"install"}, agenthook.Names()...)
 	case "agent":
 		return []string{"run", "replay"}
 	case "completion":

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/agentverify/agentverify"
 	"github.com/agentverify/agentverify/change/gitchange"
+	"github.com/agentverify/agentverify/internal/integrations/agenthook"
 	"github.com/agentverify/agentverify/internal/resultcache"
 	"github.com/agentverify/agentverify/internal/server"
 )
@@ -112,14 +114,19 @@ func serverRequest(env *Env, args []string) (ep server.Endpoint, exe string, req
 	return ep, exe, req, true
 }
 
-// hookDeadline bounds a served hook claude by its --timeout from the start, so that a
-// server that does not answer in time leaves the fallback no more time than the hook had:
-// it then denies the edit unverified instead of overrunning Claude Code's own time-out.
+// hookDeadline bounds a served agent hook by its --timeout (else the agent's default)
+// from the start, so that a server that does not answer in time leaves the fallback no
+// more time than the hook had: it then denies the edit unverified instead of overrunning
+// the agent's own time-out.
 func hookDeadline(ctx context.Context, env *Env, args []string) (context.Context, context.CancelFunc) {
 	if !env.Server || len(args) == 0 || args[0] != "hook" {
 		return ctx, func() {}
 	}
-	budget := DefaultHookTimeout
+	agent, ok := hookAgent(args)
+	if !ok {
+		return ctx, func() {}
+	}
+	budget := agent.Timeout
 	for i, a := range args {
 		v, ok := strings.CutPrefix(strings.TrimLeft(a, "-"), "timeout=")
 		if !ok && strings.TrimLeft(a, "-") == "timeout" && strings.HasPrefix(a, "-") && i+1 < len(args) {
@@ -139,8 +146,21 @@ func ephemeral(exe string) bool {
 	return err == nil && strings.HasPrefix(rel, "go-build")
 }
 
-// servable reports whether args is a command the server runs: diff, check and hook
-// claude, unless --no-server, AGENTVERIFY_NO_SERVER or --help says otherwise.
+// hookAgent returns the agent a 'hook AGENT' command line names.
+func hookAgent(args []string) (agenthook.Agent, bool) {
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		if agent, ok := agenthook.Lookup(a); ok {
+			return agent, true
+		}
+	}
+	return agenthook.Agent{}, false
+}
+
+// servable reports whether args is a command the server runs: diff, check, lint and the
+// agent hooks, unless --no-server, AGENTVERIFY_NO_SERVER or --help says otherwise.
 func servable(getenv func(string) string, args []string) bool {
 	if v := getenv(NoServerEnv); v != "" && v != "0" {
 		return false
@@ -148,7 +168,6 @@ func servable(getenv func(string) string, args []string) bool {
 	if len(args) == 0 {
 		return false
 	}
-	claude := false
 	for _, a := range args[1:] {
 		if a == "--" {
 			break
@@ -159,18 +178,18 @@ func servable(getenv func(string) string, args []string) bool {
 				return false
 			}
 		}
-		claude = claude || a == "claude"
 	}
 	switch args[0] {
-	case "diff", "check":
+	case "diff", "check", "lint":
 		return true
 	case "hook":
-		return claude
+		_, ok := hookAgent(args)
+		return ok || slices.Contains(args[1:], "report")
 	}
 	return false
 }
 
-// readsStdin reports whether the command reads standard input: hook claude reads its
+// readsStdin reports whether the command reads standard input: an agent hook reads its
 // payload, diff --patch - the patch.
 func readsStdin(args []string) bool {
 	if args[0] == "hook" {
@@ -233,7 +252,7 @@ func serveRequest(checker *agentverify.Checker) server.Handler {
 	}
 }
 
-const serverLong = `Inspects and stops the shared warm servers. diff, check and hook claude hand their work
+const serverLong = `Inspects and stops the shared warm servers. diff, check, lint and the agent hooks hand their work
 to a server per user and repository, started on first use, that keeps loaded package
 information between runs (a Unix socket in the user cache directory, private to the
 user); it exits after an idle time-out (10m, or AGENTVERIFY_SERVER_IDLE). When a server

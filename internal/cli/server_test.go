@@ -372,6 +372,12 @@ func TestServable(t *testing.T) {
 		{[]string{"check", "--", "--no-server"}, "", true, false},
 		{[]string{"hook", "claude"}, "", true, true},
 		{[]string{"hook", "install"}, "", false, true},
+		{[]string{"hook", "codex"}, "", true, true},
+		{[]string{"hook", "--timeout", "3s", "opencode"}, "", true, true},
+		{[]string{"hook", "report"}, "", true, true},
+		{[]string{"hook", "nosuchagent"}, "", false, true},
+		{[]string{"lint", "a.go"}, "", true, false},
+		{[]string{"lsp"}, "", false, false},
 		{[]string{"diff", "--no-server"}, "", false, false},
 		{[]string{"hook", "claude", "-no-server"}, "", false, true},
 		{[]string{"diff", "--help"}, "", false, false},
@@ -410,6 +416,8 @@ func TestHookDeadline(t *testing.T) {
 		{[]string{"hook", "claude", "--timeout", "3s"}, 3 * time.Second},
 		{[]string{"hook", "claude", "-timeout=4s"}, 4 * time.Second},
 		{[]string{"hook", "claude", "--timeout", "soon"}, DefaultHookTimeout},
+		{[]string{"hook", "cline"}, 25 * time.Second},
+		{[]string{"hook", "codex", "--timeout", "7s"}, 7 * time.Second},
 	} {
 		ctx, cancel := hookDeadline(context.Background(), &Env{Server: true}, tc.args)
 		deadline, ok := ctx.Deadline()
