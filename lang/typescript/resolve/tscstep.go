@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,6 +25,10 @@ type group struct {
 	// plain is set for JavaScript files the project does not type-check: the compiler
 	// checks them only for what they take from modules (see plainJS).
 	plain bool
+	// trusted is the configuration that owned the files at the base, weak what config
+	// loosens against it (trusted.go): those options are the base's in the check.
+	trusted *tsconfig.Config
+	weak    []tsconfig.Weakening
 }
 
 // tscStep checks the changed files with the compiler and reports its errors.
@@ -40,7 +45,7 @@ func tscStep(j *job) ([]lang.Problem, error) {
 	content := j.content()
 	var typed, plain []*group
 	for _, g := range groups {
-		if g.plain {
+		if g.plain || len(g.weak) > 0 { // the language server reads the head's configuration
 			plain = append(plain, g)
 		} else {
 			typed = append(typed, g)
@@ -77,7 +82,8 @@ type located struct {
 // configuration that does not read is a problem of its own.
 func (j *job) groups() ([]*group, []lang.Problem) {
 	fsys := j.headFS()
-	cache := map[string]*tsconfig.Config{}
+	tfs := trustedFS(j.req, j.envOf())
+	cache, trustedCache := map[string]*tsconfig.Config{}, map[string]*tsconfig.Config{}
 	byConfig := map[string]*group{}
 	var out []lang.Problem
 	for _, t := range j.targets {
@@ -89,17 +95,21 @@ func (j *job) groups() ([]*group, []lang.Problem) {
 			out = append(out, configProblem(err))
 			continue
 		}
-		plain := !checked(t, c)
+		b, weak := trustedOwner(tfs, t.f.Path, c, trustedCache)
+		plain := !checked(t, c) && !hasOption(weak, "checkJs")
 		key := ""
 		if c != nil {
 			key = c.Path
+		}
+		if b != nil && len(weak) > 0 {
+			key += "\x00trusted " + b.Path
 		}
 		if plain {
 			key = "\x00plain " + key
 		}
 		g := byConfig[key]
 		if g == nil {
-			g = &group{config: c, plain: plain}
+			g = &group{config: c, plain: plain, trusted: b, weak: weak}
 			byConfig[key] = g
 		}
 		g.targets = append(g.targets, t)
@@ -282,8 +292,13 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 		}
 		opts["typeRoots"] = typeRoots(dir, start)
 	}
-	sort.Strings(files)
 	w["files"] = files
+	if len(g.weak) > 0 {
+		pin(w, opts, dir, g)
+	}
+	files = w["files"].([]string)
+	sort.Strings(files)
+	w["files"] = slices.Compact(files)
 	return w
 }
 
