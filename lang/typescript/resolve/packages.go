@@ -33,6 +33,7 @@ type deps struct {
 	// trusted), trustedConfigs their cache.
 	trusted        fs.FS
 	trustedConfigs map[string]*tsconfig.Config
+	baseManifests  *npm.Manifests  // package.json files on the trusted side, once read
 	pnp            bool            // Yarn Plug'n'Play: no node_modules, the lock file says
 	locked         map[string]bool // packages the lock files pin (for Plug'n'Play)
 }
