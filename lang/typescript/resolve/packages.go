@@ -19,9 +19,14 @@ import (
 	"github.com/agentverify/agentverify/policy"
 )
 
-// youngAge is the age under which a dependency is too new to trust: the
-// hallucination/young-package threshold (30 days; the policy has no key for it yet).
-func youngAge(*policy.Policy) time.Duration { return 30 * 24 * time.Hour }
+// youngAge is the age under which a dependency is too new to trust: the trusted
+// policy's hallucination.young_package_days, as for Go modules (30 days by default).
+func youngAge(p *policy.Policy) time.Duration {
+	if p == nil {
+		return (*policy.HallucinationOptions)(nil).YoungPackageAge()
+	}
+	return p.Hallucination.YoungPackageAge()
+}
 
 // deps is what the package checks read, once per verification.
 type deps struct {
