@@ -81,8 +81,7 @@ func trustedOwner(tfs fs.FS, p string, head *tsconfig.Config, cache map[string]*
 func pin(w, opts map[string]any, dir string, g *group) {
 	for _, wk := range g.weak {
 		switch {
-		case wk.Option == "paths":
-			opts["paths"] = absPaths(dir, tsconfig.TrustedPaths(g.trusted, g.config))
+		case wk.Option == "paths": // with the references' (wrapper)
 		case wk.Option == "include" && w["include"] == nil:
 			w["include"] = absAll(dir, g.trusted.IncludeList())
 		case wk.Option == "exclude":
@@ -98,11 +97,7 @@ func pin(w, opts map[string]any, dir string, g *group) {
 		}
 	}
 	if v, ok := opts["typeRoots"]; ok && v == nil {
-		start := path.Dir(g.targets[0].f.Path)
-		if g.config != nil {
-			start = g.config.Dir
-		}
-		opts["typeRoots"] = typeRoots(dir, start) // back to the project's own @types
+		opts["typeRoots"] = typeRoots(dir, g.dir()) // back to the project's own @types
 	}
 }
 

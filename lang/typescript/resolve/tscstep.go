@@ -29,6 +29,10 @@ type group struct {
 	// loosens against it (trusted.go): those options are the base's in the check.
 	trusted *tsconfig.Config
 	weak    []tsconfig.Weakening
+	// refs are the projects config references (refs.go); dependent is set for a
+	// project that references a changed one and has no changed file of its own.
+	refs      []*tsconfig.Config
+	dependent bool
 }
 
 // tscStep checks the changed files with the compiler and reports its errors.
@@ -45,7 +49,7 @@ func tscStep(j *job) ([]lang.Problem, error) {
 	content := j.content()
 	var typed, plain []*group
 	for _, g := range groups {
-		if g.plain || len(g.weak) > 0 { // the language server reads the head's configuration
+		if g.plain || len(g.weak) > 0 || g.dependent { // the language server reads the head's configuration; it checks open files
 			plain = append(plain, g)
 		} else {
 			typed = append(typed, g)
@@ -114,6 +118,7 @@ func (j *job) groups() ([]*group, []lang.Problem) {
 		}
 		g.targets = append(g.targets, t)
 	}
+	j.addDependents(fsys, tfs, byConfig, cache, trustedCache)
 	keys := make([]string, 0, len(byConfig))
 	for k := range byConfig {
 		keys = append(keys, k)
@@ -124,6 +129,37 @@ func (j *job) groups() ([]*group, []lang.Problem) {
 		groups[i] = byConfig[k]
 	}
 	return groups, out
+}
+
+// addDependents gives each typed project its references and, in diff mode, adds the
+// projects that reference a changed one (refs.go).
+func (j *job) addDependents(fsys, tfs fs.FS, byConfig map[string]*group, cache, trustedCache map[string]*tsconfig.Config) {
+	var dependent []*tsconfig.Config
+	for _, g := range byConfig {
+		if g.config == nil || g.plain {
+			continue
+		}
+		g.refs = referenced(fsys, g.config, cache)
+		if !j.req.Changes.NoBase {
+			dependent = append(dependent, dependents(fsys, g.config, cache)...)
+		}
+	}
+	for _, d := range dependent {
+		if _, ok := byConfig[d.Path]; ok {
+			continue
+		}
+		b, weak := trustedOwner(tfs, path.Join(d.Dir, "agentverify-probe.ts"), d, trustedCache)
+		byConfig[d.Path] = &group{config: d, trusted: b, weak: weak, refs: referenced(fsys, d, cache), dependent: true}
+	}
+}
+
+// dir is where the group's project is: its configuration's directory, else its first
+// file's.
+func (g *group) dir() string {
+	if g.config != nil {
+		return g.config.Dir
+	}
+	return path.Dir(g.targets[0].f.Path)
 }
 
 // configProblem reports a configuration file that does not read.
@@ -237,6 +273,9 @@ func (j *job) runGroup(tool *tsc.Tool, dir string, g *group) ([]located, error) 
 		l := located{Diagnostic: d, plain: g.plain}
 		if d.File != "" {
 			l.file = slash(dir, filepath.FromSlash(d.File))
+			if inReferenced(g.refs, l.file) {
+				continue // the referenced project's own check reports its errors
+			}
 		} else if d.Category == "error" {
 			// An error of the program as a whole (a type library not found): the
 			// check did not happen as configured, which is never passed in silence.
@@ -280,21 +319,33 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 			compat(opts, g.config)
 		}
 	}
-	if j.req.Changes.NoBase || g.config == nil || g.plain {
+	switch {
+	case j.req.Changes.NoBase || g.config == nil || g.plain:
 		w["include"] = []string{}
+	case g.config.Include == nil && g.config.Files == nil:
+		// The project includes everything under it by default, which a files list of
+		// our own would turn off: say so, with the default exclusions, in its directory.
+		w["include"], w["exclude"] = absAll(dir, g.config.IncludeList()), absAll(dir, g.config.ExcludeList())
 	}
 	if g.config == nil || !g.config.Options.TypeRoots {
 		// The compiler looks for @types beside the configuration it runs, which is
 		// ours: name the project's type roots.
-		start := path.Dir(g.targets[0].f.Path)
-		if g.config != nil {
-			start = g.config.Dir
-		}
-		opts["typeRoots"] = typeRoots(dir, start)
+		opts["typeRoots"] = typeRoots(dir, g.dir())
 	}
 	w["files"] = files
 	if len(g.weak) > 0 {
 		pin(w, opts, dir, g)
+	}
+	if len(g.refs) > 0 || hasOption(g.weak, "paths") {
+		paths := tsconfig.TrustedPaths(g.config, g.config)
+		if hasOption(g.weak, "paths") {
+			paths = tsconfig.TrustedPaths(g.trusted, g.config)
+		}
+		if len(g.refs) > 0 {
+			withReferences(opts, dir, paths, refPaths(j.headFS(), g.refs))
+		} else {
+			opts["paths"] = absPaths(dir, paths)
+		}
 	}
 	files = w["files"].([]string)
 	sort.Strings(files)
