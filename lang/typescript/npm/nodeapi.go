@@ -11,6 +11,7 @@ import (
 // Version is a Node version (major, minor, patch).
 type Version [3]int
 
+// String writes v as Node does ("v20.12.0").
 func (v Version) String() string {
 	return "v" + strconv.Itoa(v[0]) + "." + strconv.Itoa(v[1]) + "." + strconv.Itoa(v[2])
 }

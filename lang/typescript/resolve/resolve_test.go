@@ -146,16 +146,7 @@ func TestProjectReferences(t *testing.T) {
 	} {
 		t.Run(tt.txtar, func(t *testing.T) {
 			c := checktest.Load(t, filepath.Join("testdata", tt.txtar))
-			for _, dir := range []string{c.HeadDir, c.BaseDir} {
-				if err := os.MkdirAll(filepath.Join(dir, "node_modules", "@acme"), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				for _, p := range []string{"core", "app"} {
-					if err := os.Symlink(filepath.Join("..", "..", "packages", p), filepath.Join(dir, "node_modules", "@acme", p)); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
+			linkWorkspaces(t, c.HeadDir, c.BaseDir)
 			if got := strings.Join(problems(t, c, typescript.New()), "\n"); got != tt.want {
 				t.Errorf("batch:\n%s\nwant:\n%s", got, tt.want)
 			}
@@ -168,5 +159,20 @@ func TestProjectReferences(t *testing.T) {
 				t.Errorf("warm:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})
+	}
+}
+
+// linkWorkspaces links the workspace packages into node_modules, as npm install does.
+func linkWorkspaces(t *testing.T, dirs ...string) {
+	t.Helper()
+	for _, dir := range dirs {
+		if err := os.MkdirAll(filepath.Join(dir, "node_modules", "@acme"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"core", "app"} {
+			if err := os.Symlink(filepath.Join("..", "..", "packages", p), filepath.Join(dir, "node_modules", "@acme", p)); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }

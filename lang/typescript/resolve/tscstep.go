@@ -319,14 +319,7 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 			compat(opts, g.config)
 		}
 	}
-	switch {
-	case j.req.Changes.NoBase || g.config == nil || g.plain:
-		w["include"] = []string{}
-	case g.config.Include == nil && g.config.Files == nil:
-		// The project includes everything under it by default, which a files list of
-		// our own would turn off: say so, with the default exclusions, in its directory.
-		w["include"], w["exclude"] = absAll(dir, g.config.IncludeList()), absAll(dir, g.config.ExcludeList())
-	}
+	j.scope(w, dir, g)
 	if g.config == nil || !g.config.Options.TypeRoots {
 		// The compiler looks for @types beside the configuration it runs, which is
 		// ours: name the project's type roots.
@@ -336,21 +329,43 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 	if len(g.weak) > 0 {
 		pin(w, opts, dir, g)
 	}
-	if len(g.refs) > 0 || hasOption(g.weak, "paths") {
-		paths := tsconfig.TrustedPaths(g.config, g.config)
-		if hasOption(g.weak, "paths") {
-			paths = tsconfig.TrustedPaths(g.trusted, g.config)
-		}
-		if len(g.refs) > 0 {
-			withReferences(opts, dir, paths, refPaths(j.headFS(), g.refs))
-		} else {
-			opts["paths"] = absPaths(dir, paths)
-		}
-	}
+	j.pathsOf(opts, dir, g)
 	files = w["files"].([]string)
 	sort.Strings(files)
 	w["files"] = slices.Compact(files)
 	return w
+}
+
+// scope sets which files the check holds besides the changed ones: none in check mode,
+// for a plain JavaScript check and without a project; the project's include otherwise.
+func (j *job) scope(w map[string]any, dir string, g *group) {
+	switch {
+	case j.req.Changes.NoBase || g.config == nil || g.plain:
+		w["include"] = []string{}
+	case g.config.Include == nil && g.config.Files == nil:
+		// The project includes everything under it by default, which a files list of
+		// our own would turn off: say so, with the default exclusions, in its directory.
+		w["include"], w["exclude"] = absAll(dir, g.config.IncludeList()), absAll(dir, g.config.ExcludeList())
+	}
+}
+
+// pathsOf sets the paths the check resolves with when they are not the project's own:
+// without the redirects the change adds (trusted.go), with the referenced projects'
+// sources (refs.go).
+func (j *job) pathsOf(opts map[string]any, dir string, g *group) {
+	redirected := hasOption(g.weak, "paths")
+	if len(g.refs) == 0 && !redirected {
+		return
+	}
+	paths := tsconfig.TrustedPaths(g.config, g.config)
+	if redirected {
+		paths = tsconfig.TrustedPaths(g.trusted, g.config)
+	}
+	if len(g.refs) > 0 {
+		withReferences(opts, dir, paths, refPaths(j.headFS(), g.refs))
+	} else {
+		opts["paths"] = absPaths(dir, paths)
+	}
 }
 
 // plainJS sets the options of a check of JavaScript files the project does not

@@ -58,42 +58,60 @@ func Weakened(trusted, head *Config) []Weakening {
 	if none {
 		trusted = &Config{Dir: head.Dir, Set: map[string]Setting{}}
 	}
-	var out []Weakening
-	add := func(opt, what string) {
-		out = append(out, Weakening{Option: opt, What: what, Trusted: trusted.setting(opt)})
+	w := &weakenings{trusted: trusted, head: head}
+	w.flags(none)
+	if !none { // the defaults of a file no project owns are the widest already
+		w.pinned()
 	}
+	if ks := redirected(trusted, head); len(ks) > 0 {
+		w.add("paths", fmt.Sprintf("sends %s elsewhere through paths", strings.Join(ks, ", ")))
+	}
+	if !none {
+		w.out = append(w.out, membership(trusted, head)...)
+	}
+	return w.out
+}
+
+// weakenings collects what head loosens against trusted.
+type weakenings struct {
+	trusted, head *Config
+	out           []Weakening
+}
+
+func (w *weakenings) add(opt, what string) {
+	w.out = append(w.out, Weakening{Option: opt, What: what, Trusted: w.trusted.setting(opt)})
+}
+
+// flags compares the boolean options: strict and its checks, the tightening and the
+// loosening ones.
+func (w *weakenings) flags(none bool) {
+	head, trusted := w.head, w.trusted
 	for _, o := range append([]string{"strict"}, strictFamily...) {
 		// A check that follows strict on both sides goes with strict.
 		follows := o != "strict" && head.flag(o) == "" && trusted.flag(o) == ""
 		if !none && !follows && strictRank(head, o) < strictRank(trusted, o) {
-			add(o, "turns off "+o)
+			w.add(o, "turns off "+o)
 		}
 	}
 	for _, o := range tightening {
 		if head.flag(o) != "true" && trusted.flag(o) == "true" {
-			add(o, "turns off "+o)
+			w.add(o, "turns off "+o)
 		}
 	}
 	for _, o := range loosening {
 		if head.flag(o) == "true" && trusted.flag(o) != "true" {
-			add(o, "turns on "+o)
+			w.add(o, "turns on "+o)
 		}
 	}
+}
+
+// pinned compares the options any change to which may hide an error.
+func (w *weakenings) pinned() {
 	for _, o := range pinned {
-		if none {
-			break // the defaults of a file no project owns are the widest already
-		}
-		if h, t := head.value(o), trusted.value(o); h != t {
-			add(o, fmt.Sprintf("changes %s from %s to %s", o, shown(t), shown(h)))
+		if h, t := w.head.value(o), w.trusted.value(o); h != t {
+			w.add(o, fmt.Sprintf("changes %s from %s to %s", o, shown(t), shown(h)))
 		}
 	}
-	if ks := redirected(trusted, head); len(ks) > 0 {
-		add("paths", fmt.Sprintf("sends %s elsewhere through paths", strings.Join(ks, ", ")))
-	}
-	if !none {
-		out = append(out, membership(trusted, head)...)
-	}
-	return out
 }
 
 // setting returns the configuration's setting of the option named name, nil if unset.
