@@ -148,6 +148,9 @@ func (s *snapshot) warm(ctx context.Context, req Request) (*Result, bool, error)
 		if err := ctx.Err(); err != nil {
 			return nil, false, err
 		}
+		if staleThrough(st, fresh) {
+			return nil, false, nil
+		}
 		pkg, ok, err := s.recheck(st, files[st], req.Overlay, fresh)
 		if err != nil || !ok {
 			return nil, false, err
@@ -260,9 +263,6 @@ func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]by
 				return nil, false, nil // a new or unresolved import needs go list
 			}
 		}
-	}
-	if staleThrough(st, fresh) {
-		return nil, false, nil
 	}
 	pkg := &Package{
 		ID: st.id, PkgPath: st.pkgPath, Name: st.name, Files: files, Syntax: syntax,
