@@ -21,25 +21,20 @@ func nodeStep(j *job) ([]lang.Problem, error) {
 	d := j.deps()
 	var out []lang.Problem
 	apis := map[string]*npm.NodeAPIs{}
-	for _, t := range j.targets {
-		if t.broken || t.tree == nil {
-			continue
+	floors := map[string]*floor{}
+	j.eachImport(func(t *target, imp syntax.Import) {
+		if imp.TypeOnly || !npm.Builtin(imp.Spec) {
+			return
 		}
-		var fl *floor
-		for _, imp := range syntax.Imports(t.tree) {
-			if imp.Guarded || imp.TypeOnly || !npm.Builtin(imp.Spec) {
-				continue
-			}
-			if fl == nil {
-				fl = d.nodeFloor(t.f.Path)
-			}
-			a := d.nodeAPIs(t.f.Path, apis)
-			if fl.none || a == nil {
-				break
-			}
+		fl, ok := floors[t.f.Path]
+		if !ok {
+			fl = d.nodeFloor(t.f.Path)
+			floors[t.f.Path] = fl
+		}
+		if a := d.nodeAPIs(t.f.Path, apis); !fl.none && a != nil {
 			out = append(out, fl.check(t, imp, a)...)
 		}
-	}
+	})
 	return out, nil
 }
 

@@ -77,7 +77,7 @@ func refPaths(fsys fs.FS, refs []*tsconfig.Config) map[string][]string {
 			continue
 		}
 		root := sourceRoot(fsys, r)
-		for _, e := range entries(m) {
+		for _, e := range npm.Entries(m) {
 			if src := sourceOf(fsys, r, root, e); src != "" {
 				out[m.Name] = []string{src}
 				out[m.Name+"/*"] = []string{root + "/*"}
@@ -86,34 +86,6 @@ func refPaths(fsys fs.FS, refs []*tsconfig.Config) map[string][]string {
 		}
 	}
 	return out
-}
-
-// entries are the files a manifest names as its entry, declarations first.
-func entries(m *npm.Manifest) []string {
-	out := []string{m.Types}
-	var v any
-	if json.Unmarshal(m.Exports, &v) == nil {
-		if obj, ok := v.(map[string]any); ok {
-			if dot, ok := obj["."]; ok {
-				v = dot
-			}
-		}
-		var walk func(any)
-		walk = func(x any) {
-			switch e := x.(type) {
-			case string:
-				out = append(out, e)
-			case map[string]any:
-				for _, k := range []string{"types", "import", "require", "node", "default"} {
-					if y, ok := e[k]; ok {
-						walk(y)
-					}
-				}
-			}
-		}
-		walk(v)
-	}
-	return append(out, m.Module, m.Main)
 }
 
 // sourceRoot is the referenced project's rootDir (slash path in the tree): as set, else
