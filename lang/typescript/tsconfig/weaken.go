@@ -196,10 +196,15 @@ func redirected(trusted, head *Config) []string {
 	return out
 }
 
-// packageLike reports whether a paths pattern can match a bare package specifier.
+// packageLike reports whether a paths pattern can match a bare package specifier ("*"
+// matches them all).
 func packageLike(pattern string) bool {
-	p := strings.TrimSuffix(strings.TrimSuffix(pattern, "*"), "/")
-	if p == "" || strings.ContainsAny(p[:1], "./~#$") || strings.HasPrefix(p, "@/") || p == "@" {
+	prefix, _, _ := strings.Cut(pattern, "*")
+	if prefix == "" || prefix == "@" {
+		return true // every package, every scoped one
+	}
+	p := strings.TrimSuffix(prefix, "/")
+	if p == "" || p == "@" || strings.ContainsAny(p[:1], "./~#$") || strings.HasPrefix(p, "@/") {
 		return false
 	}
 	return !strings.Contains(strings.SplitN(p, "/", 2)[0], ":")

@@ -26,6 +26,7 @@ func TestWeakened(t *testing.T) {
 		{"checkJs off", strings.Replace(base, `"checkJs": true`, `"checkJs": false`, 1), []string{"turns off checkJs"}},
 		{"lib raised", strings.Replace(base, `"lib": ["es2020", "dom"]`, `"lib": ["es2023", "dom"]`, 1), []string{`changes lib from ["es2020","dom"] to ["es2023","dom"]`}},
 		{"paths redirect", strings.Replace(base, `"shared": ["./libs/shared"]`, `"shared": ["./libs/shared"], "lodash": ["./stubs/lodash"]`, 1), []string{"sends lodash elsewhere through paths"}},
+		{"catch-all redirect", strings.Replace(base, `"shared": ["./libs/shared"]`, `"shared": ["./libs/shared"], "*": ["./stubs/*"], "@*": ["./stubs/*"]`, 1), []string{"sends *, @* elsewhere through paths"}},
 		{"alias added", strings.Replace(base, `"shared": ["./libs/shared"]`, `"shared": ["./libs/shared"], "~/*": ["./src/*"], "#lib": ["./lib"]`, 1), nil},
 		{"exclude widened", strings.Replace(base, `"exclude": ["src/gen"]`, `"exclude": ["src/gen", "src/bad.ts"]`, 1), []string{"adds src/bad.ts to exclude"}},
 		{"include narrowed", strings.Replace(base, `"include": ["src", "test"]`, `"include": ["src"]`, 1), []string{"drops test from include"}},
