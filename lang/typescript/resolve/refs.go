@@ -173,10 +173,10 @@ func dependents(fsys fs.FS, c *tsconfig.Config, cache map[string]*tsconfig.Confi
 }
 
 // withReferences sets, in the generated configuration's options, what checking against
-// the referenced projects' sources takes: rootDir the whole tree, and paths from their
-// package names to their sources beside the project's own (already trusted) aliases.
+// the referenced projects' sources takes (rootDir is the whole tree already): paths from
+// their package names to their sources beside the project's own (already trusted)
+// aliases.
 func withReferences(opts map[string]any, dir string, paths, refs map[string][]string) {
-	opts["rootDir"] = dir
 	merged := map[string][]string{}
 	for k, v := range paths {
 		merged[k] = v

@@ -296,6 +296,9 @@ func (j *job) runGroup(tool *tsc.Tool, dir string, g *group) ([]located, error) 
 func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 	opts := map[string]any{"noEmit": true, "incremental": false, "composite": false, "declaration": false,
 		"declarationMap": false, "emitDeclarationOnly": false, "skipLibCheck": true}
+	// rootDir is the tree: nothing is emitted, and TypeScript 7 would take the generated
+	// configuration's directory for it (outDir set) and reject every file.
+	opts["rootDir"] = dir
 	w := map[string]any{"compilerOptions": opts}
 	var files []string
 	for _, t := range g.targets {

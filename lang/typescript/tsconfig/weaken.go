@@ -277,12 +277,20 @@ func (c *Config) includes() []string {
 	return c.Include
 }
 
-// excludes is the exclude list in force.
+// excludes is the exclude list in force: by default the package directories and the
+// output directory, as the compiler has it.
 func (c *Config) excludes() []string {
-	if c.Exclude == nil {
-		return []string{path.Join(c.Dir, "node_modules"), path.Join(c.Dir, "bower_components"), path.Join(c.Dir, "jspm_packages")}
+	if c.Exclude != nil {
+		return c.Exclude
 	}
-	return c.Exclude
+	out := []string{path.Join(c.Dir, "node_modules"), path.Join(c.Dir, "bower_components"), path.Join(c.Dir, "jspm_packages")}
+	if s, ok := c.Set["outdir"]; ok {
+		var dir string
+		if json.Unmarshal(s.Raw, &dir) == nil && dir != "" {
+			out = append(out, path.Join(s.Dir, dir))
+		}
+	}
+	return out
 }
 
 // IncludeList returns the include list in force (slash paths in the tree).
