@@ -37,6 +37,14 @@ func trustedFS(req *lang.Request, env fs.FS) fs.FS {
 	return envFS{tree: set.BaseFS, env: env}
 }
 
+// trustedOrHead is the trusted tree, or the head when the head is trusted.
+func (j *job) trustedOrHead() fs.FS {
+	if t := trustedFS(j.req, j.envOf()); t != nil {
+		return t
+	}
+	return j.headFS()
+}
+
 // envFS is a tree whose node_modules come from another file system.
 type envFS struct{ tree, env fs.FS }
 

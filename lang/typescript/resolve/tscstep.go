@@ -411,10 +411,7 @@ func compat(opts map[string]any, c *tsconfig.Config) {
 // than 6: the typescript it installs, or else declares, is. The declaration is read on
 // the trusted side: a change that lowers it would otherwise turn strict off (compat).
 func (j *job) olderProject(c *tsconfig.Config) bool {
-	fsys := trustedFS(j.req, j.envOf())
-	if fsys == nil {
-		fsys = j.headFS()
-	}
+	fsys := j.trustedOrHead()
 	for d := c.Dir; ; d = path.Dir(d) {
 		if data, err := fs.ReadFile(fsys, path.Join(d, "node_modules", "typescript", "package.json")); err == nil {
 			var pkg struct{ Version string }
