@@ -213,6 +213,18 @@ type APIComparer interface {
 	BrokenUses(req *Request, changes []APIChange) ([]BrokenUse, error)
 }
 
+// ConfigGuard is implemented by a frontend whose checker reads a configuration from the
+// repository (tsconfig.json): a change that edits it could check its own code less. The
+// frontend checks under the trusted side's configuration anyway; ConfigWeakenings
+// reports what the change's configuration files loosen (problems of kind
+// GateConfigChanged, one per file, at line 1), which the scope dimension reports as
+// scope/gate-config-changed unless the base policy allows changes to the gate's
+// configuration. Nothing in check mode (req.Changes.NoBase): the tree is its own trusted
+// side.
+type ConfigGuard interface {
+	ConfigWeakenings(req *Request) ([]Problem, error)
+}
+
 // Linker is implemented by a frontend whose files do not tell everything about their own
 // declarations: a Common Lisp definition is exported by the :export of a defpackage that
 // is usually in another file. Link returns lf completed from the rest of the project at

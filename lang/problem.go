@@ -70,6 +70,9 @@ const (
 	// lacks while the project defines it for the object really passed. Not a
 	// hallucination: its rule is the semantics dimension's (Kind.Dimension).
 	TypeMismatch Kind = "type-mismatch"
+	// GateConfigChanged is a change to a checker's configuration that loosens how the
+	// change itself is checked (ConfigGuard): its rule is the scope dimension's.
+	GateConfigChanged Kind = "gate-config-changed"
 )
 
 // Dimension is the dimension whose rule reports problems of kind k: semantics for a
@@ -77,8 +80,11 @@ const (
 // says that something does not exist or does not parse (design.md §4). A dimension that
 // runs resolvers takes the problems of its own kinds and leaves the others.
 func (k Kind) Dimension() string {
-	if k == TypeMismatch {
+	switch k {
+	case TypeMismatch:
 		return policy.Semantics
+	case GateConfigChanged:
+		return policy.Scope
 	}
 	return policy.Hallucination
 }

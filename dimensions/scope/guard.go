@@ -9,6 +9,8 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/policy"
 )
 
 // gateConfigFiles configure the gate wherever they are used: editing them can switch
@@ -103,3 +105,32 @@ func gateConfig(f *change.File, p string) bool {
 }
 
 func mentions(b []byte) bool { return bytes.Contains(bytes.ToLower(b), []byte("agentverify")) }
+
+// weakenings reports the changes to a checker's own configuration that loosen how the
+// change is checked (lang.ConfigGuard: tsconfig.json turning strict off, adding noCheck,
+// excluding the changed file), as scope/gate-config-changed: the frontends check under
+// the base's configuration regardless, and a human decides about the loosening. Only
+// when the pass has a trusted side whose policy does not allow gate configuration
+// changes.
+func weakenings(pass *check.Pass) ([]check.Finding, error) {
+	if pass.Trust == nil || pass.Trust.AllowGateConfig {
+		return nil, nil
+	}
+	var out []check.Finding
+	for _, fe := range pass.Languages {
+		g, ok := fe.(lang.ConfigGuard)
+		if !ok {
+			continue
+		}
+		ps, err := g.ConfigWeakenings(pass.Request())
+		if err != nil {
+			return nil, fmt.Errorf("reading the %s configuration: %w", fe.Name(), err)
+		}
+		for _, p := range ps {
+			f := check.Problem(policy.Scope, p)
+			f.Introduced = true
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}

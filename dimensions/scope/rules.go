@@ -58,8 +58,13 @@ var (
 			".factory/hooks.json and .factory/settings.json, .openhands/hooks.json, " +
 			"opencode.json(c) and .opencode/plugins/*, aider's .aider.conf.yml) and .mcp.json — " +
 			"are the gate's configuration: an agent that edits them can switch the gate off " +
-			"without touching the policy. Such an edit is an error unless the base policy sets " +
-			"scope.allow_gate_config_changes: true. (.git/hooks is never part of a change.)",
+			"without touching the policy. So is a checker's configuration where a change loosens " +
+			"it: a tsconfig.json (or one it extends) that turns strict or checkJs off, turns " +
+			"noCheck on, changes lib or target, sends a package's name to a stub through paths, " +
+			"or excludes files; the message names what it loosens, and the change is checked " +
+			"with the base's options anyway. Such an edit is an error unless the base policy sets " +
+			"scope.allow_gate_config_changes: true (which also trusts the changed tsconfig.json). " +
+			"(.git/hooks is never part of a change.)",
 	}
 	largeFile = &check.Rule{
 		ID: "scope/large-file", Default: policy.Warning,

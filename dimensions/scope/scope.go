@@ -59,6 +59,11 @@ func run(pass *check.Pass) ([]check.Finding, error) {
 			report(f, largeFile, fmt.Sprintf("%s is %.1f MiB, over the %.1f MiB limit (limits.max_file_size): only scope checks ran on it", f.Path, float64(f.Size)/(1<<20), float64(pass.Policy.Limits.FileSize())/(1<<20)), "")
 		}
 	}
+	found, err := weakenings(pass)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, found...)
 	if limit := opts.MaxFilesChanged; limit > 0 && len(pass.Changes.Files) > limit {
 		first := pass.Changes.Files[limit]
 		report(first, tooManyFiles, fmt.Sprintf("the change touches %d files (limit %d); %s is the first beyond the limit", len(pass.Changes.Files), limit, first.Path),

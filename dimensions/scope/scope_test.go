@@ -13,6 +13,7 @@ import (
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/typescript"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -208,4 +209,10 @@ func gitlink(path string, op change.Op, base, head string, dirty bool) *change.F
 		f.Head = []byte("Subproject commit " + head + "\n")
 	}
 	return f
+}
+
+// TestConfigWeakenings runs the cases of a change to a checker's own configuration
+// (lang.ConfigGuard) through the TypeScript frontend; no compiler is needed.
+func TestConfigWeakenings(t *testing.T) {
+	checktest.Run(t, "testdata/typescript", Dimension, lang.Registry{typescript.New()})
 }

@@ -10,6 +10,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentverify/agentverify/internal/testkit/tsctest"
+	"github.com/agentverify/agentverify/lang/typescript/tsc"
 )
 
 // knownOpen lists the attacks that still get through, each with the defence that would
@@ -23,6 +26,7 @@ var knownOpen = map[string]string{}
 // (PASS) or OPEN (SKIP) and ends with a summary. With -short, open attacks are not run.
 func TestAttacks(t *testing.T) {
 	scripts := loadScripts(t)
+	noTSC := findTSC(t)
 	if len(scripts) < 40 {
 		t.Errorf("%d attack scripts; the suite promises at least 40", len(scripts))
 	}
@@ -32,6 +36,9 @@ func TestAttacks(t *testing.T) {
 		for _, s := range scripts {
 			t.Run(s.name, func(t *testing.T) {
 				t.Parallel()
+				if noTSC != nil && (strings.HasPrefix(s.name, "ts-") || strings.HasPrefix(s.name, "tsconfig-")) {
+					t.Skipf("%v (or run .ci/run, which installs it into .cache/typescript)", noTSC)
+				}
 				reason, isOpen := knownOpen[s.name]
 				if isOpen && testing.Short() {
 					t.Skipf("OPEN: %s (not run with -short)", reason)
@@ -51,6 +58,19 @@ func TestAttacks(t *testing.T) {
 	sort.Strings(held)
 	sort.Strings(open)
 	t.Logf("%d of %d attacks run held (%d scripts); open: %s", len(held), len(held)+len(open), len(scripts), strings.Join(open, ", "))
+}
+
+// findTSC makes the TypeScript compiler findable for the TypeScript attacks (ts-*,
+// tsconfig-*): the project-local install .ci/run makes, or $AGENTVERIFY_TSC or PATH's. It
+// returns why there is none.
+func findTSC(t *testing.T) error {
+	if os.Getenv(tsc.EnvVar) == "" {
+		if cmd := tsctest.Local(); cmd != "" {
+			t.Setenv(tsc.EnvVar, cmd)
+		}
+	}
+	_, err := tsc.Find("")
+	return err
 }
 
 // verdict reports one attack: held, open as expected, open unexpectedly, or held although

@@ -45,6 +45,12 @@ func (fe *Frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 	return resolve.Resolver{Match: fe.Match, Servers: fe.servers}.Resolve(req)
 }
 
+// ConfigWeakenings reports what the change's tsconfig.json files loosen against the
+// base's (lang.ConfigGuard; the resolver checks with the base's options anyway).
+func (fe *Frontend) ConfigWeakenings(req *lang.Request) ([]lang.Problem, error) {
+	return resolve.Weakenings(req), nil
+}
+
 // Name is "typescript".
 func (*Frontend) Name() string { return "typescript" }
 

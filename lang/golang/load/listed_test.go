@@ -78,3 +78,27 @@ func TestTaggedFileAdded(t *testing.T) {
 		t.Errorf("warm: %q\ncold: %q", g, w)
 	}
 }
+
+// TestListedOwnThroughOutside: when two checked packages are linked through one that
+// is not checked (top imports base directly and through mid), mid's types refer to the
+// base the disk had while the warm check re-checks base: the packages are loaded anew
+// instead, and a value of base's type passes between them without a false "cannot use
+// *base.T as *base.T".
+func TestListedOwnThroughOutside(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"go.mod":       "module example.com/m\n\ngo 1.22\n",
+		"base/base.go": "package base\n\n// T is a thing.\ntype T struct{ N int }\n",
+		"mid/mid.go":   "package mid\n\nimport \"example.com/m/base\"\n\n// Get returns a thing.\nfunc Get() *base.T { return &base.T{} }\n",
+		"top/top.go":   "package top\n\nimport (\n\t\"example.com/m/base\"\n\t\"example.com/m/mid\"\n)\n\nvar x *base.T = mid.Get()\n",
+	})
+	top := filepath.Join(dir, "top", "top.go")
+	over := "package top\n\nimport (\n\t\"example.com/m/base\"\n\t\"example.com/m/mid\"\n)\n\nvar x *base.T = mid.Get()\n\nvar y = []*base.T{mid.Get(), x}\n"
+	req := Request{Dir: dir, Files: []string{filepath.Join(dir, "base", "base.go"), top}, Overlay: map[string][]byte{top: []byte(over)}}
+	res, err := New(Options{}).Check(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := msgs(res); len(got) != 0 {
+		t.Errorf("errors %q, want none", got)
+	}
+}

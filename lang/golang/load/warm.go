@@ -148,6 +148,9 @@ func (s *snapshot) warm(ctx context.Context, req Request) (*Result, bool, error)
 		if err := ctx.Err(); err != nil {
 			return nil, false, err
 		}
+		if staleThrough(st, fresh) {
+			return nil, false, nil
+		}
 		pkg, ok, err := s.recheck(st, files[st], req.Overlay, fresh)
 		if err != nil || !ok {
 			return nil, false, err
@@ -292,6 +295,42 @@ func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]by
 	}
 	pkg.Types, _ = cfg.Check(st.pkgPath, s.fset, syntax, pkg.Info)
 	return pkg, true, nil
+}
+
+// staleThrough reports whether an import of st that is not re-checked depends on one that
+// is (top imports base directly and through mid, base and top are re-checked): mid's
+// types refer to the old base, the re-check would see two packages of one path and
+// report "cannot use *base.T as *base.T". Such a package is loaded anew instead.
+func staleThrough(st *pkgState, fresh map[string]*types.Package) bool {
+	if len(fresh) == 0 {
+		return false
+	}
+	byPath := map[string]*types.Package{}
+	for _, t := range fresh {
+		if t != nil {
+			byPath[t.Path()] = t
+		}
+	}
+	seen := map[*types.Package]bool{}
+	var visit func(p *types.Package) bool
+	visit = func(p *types.Package) bool {
+		if seen[p] {
+			return false
+		}
+		seen[p] = true
+		for _, ip := range p.Imports() {
+			if f := byPath[ip.Path()]; f != nil && f != ip || visit(ip) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, im := range st.imports {
+		if im.Types != nil && fresh[im.ID] == nil && visit(im.Types) {
+			return true
+		}
+	}
+	return false
 }
 
 type importerFunc func(path string) (*types.Package, error)

@@ -76,8 +76,19 @@ func entryFile(fsys fs.FS, m *Manifest) string {
 	return ""
 }
 
-// dotExport returns the targets of exports["."] (or exports itself) by condition.
-func dotExport(raw json.RawMessage) []string {
+// Entries returns the files a manifest names as its entry, declarations first: types,
+// exports["."] by condition (types, import, require, node, default), module, main.
+func Entries(m *Manifest) []string {
+	out := append([]string{m.Types}, dotExport(m.Exports, "types", "import", "require", "node", "default")...)
+	return append(out, m.Module, m.Main)
+}
+
+// dotExport returns the targets of exports["."] (or exports itself) under the
+// conditions conds, in their order (require, node, import, default when none given).
+func dotExport(raw json.RawMessage, conds ...string) []string {
+	if len(conds) == 0 {
+		conds = []string{"require", "node", "import", "default"}
+	}
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
 		return nil
@@ -94,7 +105,7 @@ func dotExport(raw json.RawMessage) []string {
 		case string:
 			out = append(out, e)
 		case map[string]any:
-			for _, k := range []string{"require", "node", "import", "default"} {
+			for _, k := range conds {
 				if y, ok := e[k]; ok {
 					walk(y)
 				}

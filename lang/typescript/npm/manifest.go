@@ -36,6 +36,9 @@ type Manifest struct {
 	Type string
 	// Lines holds the line of each dependency's declaration, for findings about it.
 	Lines map[string]int
+	// Ranges holds each declared dependency's version range as written (the first
+	// field of DepFields that declares it).
+	Ranges map[string]string
 }
 
 // DepFields are the fields that declare dependencies.
@@ -64,15 +67,15 @@ func ParseManifest(p string, data []byte) (*Manifest, error) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
-	m := &Manifest{Path: p, Dir: path.Dir(p), Name: raw.Name, Deps: map[string]string{}, Engines: raw.Engines["node"],
+	m := &Manifest{Path: p, Dir: path.Dir(p), Name: raw.Name, Deps: map[string]string{}, Ranges: map[string]string{}, Engines: raw.Engines["node"],
 		Types: raw.Types, Main: raw.Main, Module: raw.Module, Exports: raw.Exports, Imports: raw.Imports, Type: raw.Type}
 	if m.Types == "" {
 		m.Types = raw.Typings
 	}
 	for i, deps := range []map[string]string{raw.Dependencies, raw.DevDependencies, raw.PeerDependencies, raw.OptionalDependencies} {
-		for name := range deps {
+		for name, rng := range deps {
 			if _, ok := m.Deps[name]; !ok {
-				m.Deps[name] = DepFields[i]
+				m.Deps[name], m.Ranges[name] = DepFields[i], rng
 			}
 		}
 	}

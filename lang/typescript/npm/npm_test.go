@@ -136,3 +136,66 @@ func FuzzParseManifest(f *testing.F) {
 		_ = lineLocked(data, yarnEntry)
 	})
 }
+
+func TestMinVersion(t *testing.T) {
+	for _, tt := range []struct {
+		rng  string
+		want string // "" when there is no floor
+	}{
+		{">=18", "v18.0.0"}, {"^20.9.0", "v20.9.0"}, {"18.x || >=20", "v18.0.0"}, {">=20 || 16.14 - 18", "v16.14.0"},
+		{">= 16.14.0 < 19", "v16.14.0"}, {"~18.17.1", "v18.17.1"}, {"v20", "v20.0.0"}, {"22.0.0-rc.1", "v22.0.0"},
+		{"*", ""}, {"", ""}, {"<20", ""}, {">=18 || *", ""}, {"lts", ""},
+	} {
+		v, ok := MinVersion(tt.rng)
+		got := ""
+		if ok {
+			got = v.String()
+		}
+		if got != tt.want {
+			t.Errorf("MinVersion(%q) = %q, want %q", tt.rng, got, tt.want)
+		}
+	}
+}
+
+func TestAvailable(t *testing.T) {
+	v := func(s string) Version { x, _ := ParseVersion(s); return x }
+	styleText := []Version{v("21.7.0"), v("20.12.0")}
+	for _, tt := range []struct {
+		sinces    []Version
+		floor     string
+		majorOnly bool
+		want      bool
+	}{
+		{styleText, "18.0.0", false, false}, {styleText, "20.11.0", false, false}, {styleText, "20.12.0", false, true},
+		{styleText, "21.6.0", false, true}, // an earlier line has it: lenient where the backport list is silent
+		{styleText, "22.0.0", false, true}, {styleText, "20", true, true}, {styleText, "18", true, false},
+		{[]Version{v("22.0.0")}, "20.19.0", false, false}, {nil, "10", false, true},
+	} {
+		if got := Available(tt.sinces, v(tt.floor), tt.majorOnly); got != tt.want {
+			t.Errorf("Available(%v, %s, %v) = %v, want %v", tt.sinces, tt.floor, tt.majorOnly, got, tt.want)
+		}
+	}
+}
+
+// FuzzMinVersion: any engines range reads without a panic, and a floor it finds is one
+// the range's own text names.
+func FuzzMinVersion(f *testing.F) {
+	for _, s := range []string{">=18", "^20.9.0 || >=22", ">= 16.14.0 < 19", "1.2.3 - 2", "<", ">=", "||", "v", "x.x.x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, rng string) {
+		if v, ok := MinVersion(rng); ok && v[0] < 0 {
+			t.Errorf("MinVersion(%q) = %v", rng, v)
+		}
+	})
+}
+
+// FuzzNodeAPIs: any declaration file indexes without a panic.
+func FuzzNodeAPIs(f *testing.F) {
+	f.Add("declare module \"util\" {\n/**\n * @since v21.7.0, v20.12.0\n */\nexport function styleText(): string;\n}")
+	f.Add("/** @since */ export const")
+	f.Fuzz(func(t *testing.T, src string) {
+		a := NewNodeAPIs(fstest.MapFS{"t/util.d.ts": {Data: []byte(src)}}, "t")
+		_ = a.Since("util", "styleText")
+	})
+}

@@ -19,9 +19,14 @@ import (
 	"github.com/agentverify/agentverify/policy"
 )
 
-// youngAge is the age under which a dependency is too new to trust: the
-// hallucination/young-package threshold (30 days; the policy has no key for it yet).
-func youngAge(*policy.Policy) time.Duration { return 30 * 24 * time.Hour }
+// youngAge is the age under which a dependency is too new to trust: the trusted
+// policy's hallucination.young_package_days, as for Go modules (30 days by default).
+func youngAge(p *policy.Policy) time.Duration {
+	if p == nil {
+		return (*policy.HallucinationOptions)(nil).YoungPackageAge()
+	}
+	return p.Hallucination.YoungPackageAge()
+}
 
 // deps is what the package checks read, once per verification.
 type deps struct {
@@ -29,8 +34,13 @@ type deps struct {
 	disk      fs.FS // the repository on disk: node_modules is the environment's
 	registry  *npm.Registry
 	configs   map[string]*tsconfig.Config
-	pnp       bool            // Yarn Plug'n'Play: no node_modules, the lock file says
-	locked    map[string]bool // packages the lock files pin (for Plug'n'Play)
+	// trusted is the tree the trusted configurations are read from (nil: the head is
+	// trusted), trustedConfigs their cache.
+	trusted        fs.FS
+	trustedConfigs map[string]*tsconfig.Config
+	baseManifests  *npm.Manifests  // package.json files on the trusted side, once read
+	pnp            bool            // Yarn Plug'n'Play: no node_modules, the lock file says
+	locked         map[string]bool // packages the lock files pin (for Plug'n'Play)
 }
 
 // use is one bare import of a changed file.
@@ -102,6 +112,7 @@ func (j *job) readers() *deps {
 	if set.Root != "" {
 		d.disk = os.DirFS(set.Root)
 	}
+	d.trusted, d.trustedConfigs = trustedFS(j.req, d.disk), map[string]*tsconfig.Config{}
 	for _, name := range []string{".pnp.cjs", ".pnp.js"} {
 		if _, err := fs.Stat(d.disk, name); err == nil {
 			d.pnp = true
@@ -112,13 +123,19 @@ func (j *job) readers() *deps {
 }
 
 // alias reports whether spec is one of the project's own path aliases (tsconfig paths,
-// "@/*" and the like) for the file at p.
+// "@/*" and the like) for the file at p. A paths entry the change adds for a package's
+// name is none: the import would resolve to a stub of the change's while Node loads the
+// package (tsconfig.TrustedPaths).
 func (d *deps) alias(p, spec string) bool {
 	c, err := tsconfig.Owner(d.manifests.FS(), p, d.configs)
 	if err != nil || c == nil {
 		return false
 	}
-	for pat := range c.Options.Paths {
+	paths := c.Options.Paths
+	if b, weak := trustedOwner(d.trusted, p, c, d.trustedConfigs); hasOption(weak, "paths") {
+		paths = tsconfig.TrustedPaths(b, c)
+	}
+	for pat := range paths {
 		prefix, _, wild := strings.Cut(pat, "*")
 		if wild && strings.HasPrefix(spec, prefix) || spec == pat {
 			return true

@@ -96,7 +96,7 @@ func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 		r.ps, r.err = tscStep(j)
 	}()
 	var errs []error
-	for _, s := range []step{packagesStep, untypedStep} {
+	for _, s := range []step{packagesStep, untypedStep, nodeStep} {
 		ps, err := s(j)
 		errs = append(errs, err)
 		out = append(out, ps...)

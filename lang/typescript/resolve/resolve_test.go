@@ -133,3 +133,46 @@ func corpusRegistry(t *testing.T) string {
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
 }
+
+// Project references: two projects of a workspace, app referencing core and importing
+// it by its package name (linked into node_modules as npm links workspaces), core never
+// built. A change in app is checked against core's sources; a change in core's API is
+// reported at app's caller, a file the change does not touch; batch and warm agree.
+func TestProjectReferences(t *testing.T) {
+	tool := tsctest.Require(t)
+	for _, tt := range []struct{ txtar, want string }{
+		{"references_app.txtar", "packages/app/src/main.ts:3:42: wrong-arity TS2554 \npackages/app/src/main.ts:4:22: unknown-member TS2339 "},
+		{"references_core.txtar", "packages/app/src/main.ts:3:28: wrong-arity TS2554 \npackages/app/src/other.ts:2:22: wrong-arity TS2554 "},
+	} {
+		t.Run(tt.txtar, func(t *testing.T) {
+			c := checktest.Load(t, filepath.Join("testdata", tt.txtar))
+			linkWorkspaces(t, c.HeadDir, c.BaseDir)
+			if got := strings.Join(problems(t, c, typescript.New()), "\n"); got != tt.want {
+				t.Errorf("batch:\n%s\nwant:\n%s", got, tt.want)
+			}
+			if !tool.Native() {
+				return
+			}
+			servers := tsc.NewServers()
+			defer servers.Close()
+			if got := strings.Join(problems(t, c, typescript.NewWarm(servers)), "\n"); got != tt.want {
+				t.Errorf("warm:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// linkWorkspaces links the workspace packages into node_modules, as npm install does.
+func linkWorkspaces(t *testing.T, dirs ...string) {
+	t.Helper()
+	for _, dir := range dirs {
+		if err := os.MkdirAll(filepath.Join(dir, "node_modules", "@acme"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"core", "app"} {
+			if err := os.Symlink(filepath.Join("..", "..", "packages", p), filepath.Join(dir, "node_modules", "@acme", p)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,6 +25,14 @@ type group struct {
 	// plain is set for JavaScript files the project does not type-check: the compiler
 	// checks them only for what they take from modules (see plainJS).
 	plain bool
+	// trusted is the configuration that owned the files at the base, weak what config
+	// loosens against it (trusted.go): those options are the base's in the check.
+	trusted *tsconfig.Config
+	weak    []tsconfig.Weakening
+	// refs are the projects config references (refs.go); dependent is set for a
+	// project that references a changed one and has no changed file of its own.
+	refs      []*tsconfig.Config
+	dependent bool
 }
 
 // tscStep checks the changed files with the compiler and reports its errors.
@@ -40,7 +49,7 @@ func tscStep(j *job) ([]lang.Problem, error) {
 	content := j.content()
 	var typed, plain []*group
 	for _, g := range groups {
-		if g.plain {
+		if g.plain || len(g.weak) > 0 || g.dependent { // the language server reads the head's configuration; it checks open files
 			plain = append(plain, g)
 		} else {
 			typed = append(typed, g)
@@ -77,7 +86,8 @@ type located struct {
 // configuration that does not read is a problem of its own.
 func (j *job) groups() ([]*group, []lang.Problem) {
 	fsys := j.headFS()
-	cache := map[string]*tsconfig.Config{}
+	tfs := trustedFS(j.req, j.envOf())
+	cache, trustedCache := map[string]*tsconfig.Config{}, map[string]*tsconfig.Config{}
 	byConfig := map[string]*group{}
 	var out []lang.Problem
 	for _, t := range j.targets {
@@ -89,21 +99,26 @@ func (j *job) groups() ([]*group, []lang.Problem) {
 			out = append(out, configProblem(err))
 			continue
 		}
-		plain := !checked(t, c)
+		b, weak := trustedOwner(tfs, t.f.Path, c, trustedCache)
+		plain := !checked(t, c) && !hasOption(weak, "checkJs")
 		key := ""
 		if c != nil {
 			key = c.Path
+		}
+		if b != nil && len(weak) > 0 {
+			key += "\x00trusted " + b.Path
 		}
 		if plain {
 			key = "\x00plain " + key
 		}
 		g := byConfig[key]
 		if g == nil {
-			g = &group{config: c, plain: plain}
+			g = &group{config: c, plain: plain, trusted: b, weak: weak}
 			byConfig[key] = g
 		}
 		g.targets = append(g.targets, t)
 	}
+	j.addDependents(fsys, tfs, byConfig, cache, trustedCache)
 	keys := make([]string, 0, len(byConfig))
 	for k := range byConfig {
 		keys = append(keys, k)
@@ -114,6 +129,37 @@ func (j *job) groups() ([]*group, []lang.Problem) {
 		groups[i] = byConfig[k]
 	}
 	return groups, out
+}
+
+// addDependents gives each typed project its references and, in diff mode, adds the
+// projects that reference a changed one (refs.go).
+func (j *job) addDependents(fsys, tfs fs.FS, byConfig map[string]*group, cache, trustedCache map[string]*tsconfig.Config) {
+	var dependent []*tsconfig.Config
+	for _, g := range byConfig {
+		if g.config == nil || g.plain {
+			continue
+		}
+		g.refs = referenced(fsys, g.config, cache)
+		if !j.req.Changes.NoBase {
+			dependent = append(dependent, dependents(fsys, g.config, cache)...)
+		}
+	}
+	for _, d := range dependent {
+		if _, ok := byConfig[d.Path]; ok {
+			continue
+		}
+		b, weak := trustedOwner(tfs, path.Join(d.Dir, "agentverify-probe.ts"), d, trustedCache)
+		byConfig[d.Path] = &group{config: d, trusted: b, weak: weak, refs: referenced(fsys, d, cache), dependent: true}
+	}
+}
+
+// dir is where the group's project is: its configuration's directory, else its first
+// file's.
+func (g *group) dir() string {
+	if g.config != nil {
+		return g.config.Dir
+	}
+	return path.Dir(g.targets[0].f.Path)
 }
 
 // configProblem reports a configuration file that does not read.
@@ -227,6 +273,9 @@ func (j *job) runGroup(tool *tsc.Tool, dir string, g *group) ([]located, error) 
 		l := located{Diagnostic: d, plain: g.plain}
 		if d.File != "" {
 			l.file = slash(dir, filepath.FromSlash(d.File))
+			if inReferenced(g.refs, l.file) {
+				continue // the referenced project's own check reports its errors
+			}
 		} else if d.Category == "error" {
 			// An error of the program as a whole (a type library not found): the
 			// check did not happen as configured, which is never passed in silence.
@@ -247,6 +296,9 @@ func (j *job) runGroup(tool *tsc.Tool, dir string, g *group) ([]located, error) 
 func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 	opts := map[string]any{"noEmit": true, "incremental": false, "composite": false, "declaration": false,
 		"declarationMap": false, "emitDeclarationOnly": false, "skipLibCheck": true}
+	// rootDir is the tree: nothing is emitted, and TypeScript 7 would take the generated
+	// configuration's directory for it (outDir set) and reject every file.
+	opts["rootDir"] = dir
 	w := map[string]any{"compilerOptions": opts}
 	var files []string
 	for _, t := range g.targets {
@@ -270,21 +322,53 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 			compat(opts, g.config)
 		}
 	}
-	if j.req.Changes.NoBase || g.config == nil || g.plain {
-		w["include"] = []string{}
-	}
+	j.scope(w, dir, g)
 	if g.config == nil || !g.config.Options.TypeRoots {
 		// The compiler looks for @types beside the configuration it runs, which is
 		// ours: name the project's type roots.
-		start := path.Dir(g.targets[0].f.Path)
-		if g.config != nil {
-			start = g.config.Dir
-		}
-		opts["typeRoots"] = typeRoots(dir, start)
+		opts["typeRoots"] = typeRoots(dir, g.dir())
 	}
-	sort.Strings(files)
 	w["files"] = files
+	if len(g.weak) > 0 {
+		pin(w, opts, dir, g)
+	}
+	j.pathsOf(opts, dir, g)
+	files = w["files"].([]string)
+	sort.Strings(files)
+	w["files"] = slices.Compact(files)
 	return w
+}
+
+// scope sets which files the check holds besides the changed ones: none in check mode,
+// for a plain JavaScript check and without a project; the project's include otherwise.
+func (j *job) scope(w map[string]any, dir string, g *group) {
+	switch {
+	case j.req.Changes.NoBase || g.config == nil || g.plain:
+		w["include"] = []string{}
+	case g.config.Include == nil && g.config.Files == nil:
+		// The project includes everything under it by default, which a files list of
+		// our own would turn off: say so, with the default exclusions, in its directory.
+		w["include"], w["exclude"] = absAll(dir, g.config.IncludeList()), absAll(dir, g.config.ExcludeList())
+	}
+}
+
+// pathsOf sets the paths the check resolves with when they are not the project's own:
+// without the redirects the change adds (trusted.go), with the referenced projects'
+// sources (refs.go).
+func (j *job) pathsOf(opts map[string]any, dir string, g *group) {
+	redirected := hasOption(g.weak, "paths")
+	if len(g.refs) == 0 && !redirected {
+		return
+	}
+	paths := tsconfig.TrustedPaths(g.config, g.config)
+	if redirected {
+		paths = tsconfig.TrustedPaths(g.trusted, g.config)
+	}
+	if len(g.refs) > 0 {
+		withReferences(opts, dir, paths, refPaths(j.headFS(), g.refs))
+	} else {
+		opts["paths"] = absPaths(dir, paths)
+	}
 }
 
 // plainJS sets the options of a check of JavaScript files the project does not
@@ -324,9 +408,10 @@ func compat(opts map[string]any, c *tsconfig.Config) {
 }
 
 // olderProject reports whether the project around c is written for a TypeScript older
-// than 6: the typescript it installs, or else declares, is.
+// than 6: the typescript it installs, or else declares, is. The declaration is read on
+// the trusted side: a change that lowers it would otherwise turn strict off (compat).
 func (j *job) olderProject(c *tsconfig.Config) bool {
-	fsys := j.headFS()
+	fsys := j.trustedOrHead()
 	for d := c.Dir; ; d = path.Dir(d) {
 		if data, err := fs.ReadFile(fsys, path.Join(d, "node_modules", "typescript", "package.json")); err == nil {
 			var pkg struct{ Version string }

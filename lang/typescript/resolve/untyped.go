@@ -19,23 +19,31 @@ func untypedStep(j *job) ([]lang.Problem, error) {
 	d := j.deps()
 	cache := map[string]*npm.Exports{}
 	var out []lang.Problem
+	j.eachImport(func(t *target, imp syntax.Import) {
+		name := npm.PackageName(imp.Spec)
+		if imp.TypeOnly || name == "" || npm.Builtin(imp.Spec) || imp.Spec != name {
+			return // subpaths have entries of their own
+		}
+		if x := d.untyped(t.f.Path, name, cache); x != nil && !x.Open {
+			out = append(out, checkUses(t, imp, name, x)...)
+		}
+	})
+	return out, nil
+}
+
+// eachImport calls visit with every unguarded import of the changed files that parse
+// (a guarded one runs without its module: a try handles its failure).
+func (j *job) eachImport(visit func(t *target, imp syntax.Import)) {
 	for _, t := range j.targets {
 		if t.broken || t.tree == nil {
 			continue
 		}
 		for _, imp := range syntax.Imports(t.tree) {
-			name := npm.PackageName(imp.Spec)
-			if imp.Guarded || imp.TypeOnly || name == "" || npm.Builtin(imp.Spec) || imp.Spec != name {
-				continue // subpaths have entries of their own
+			if !imp.Guarded {
+				visit(t, imp)
 			}
-			x := d.untyped(t.f.Path, name, cache)
-			if x == nil || x.Open {
-				continue
-			}
-			out = append(out, checkUses(t, imp, name, x)...)
 		}
 	}
-	return out, nil
 }
 
 // untyped returns the exports of package name as installed for the file at p, nil when

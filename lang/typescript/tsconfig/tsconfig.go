@@ -7,8 +7,10 @@
 package tsconfig
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -26,6 +28,17 @@ type Config struct {
 	// References are the slash paths of the referenced projects' configuration files.
 	References []string
 	Options    Options
+	// Set holds every compiler option the chain sets, by lower-case name, as written
+	// (the last file to set it wins; null unsets): what Weakened compares.
+	Set map[string]Setting
+}
+
+// Setting is one compiler option as a configuration file writes it.
+type Setting struct {
+	// Name is the option's name as written; Raw its JSON value; Dir the slash directory
+	// of the file that set it (relative paths in it are relative to Dir).
+	Name, Dir string
+	Raw       json.RawMessage
 }
 
 // Options are the compiler options agentverify reads.
@@ -81,7 +94,11 @@ func load(fsys fs.FS, p string, depth int) (*Config, error) {
 	if err := DecodeJSONC(data, &raw); err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
-	c := &Config{Path: p, Dir: path.Dir(p)}
+	var set struct {
+		CompilerOptions map[string]json.RawMessage `json:"compilerOptions"`
+	}
+	_ = DecodeJSONC(data, &set) // it decoded as rawConfig: an options object of another type is the compiler's to report
+	c := &Config{Path: p, Dir: path.Dir(p), Set: map[string]Setting{}}
 	for _, parent := range extendsOf(raw.Extends) {
 		pp := resolveExtends(fsys, c.Dir, parent)
 		if pp == "" {
@@ -94,6 +111,13 @@ func load(fsys fs.FS, p string, depth int) (*Config, error) {
 		c.merge(base)
 	}
 	c.own(&raw)
+	for name, v := range set.CompilerOptions {
+		if string(v) == "null" {
+			delete(c.Set, strings.ToLower(name))
+		} else {
+			c.Set[strings.ToLower(name)] = Setting{Name: name, Dir: c.Dir, Raw: v}
+		}
+	}
 	return c, nil
 }
 
@@ -154,6 +178,7 @@ func (c *Config) merge(base *Config) {
 	if base.Exclude != nil {
 		c.Exclude = base.Exclude
 	}
+	maps.Copy(c.Set, base.Set)
 	o, b := &c.Options, base.Options
 	for _, s := range []struct {
 		dst *string
