@@ -145,97 +145,109 @@ func TestFirstRunHooks(t *testing.T) {
 		out, _ := cmd.CombinedOutput()
 		return cmd.ProcessState.ExitCode(), string(out)
 	}
-	t.Run("hook claude", func(t *testing.T) {
-		if code, out := claude(f.offline(t), firstRunGood); code != 2 || !strings.Contains(out, `"deny"`) {
-			t.Errorf("offline: exit %d, want a deny\n%s", code, out)
-		} else {
-			checkOffline(t, "hook claude", out)
+	t.Run("hook claude", func(t *testing.T) { firstRunClaude(t, f, claude) })
+	t.Run("pre-commit", func(t *testing.T) { firstRunPreCommit(t, f, bin) })
+	t.Run("mcp", func(t *testing.T) { firstRunMCP(t, f, bin) })
+}
+
+// firstRunClaude: hook claude offline says what to download; a good edit passes (after
+// the one fix a slow first run may ask for); an invented module is denied.
+func firstRunClaude(t *testing.T, f *firstRun, claude func([]string, string) (int, string)) {
+	if code, out := claude(f.offline(t), firstRunGood); code != 2 || !strings.Contains(out, `"deny"`) {
+		t.Errorf("offline: exit %d, want a deny\n%s", code, out)
+	} else {
+		checkOffline(t, "hook claude", out)
+	}
+	// The first edit verifies, or — compiling the standard library's export data into
+	// an empty build cache can take longer than the hook's 50 seconds on a slow
+	// machine — is denied with the one line that fixes it, which is then followed.
+	if code, out := claude(f.env, firstRunGood); code != 0 || strings.Contains(out, `"deny"`) {
+		if !strings.Contains(out, "run `go build ./...` once") || strings.Contains(out, "hallucination/") {
+			t.Fatalf("good edit, first run: exit %d, want it allowed or denied with the fix\n%s", code, out)
 		}
-		// The first edit verifies, or — compiling the standard library's export data into
-		// an empty build cache can take longer than the hook's 50 seconds on a slow
-		// machine — is denied with the one line that fixes it, which is then followed.
+		warm := exec.Command("go", "build", "./...")
+		warm.Dir, warm.Env = f.repo.Dir, f.env
+		if out, err := warm.CombinedOutput(); err != nil {
+			t.Fatalf("go build ./...: %v\n%s", err, out)
+		}
 		if code, out := claude(f.env, firstRunGood); code != 0 || strings.Contains(out, `"deny"`) {
-			if !strings.Contains(out, "run `go build ./...` once") || strings.Contains(out, "hallucination/") {
-				t.Fatalf("good edit, first run: exit %d, want it allowed or denied with the fix\n%s", code, out)
+			t.Errorf("good edit, after the fix: exit %d, want it allowed\n%s", code, out)
+		}
+	}
+	if code, out := claude(f.env, firstRunInvented); code != 2 || !strings.Contains(out, "unknown-module") {
+		t.Errorf("invented module: exit %d, want a deny naming unknown-module\n%s", code, out)
+	}
+}
+
+// firstRunPreCommit: the installed git hook blocks an offline commit with the fix, lets a
+// good one through and blocks an invented module.
+func firstRunPreCommit(t *testing.T, f *firstRun, bin string) {
+	env := f.machine(t, "GOPROXY="+f.proxy.FileURL())
+	install := exec.Command(bin, "hook", "install")
+	install.Dir, install.Env = f.repo.Dir, env
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("hook install: %v\n%s", err, out)
+	}
+	// The hook runs the agentverify on PATH, as installed.
+	path := "PATH=" + filepath.Dir(bin) + string(filepath.ListSeparator) + os.Getenv("PATH")
+	commit := func(env []string, content string) (string, error) {
+		f.repo.Write(map[string]string{"app.go": content})
+		f.repo.Git("add", "app.go")
+		c := exec.Command("git", "commit", "-q", "-m", "change")
+		c.Dir, c.Env = f.repo.Dir, append(env, path)
+		out, err := c.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := commit(f.offline(t), firstRunGood); err == nil {
+		t.Errorf("offline: the commit went through\n%s", out)
+	} else {
+		checkOffline(t, "pre-commit", out)
+	}
+	if out, err := commit(env, firstRunGood); err != nil {
+		t.Errorf("good change: the commit was blocked: %v\n%s", err, out)
+	}
+	if out, err := commit(env, firstRunInvented); err == nil || !strings.Contains(out, "unknown-module") {
+		t.Errorf("invented module: %v\n%s", err, out)
+	}
+	f.repo.Git("reset", "-q", "--hard", "HEAD")
+}
+
+// firstRunMCP: verify_edit offline is an error with the fix; a good edit passes; an
+// invented module fails.
+func firstRunMCP(t *testing.T, f *firstRun, bin string) {
+	verify := func(env []string, content string) (bool, string) {
+		t.Helper()
+		cmd := exec.Command(bin, "mcp")
+		cmd.Dir, cmd.Env = f.repo.Dir, env
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "verify_edit", Arguments: map[string]any{"path": "app.go", "content": content}})
+		if err != nil {
+			t.Fatalf("verify_edit: %v", err)
+		}
+		var b strings.Builder
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				b.WriteString(tc.Text)
 			}
-			warm := exec.Command("go", "build", "./...")
-			warm.Dir, warm.Env = f.repo.Dir, f.env
-			if out, err := warm.CombinedOutput(); err != nil {
-				t.Fatalf("go build ./...: %v\n%s", err, out)
-			}
-			if code, out := claude(f.env, firstRunGood); code != 0 || strings.Contains(out, `"deny"`) {
-				t.Errorf("good edit, after the fix: exit %d, want it allowed\n%s", code, out)
-			}
 		}
-		if code, out := claude(f.env, firstRunInvented); code != 2 || !strings.Contains(out, "unknown-module") {
-			t.Errorf("invented module: exit %d, want a deny naming unknown-module\n%s", code, out)
-		}
-	})
-	t.Run("pre-commit", func(t *testing.T) {
-		env := f.machine(t, "GOPROXY="+f.proxy.FileURL())
-		install := exec.Command(bin, "hook", "install")
-		install.Dir, install.Env = f.repo.Dir, env
-		if out, err := install.CombinedOutput(); err != nil {
-			t.Fatalf("hook install: %v\n%s", err, out)
-		}
-		// The hook runs the agentverify on PATH, as installed.
-		path := "PATH=" + filepath.Dir(bin) + string(filepath.ListSeparator) + os.Getenv("PATH")
-		commit := func(env []string, content string) (string, error) {
-			f.repo.Write(map[string]string{"app.go": content})
-			f.repo.Git("add", "app.go")
-			c := exec.Command("git", "commit", "-q", "-m", "change")
-			c.Dir, c.Env = f.repo.Dir, append(env, path)
-			out, err := c.CombinedOutput()
-			return string(out), err
-		}
-		if out, err := commit(f.offline(t), firstRunGood); err == nil {
-			t.Errorf("offline: the commit went through\n%s", out)
-		} else {
-			checkOffline(t, "pre-commit", out)
-		}
-		if out, err := commit(env, firstRunGood); err != nil {
-			t.Errorf("good change: the commit was blocked: %v\n%s", err, out)
-		}
-		if out, err := commit(env, firstRunInvented); err == nil || !strings.Contains(out, "unknown-module") {
-			t.Errorf("invented module: %v\n%s", err, out)
-		}
-		f.repo.Git("reset", "-q", "--hard", "HEAD")
-	})
-	t.Run("mcp", func(t *testing.T) {
-		verify := func(env []string, content string) (bool, string) {
-			t.Helper()
-			cmd := exec.Command(bin, "mcp")
-			cmd.Dir, cmd.Env = f.repo.Dir, env
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-			defer cancel()
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cs.Close()
-			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "verify_edit", Arguments: map[string]any{"path": "app.go", "content": content}})
-			if err != nil {
-				t.Fatalf("verify_edit: %v", err)
-			}
-			var b strings.Builder
-			for _, c := range res.Content {
-				if tc, ok := c.(*mcp.TextContent); ok {
-					b.WriteString(tc.Text)
-				}
-			}
-			return res.IsError, b.String()
-		}
-		if isErr, text := verify(f.offline(t), firstRunGood); !isErr {
-			t.Errorf("offline: not an error\n%s", text)
-		} else {
-			checkOffline(t, "mcp", text)
-		}
-		env := f.machine(t, "GOPROXY="+f.proxy.FileURL())
-		if isErr, text := verify(env, firstRunGood); isErr || !strings.Contains(text, "PASSED") {
-			t.Errorf("good edit: %v\n%s", isErr, text)
-		}
-		if _, text := verify(env, firstRunInvented); !strings.Contains(text, "FAILED") || !strings.Contains(text, "unknown-module") {
-			t.Errorf("invented module:\n%s", text)
-		}
-	})
+		return res.IsError, b.String()
+	}
+	if isErr, text := verify(f.offline(t), firstRunGood); !isErr {
+		t.Errorf("offline: not an error\n%s", text)
+	} else {
+		checkOffline(t, "mcp", text)
+	}
+	env := f.machine(t, "GOPROXY="+f.proxy.FileURL())
+	if isErr, text := verify(env, firstRunGood); isErr || !strings.Contains(text, "PASSED") {
+		t.Errorf("good edit: %v\n%s", isErr, text)
+	}
+	if _, text := verify(env, firstRunInvented); !strings.Contains(text, "FAILED") || !strings.Contains(text, "unknown-module") {
+		t.Errorf("invented module:\n%s", text)
+	}
 }

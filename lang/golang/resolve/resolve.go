@@ -81,6 +81,35 @@ type unit struct {
 	ignored []string
 }
 
+// noteGone records the package directory of a Go file the change deletes or renames away.
+func noteGone(f *change.File, get func(string) *unit) {
+	if f.Op != change.Delete && f.Op != change.Rename {
+		return
+	}
+	if old := f.OldPath; strings.HasSuffix(old, ".go") && !outsideBuild(old) {
+		if u := get(old); u.inModule {
+			u.goneDirs[path.Dir(old)] = true
+		}
+	}
+}
+
+// addToUnit files f with its module's unit: go.mod, go.sum, Go and assembly files.
+func addToUnit(f *change.File, get func(string) *unit) {
+	switch base := path.Base(f.Path); {
+	case base == "go.mod":
+		get(f.Path).goMod = f
+	case base == "go.sum":
+		get(f.Path).goSum = f
+	case strings.HasSuffix(f.Path, ".go") && !outsideBuild(f.Path):
+		u := get(f.Path)
+		u.goFiles = append(u.goFiles, f)
+	case strings.HasSuffix(f.Path, ".s") && f.Head != nil:
+		if u := get(f.Path); u.inModule {
+			u.asmFiles = append(u.asmFiles, f)
+		}
+	}
+}
+
 // units groups the Go files and module files of the change by module.
 func units(set *change.Set, head fs.FS) (map[string]*unit, []lang.Problem) {
 	units := map[string]*unit{}
@@ -97,28 +126,9 @@ func units(set *change.Set, head fs.FS) (map[string]*unit, []lang.Problem) {
 		return u
 	}
 	for _, f := range set.Files {
-		if f.Op == change.Delete || f.Op == change.Rename {
-			if old := f.OldPath; strings.HasSuffix(old, ".go") && !outsideBuild(old) {
-				if u := get(old); u.inModule {
-					u.goneDirs[path.Dir(old)] = true
-				}
-			}
-		}
-		if !f.Analyzable() {
-			continue
-		}
-		switch base := path.Base(f.Path); {
-		case base == "go.mod":
-			get(f.Path).goMod = f
-		case base == "go.sum":
-			get(f.Path).goSum = f
-		case strings.HasSuffix(f.Path, ".go") && !outsideBuild(f.Path):
-			u := get(f.Path)
-			u.goFiles = append(u.goFiles, f)
-		case strings.HasSuffix(f.Path, ".s") && f.Head != nil:
-			if u := get(f.Path); u.inModule {
-				u.asmFiles = append(u.asmFiles, f)
-			}
+		noteGone(f, get)
+		if f.Analyzable() {
+			addToUnit(f, get)
 		}
 	}
 	moduleGone := recheckModules(set, head, get)
