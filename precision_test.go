@@ -84,6 +84,52 @@ import (
 func addCgoDumpTests() { fmt.Println(testdata.GetCgoCharPointer()) }
 `
 
+const zapCore = `// Package zapcore logs entries.
+package zapcore
+
+// Entry is a log entry.
+type Entry struct{ Message string }
+
+// Core writes entries.
+type Core interface{ Write(Entry) error }
+`
+
+const zapObserver = `// Package observer records entries for tests.
+package observer
+
+import "example.com/zap/zapcore"
+
+// Logs is a zapcore.Core that keeps what it writes.
+type Logs struct{ All []zapcore.Entry }
+
+// Write keeps e.
+func (l *Logs) Write(e zapcore.Entry) error { l.All = append(l.All, e); return nil }
+
+// New returns an empty recorder.
+func New() (zapcore.Core, *Logs) { l := &Logs{}; return l, l }
+`
+
+const zapLazyTest = `package zapcore_test
+
+import (
+	"testing"
+
+	"example.com/zap/observer"
+	"example.com/zap/zapcore"
+)
+
+func TestLazy(t *testing.T) {
+	core, logs := observer.New()
+	var c zapcore.Core = core
+	if err := c.Write(zapcore.Entry{Message: "m"}); err != nil {
+		t.Fatal(err)
+	}
+	want := []zapcore.Entry{{Message: "m"}}
+	_ = want
+	logs.All = append(logs.All, zapcore.Entry{Message: "n"})
+}
+`
+
 // commitShapes reproduces the false alarms and breaks measured on real repositories.
 var commitShapes = []commitShape{{
 	// spf13/cobra 611e16c (go 1.15): new tests call os.WriteFile (go1.16); the shape also has io.ReadAll,
@@ -127,6 +173,23 @@ var commitShapes = []commitShape{{
 	commit: map[string]string{
 		"internal/spew/spew.go":             "// Package spew dumps values.\npackage spew\n\n// Sdump dumps v.\nfunc Sdump(v interface{}) string { return \"\" }\n",
 		"internal/spew/testdata/dumpcgo.go": spewCgo,
+	},
+}, {
+	// uber-go/zap d6b395b (also 7c80d7b, 5786471): zapcore's external test imports
+	// zaptest/observer, which imports zapcore, so go list recompiles observer against
+	// zapcore's test variant ("observer [zapcore.test]"). The warm re-check made a new
+	// zapcore test variant while observer's types named the cold load's: "cannot use
+	// zapcore.Entry{…} (value of struct type zapcore.Entry) as zapcore.Entry value".
+	name: "zap-d6b395b-recompiled-for-test",
+	base: map[string]string{"go.mod": "module example.com/zap\n\ngo 1.19\n",
+		"zapcore/core.go":      zapCore,
+		"zapcore/core_test.go": "package zapcore\n\nimport \"testing\"\n\nfunc TestEntry(t *testing.T) { _ = Entry{Message: \"m\"} }\n",
+		"observer/observer.go": zapObserver,
+		"zapcore/lazy_test.go": strings.Replace(zapLazyTest, "\tlogs.All = append(logs.All, zapcore.Entry{Message: \"n\"})\n", "", 1),
+	},
+	commit: map[string]string{
+		"zapcore/core.go":      strings.Replace(zapCore, "Message string", "Message, Caller string", 1),
+		"zapcore/lazy_test.go": zapLazyTest,
 	},
 }, {
 	// A break made by skipping a parent: the commit calls what its parent added.

@@ -145,6 +145,36 @@ func TestWarmPathInvalidation(t *testing.T) {
 	}
 }
 
+// A package recompiled for a test ("obs [core.test]": core's external test imports obs,
+// which imports core) names the types of the cold load's core test variant; a warm
+// re-check of core would make new ones ("cannot use core.Entry as core.Entry"). Only a
+// load with go list checks such a package again.
+func TestRecompiledForTestIsCold(t *testing.T) {
+	ext := "package core_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/core\"\n\t\"example.com/m/obs\"\n)\n\n" +
+		"func TestX(t *testing.T) {\n\tl := obs.New()\n\t_ = l\n}\n"
+	dir := writeModule(t, map[string]string{
+		"go.mod":            "module example.com/m\n\ngo 1.22\n",
+		"core/core.go":      "package core\n\ntype Entry struct{ M string }\n",
+		"core/core_test.go": "package core\n\nimport \"testing\"\n\nfunc TestE(t *testing.T) { _ = Entry{} }\n",
+		"core/x_test.go":    ext,
+		"obs/obs.go":        "package obs\n\nimport \"example.com/m/core\"\n\ntype Logs struct{ All []core.Entry }\n\nfunc New() *Logs { return &Logs{} }\n",
+	})
+	l := New(Options{})
+	ctx := context.Background()
+	x := filepath.Join(dir, "core", "x_test.go")
+	if _, err := l.Check(ctx, Request{Dir: dir, Files: []string{x}}); err != nil {
+		t.Fatal(err)
+	}
+	edit := strings.Replace(ext, "\t_ = l\n", "\tl.All = append(l.All, core.Entry{M: \"m\"})\n", 1)
+	res, err := l.Check(ctx, Request{Dir: dir, Files: []string{x}, Overlay: map[string][]byte{x: []byte(edit)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Warm || len(msgs(res)) != 0 {
+		t.Fatalf("warm=%v errors=%v; want a cold check without errors", res.Warm, msgs(res))
+	}
+}
+
 // TestViews checks trees other than the disk: files the overlay adds and files that are
 // absent. The warm path (after a cold load of the disk) and a cold load must report the
 // same errors.

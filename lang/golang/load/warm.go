@@ -189,6 +189,9 @@ func (s *snapshot) reusable(req Request) ([]*pkgState, map[*pkgState][]string, b
 		}
 		states = append(states, sts...)
 	}
+	if !recompiledWith(states) {
+		return nil, nil, false
+	}
 	files := map[*pkgState][]string{}
 	for _, st := range states {
 		fs, ok := s.viewFiles(st, req.Overlay)
@@ -198,6 +201,26 @@ func (s *snapshot) reusable(req Request) ([]*pkgState, map[*pkgState][]string, b
 		files[st] = fs
 	}
 	return states, files, true
+}
+
+// recompiledWith reports whether every import of states that go list recompiled for a
+// test ("q [p.test]": q imports p, and p's test variant is in the graph) is among states.
+// Such a package's types name those of the test variant of p the cold load made; a warm
+// re-check of p makes new ones, and the two p's are different types to go/types ("cannot
+// use zapcore.Entry as zapcore.Entry"), so only go list can settle the graph again.
+func recompiledWith(states []*pkgState) bool {
+	ids := make(map[string]bool, len(states))
+	for _, st := range states {
+		ids[st.id] = true
+	}
+	for _, st := range states {
+		for _, im := range st.imports {
+			if strings.Contains(im.ID, " [") && !ids[im.ID] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // depsUnchanged reports whether st's dependencies whose files can change (in the module,
