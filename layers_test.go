@@ -86,7 +86,7 @@ func TestLayerRules(t *testing.T) {
 		{"internal/cli", "internal/integrations/mcpserver", false},
 		{"change/gitchange", "", true},
 		{"dimensions/style", "dimensions/scope", true},
-		{"internal/integrations/claudehook", "internal/integrations/mcpserver", true},
+		{"internal/integrations/agenthook", "internal/integrations/mcpserver", true},
 		{"engine", "internal/testkit/checktest", true},
 		{"report", "engine", true},
 		{"policy", "check", true},

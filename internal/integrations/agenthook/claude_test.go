@@ -1,8 +1,9 @@
-package claudehook
+package agenthook
 
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +14,7 @@ import (
 	"github.com/agentverify/agentverify/report"
 )
 
-func payload(t testing.TB, tool string, input any, cwd string) []byte {
+func claudePayload(t testing.TB, tool string, input any, cwd string) []byte {
 	t.Helper()
 	ti, err := json.Marshal(input)
 	if err != nil {
@@ -26,7 +27,7 @@ func payload(t testing.TB, tool string, input any, cwd string) []byte {
 	return b
 }
 
-func TestPostEdit(t *testing.T) {
+func TestClaudePostEdit(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "a.go")
 	if err := os.WriteFile(file, []byte("package a\n\nfunc A() int { return 1 }\n\nfunc B() int { return 1 }\n"), 0o644); err != nil {
@@ -56,11 +57,11 @@ func TestPostEdit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var in Input
-			if err := json.Unmarshal(payload(t, tt.tool, tt.input, dir), &in); err != nil {
+			var in ClaudeInput
+			if err := json.Unmarshal(claudePayload(t, tt.tool, tt.input, dir), &in); err != nil {
 				t.Fatal(err)
 			}
-			_, got, err := PostEdit(in)
+			_, got, err := claudePostEdit(in)
 			if want, isErr := strings.CutPrefix(tt.want, "error: "); isErr {
 				if err == nil || !strings.Contains(err.Error(), want) {
 					t.Fatalf("err = %v, want one containing %q", err, want)
@@ -78,9 +79,9 @@ func reportWith(status report.Status, vs ...report.Violation) *report.Report {
 	return &report.Report{Status: status, Violations: vs}
 }
 
-func TestRunDecisions(t *testing.T) {
+func TestClaudeRunDecisions(t *testing.T) {
 	dir := t.TempDir()
-	in := payload(t, "Write", map[string]any{"file_path": filepath.Join(dir, "a.go"), "content": "package a\n"}, dir)
+	in := claudePayload(t, "Write", map[string]any{"file_path": filepath.Join(dir, "a.go"), "content": "package a\n"}, dir)
 	bad := report.Violation{Rule: "hallucination/unknown-symbol", Severity: "error", Message: "strings.Reverse is not declared by package strings", Suggestion: "did you mean strings.Repeat?", Location: report.Violation{}.Location}
 	bad.Location.File, bad.Location.Line = "a.go", 3
 	warn := bad
@@ -96,8 +97,8 @@ func TestRunDecisions(t *testing.T) {
 			return reportWith(status, vs...), nil
 		}
 	}
-	res := Run(context.Background(), strings.NewReader(string(in)), verify(report.Failed, bad))
-	var out Output
+	res := claudeRun(context.Background(), strings.NewReader(string(in)), verify(report.Failed, bad))
+	var out ClaudeOutput
 	if err := json.Unmarshal(res.Stdout, &out); err != nil || res.Exit != 2 || out.HookSpecificOutput.PermissionDecision != "deny" ||
 		!strings.Contains(out.HookSpecificOutput.PermissionDecisionReason, "hallucination/unknown-symbol a.go:3") ||
 		!strings.Contains(res.Stderr, "did you mean strings.Repeat?") {
@@ -106,32 +107,32 @@ func TestRunDecisions(t *testing.T) {
 	if len(gotEdits) != 1 || string(gotEdits[0].Content) != "package a\n" {
 		t.Errorf("verified edits %+v", gotEdits)
 	}
-	res = Run(context.Background(), strings.NewReader(string(in)), verify(report.Warnings, warn))
-	out = Output{}
+	res = claudeRun(context.Background(), strings.NewReader(string(in)), verify(report.Warnings, warn))
+	out = ClaudeOutput{}
 	if err := json.Unmarshal(res.Stdout, &out); err != nil || res.Exit != 0 || out.HookSpecificOutput.PermissionDecision != "" ||
 		!strings.Contains(out.HookSpecificOutput.AdditionalContext, "missing-doc") {
 		t.Errorf("warning edit: exit %d stdout %s", res.Exit, res.Stdout)
 	}
-	if res = Run(context.Background(), strings.NewReader(string(in)), verify(report.Passed)); res.Exit != 0 || len(res.Stdout) != 0 {
+	if res = claudeRun(context.Background(), strings.NewReader(string(in)), verify(report.Passed)); res.Exit != 0 || len(res.Stdout) != 0 {
 		t.Errorf("passed edit: exit %d stdout %s", res.Exit, res.Stdout)
 	}
 }
 
-func TestRunFailsClosed(t *testing.T) {
+func TestClaudeRunFailsClosed(t *testing.T) {
 	never := func(context.Context, string, []editset.Edit) (*report.Report, error) {
 		t.Error("verify called on bad input")
 		return nil, nil
 	}
 	for _, in := range []string{"", "{", "null", "[]", `{"tool_name":"Write"}`, `{"tool_name":"Write","tool_input":{"file_path":"/x"}}`, `{"hook_event_name":"PostToolUse","tool_name":"Write"}`, `{"tool_name":"Write","tool_input":{}} {}`} {
-		res := Run(context.Background(), strings.NewReader(in), never)
-		var out Output
+		res := claudeRun(context.Background(), strings.NewReader(in), never)
+		var out ClaudeOutput
 		if err := json.Unmarshal(res.Stdout, &out); err != nil || res.Exit != 2 || out.HookSpecificOutput.PermissionDecision != "deny" {
 			t.Errorf("input %q: exit %d stdout %s, want a deny", in, res.Exit, res.Stdout)
 		}
 	}
 	dir := t.TempDir()
-	in := payload(t, "Write", map[string]any{"file_path": filepath.Join(dir, "a.go"), "content": "x"}, dir)
-	res := Run(context.Background(), strings.NewReader(string(in)), func(context.Context, string, []editset.Edit) (*report.Report, error) {
+	in := claudePayload(t, "Write", map[string]any{"file_path": filepath.Join(dir, "a.go"), "content": "x"}, dir)
+	res := claudeRun(context.Background(), strings.NewReader(string(in)), func(context.Context, string, []editset.Edit) (*report.Report, error) {
 		return nil, os.ErrPermission
 	})
 	if res.Exit != 2 || !strings.Contains(string(res.Stdout), "could not verify") {
@@ -139,9 +140,9 @@ func TestRunFailsClosed(t *testing.T) {
 	}
 }
 
-func TestReasonIsClipped(t *testing.T) {
+func TestClaudeReasonIsClipped(t *testing.T) {
 	long := strings.Repeat("é", MaxReason)
-	got := clip(long)
+	got := Clip(long)
 	if len(got) > MaxReason || !utf8.ValidString(got) || !strings.HasSuffix(got, "(truncated)") {
 		t.Errorf("clip: len %d valid %v", len(got), utf8.ValidString(got))
 	}
@@ -149,19 +150,19 @@ func TestReasonIsClipped(t *testing.T) {
 
 // FuzzRun: whatever arrives on stdin, the hook never panics, and anything it cannot verify
 // is denied with exit 2 and a JSON decision.
-func FuzzRun(f *testing.F) {
+func FuzzClaudeRun(f *testing.F) {
 	f.Add(`{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"a.go","content":"x"},"cwd":"/tmp"}`)
 	f.Add(`{"tool_name":"Edit","tool_input":{"file_path":"/nonexistent/a.go","old_string":"a","new_string":"b"}}`)
 	f.Add(`{"tool_name":"MultiEdit","tool_input":{"file_path":"a.go","edits":[{"old_string":"","new_string":"x"}]},"cwd":"/nonexistent"}`)
 	f.Add(`{}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		res := Run(context.Background(), strings.NewReader(in), func(context.Context, string, []editset.Edit) (*report.Report, error) {
+		res := claudeRun(context.Background(), strings.NewReader(in), func(context.Context, string, []editset.Edit) (*report.Report, error) {
 			return reportWith(report.Passed), nil
 		})
 		switch res.Exit {
 		case 0:
 		case 2:
-			var out Output
+			var out ClaudeOutput
 			if err := json.Unmarshal(res.Stdout, &out); err != nil || out.HookSpecificOutput.PermissionDecision != "deny" {
 				t.Fatalf("exit 2 without a deny decision: %s", res.Stdout)
 			}
@@ -172,4 +173,18 @@ func FuzzRun(f *testing.F) {
 			t.Fatalf("exit %d", res.Exit)
 		}
 	})
+}
+
+// claudeRun is Claude Code's hook as `hook claude` runs it.
+func claudeRun(ctx context.Context, r io.Reader, verify Verify) Result {
+	return Run(ctx, Claude, r, verify)
+}
+
+// claudePostEdit returns the path the tool writes and the whole file after it runs.
+func claudePostEdit(in ClaudeInput) (string, []byte, error) {
+	edits, err := Claude.PostEdit(in)
+	if err != nil {
+		return "", nil, err
+	}
+	return filepath.Clean(edits[0].Path), edits[0].Content, nil
 }
