@@ -46,7 +46,7 @@ type job struct {
 	// depCands the names each module may declare deprecated.
 	pyRange  *pyRange
 	depCands map[string]map[string]bool
-	dyn      // what the checks beyond pyright's view of modules read (dynamic.go)
+	dyn      // what the checks beyond pyright's view of modules read (nscollect.go)
 }
 
 // target is one changed Python file, as the head of the change has it.
@@ -293,7 +293,7 @@ func lastName(s string) string {
 // dropGuarded drops the unknown imports that the code guards itself: inside a try whose
 // handler catches ImportError (an optional dependency), or a branch on sys.version_info
 // or sys.platform (an import for another Python). What the guarded import names is the
-// dependency checks' business. Then the false alarms of falsealarms.go.
+// dependency checks' business. Then the false alarms of pyrightidioms.go.
 func (j *job) dropGuarded(ps []lang.Problem) []lang.Problem {
 	byPath := map[string]*target{}
 	for _, t := range j.targets {

@@ -69,7 +69,7 @@ func constantGuards(n *node, src []byte, consts map[string]bool) []guardedRange 
 // versionConstants are the names that hold version tests in a file: named like one
 // (versionConstant), or assigned a sys.version_info comparison at its top level. The
 // aliases of the major version (six's PY2, PY3) are not: their Python 3 branch is the one
-// pyright checks rightly (falsealarms.go guards the Python 2 one).
+// pyright checks rightly (pyrightidioms.go guards the Python 2 one).
 func versionConstants(t *target) map[string]bool {
 	out := map[string]bool{}
 	for n := range t.idx.names {
