@@ -6,22 +6,23 @@ import (
 	"unicode"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // assignments declares the names an assignment statement at module or class level
 // binds for the first time: vars and consts at module level, fields in a class.
-func (x *extractor) assignments(s *node, o *owner, seen map[string]bool, following *node) {
-	a := s.firstOfKind("assignment")
+func (x *extractor) assignments(s *syntax.Node, o *owner, seen map[string]bool, following *syntax.Node) {
+	a := s.FirstOfKind("assignment")
 	if a == nil {
 		return
 	}
 	documented := x.commentAbove(s) || isDocString(following)
 	var annotation string
-	if t := a.child("type"); t != nil {
-		annotation = t.text(x.src)
+	if t := a.Child("type"); t != nil {
+		annotation = t.Text(x.src)
 	}
-	for _, id := range targets(a.child("left")) {
-		name := id.text(x.src)
+	for _, id := range targets(a.Child("left")) {
+		name := id.Text(x.src)
 		if seen[name] || name == "_" || o == nil && name == "__all__" {
 			continue
 		}
@@ -31,8 +32,8 @@ func (x *extractor) assignments(s *node, o *owner, seen map[string]bool, followi
 			Kind:       valueKind(o, name),
 			Exported:   x.exported(o, name),
 			Documented: documented,
-			Span:       s.span(),
-			NamePos:    id.pos,
+			Span:       s.Span(),
+			NamePos:    id.Pos,
 			Signature:  annotation,
 		}
 		x.lf.Decls = append(x.lf.Decls, d)
@@ -74,16 +75,16 @@ func isCapWords(name string) bool {
 	return !isUpperCase(core) || len([]rune(core)) == 1
 }
 
-func (x *extractor) typeAlias(def *node, o *owner, seen map[string]bool) {
-	left := def.child("left")
+func (x *extractor) typeAlias(def *syntax.Node, o *owner, seen map[string]bool) {
+	left := def.Child("left")
 	if left == nil {
 		return
 	}
-	id := left.firstOfKind("identifier")
+	id := left.FirstOfKind("identifier")
 	if id == nil {
 		return
 	}
-	name := id.text(x.src)
+	name := id.Text(x.src)
 	if seen[name] {
 		return
 	}
@@ -93,25 +94,25 @@ func (x *extractor) typeAlias(def *node, o *owner, seen map[string]bool) {
 		Kind:       lang.Type,
 		Exported:   x.exported(o, name),
 		Documented: x.commentAbove(def),
-		Span:       def.span(),
-		NamePos:    id.pos,
-		Signature:  "= " + def.child("right").text(x.src),
+		Span:       def.Span(),
+		NamePos:    id.Pos,
+		Signature:  "= " + def.Child("right").Text(x.src),
 	})
 }
 
 // targets returns the identifiers an assignment target binds: a, (b, *c), [d, e]; not
 // attributes or subscripts, which bind nothing new.
-func targets(n *node) []*node {
+func targets(n *syntax.Node) []*syntax.Node {
 	if n == nil {
 		return nil
 	}
-	switch n.kind {
+	switch n.Kind {
 	case "identifier":
-		return []*node{n}
+		return []*syntax.Node{n}
 	case "pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern",
 		"parenthesized_expression", "tuple", "list", "as_pattern_target":
-		var out []*node
-		for _, c := range n.namedChildren() {
+		var out []*syntax.Node
+		for _, c := range n.NamedChildren() {
 			out = append(out, targets(c)...)
 		}
 		return out
@@ -121,7 +122,7 @@ func targets(n *node) []*node {
 
 // commentAbove reports whether a comment ends on the line above s or trails its first
 // line: the way Python code documents a module-level name.
-func (x *extractor) commentAbove(s *node) bool {
+func (x *extractor) commentAbove(s *syntax.Node) bool {
 	if x.commentEnds == nil {
 		x.commentEnds, x.commentStarts = map[int]bool{}, map[int]int{}
 		for _, c := range x.lf.Comments {
@@ -129,36 +130,36 @@ func (x *extractor) commentAbove(s *node) bool {
 			x.commentStarts[c.Pos.Line] = c.Pos.Column
 		}
 	}
-	col, trailing := x.commentStarts[s.pos.Line]
-	return x.commentEnds[s.pos.Line-1] || trailing && col > s.pos.Column
+	col, trailing := x.commentStarts[s.Pos.Line]
+	return x.commentEnds[s.Pos.Line-1] || trailing && col > s.Pos.Column
 }
 
 // isDocString reports whether s is a bare string statement: an attribute docstring
 // when it follows an assignment (PEP 257, Sphinx).
-func isDocString(s *node) bool {
-	if s == nil || s.kind != "expression_statement" {
+func isDocString(s *syntax.Node) bool {
+	if s == nil || s.Kind != "expression_statement" {
 		return false
 	}
-	kids := s.namedChildren()
-	return len(kids) == 1 && (kids[0].kind == "string" || kids[0].kind == "concatenated_string")
+	kids := s.NamedChildren()
+	return len(kids) == 1 && (kids[0].Kind == "string" || kids[0].Kind == "concatenated_string")
 }
 
 // dunderAll returns the names of the module's __all__ when every assignment to it is a
 // literal list or tuple of strings (= or +=); nil when there is none or it is computed.
-func dunderAll(root *node, src []byte) map[string]bool {
+func dunderAll(root *syntax.Node, src []byte) map[string]bool {
 	var all map[string]bool
 	for _, s := range moduleStatements(root) {
-		if s.kind != "expression_statement" || len(s.namedChildren()) != 1 {
+		if s.Kind != "expression_statement" || len(s.NamedChildren()) != 1 {
 			continue
 		}
-		a := s.namedChildren()[0]
-		if a.kind != "assignment" && a.kind != "augmented_assignment" {
+		a := s.NamedChildren()[0]
+		if a.Kind != "assignment" && a.Kind != "augmented_assignment" {
 			continue
 		}
-		if l := a.child("left"); l == nil || l.kind != "identifier" || l.text(src) != "__all__" {
+		if l := a.Child("left"); l == nil || l.Kind != "identifier" || l.Text(src) != "__all__" {
 			continue
 		}
-		names, ok := stringList(a.child("right"), src)
+		names, ok := stringList(a.Child("right"), src)
 		if !ok {
 			return nil
 		}
@@ -173,16 +174,16 @@ func dunderAll(root *node, src []byte) map[string]bool {
 }
 
 // stringList returns the strings of a list or tuple literal of plain string literals.
-func stringList(n *node, src []byte) ([]string, bool) {
-	if n == nil || n.kind != "list" && n.kind != "tuple" {
+func stringList(n *syntax.Node, src []byte) ([]string, bool) {
+	if n == nil || n.Kind != "list" && n.Kind != "tuple" {
 		return nil, false
 	}
 	var out []string
-	for _, c := range n.namedChildren() {
-		if c.kind != "string" || c.firstOfKind("interpolation") != nil {
+	for _, c := range n.NamedChildren() {
+		if c.Kind != "string" || c.FirstOfKind("interpolation") != nil {
 			return nil, false
 		}
-		s, err := strconv.Unquote(pyQuote(c.text(src)))
+		s, err := strconv.Unquote(pyQuote(c.Text(src)))
 		if err != nil {
 			return nil, false
 		}

@@ -10,13 +10,14 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // memberRef is a use of a module's member in a changed file: `from m import name` or
 // `m.name`, at the name.
 type memberRef struct {
 	module, name string
-	at           *node
+	at           *syntax.Node
 }
 
 // uncheckedStep reports members of modules pyright accepts any name of — a stub or
@@ -30,7 +31,7 @@ func uncheckedStep(j *job) ([]lang.Problem, error) {
 			continue
 		}
 		for _, r := range j.memberRefs(t) {
-			if t.idx.guarded(r.at.pos.Line) || !j.pyrightBlind(r.module) {
+			if t.idx.guarded(r.at.Pos.Line) || !j.pyrightBlind(r.module) {
 				continue
 			}
 			ns := j.namespaceOf(r.module)
@@ -39,7 +40,7 @@ func uncheckedStep(j *job) ([]lang.Problem, error) {
 			}
 			out = append(out, lang.Problem{
 				Kind:     lang.UnknownSymbol,
-				Location: lang.Location{File: t.f.Path, Line: r.at.pos.Line, Column: r.at.pos.Column},
+				Location: lang.Location{File: t.f.Path, Line: r.at.Pos.Line, Column: r.at.Pos.Column},
 				Message: fmt.Sprintf("%s is not a member of module %s (its source defines no such name, and its __getattr__ answers only the names it lists)",
 					r.name, r.module),
 				Suggestion: didYouMean(closest(r.name, ns.public())),
@@ -57,14 +58,14 @@ func (j *job) memberRefs(t *target) []memberRef {
 	module, pkg := fileModule(t.f.Path)
 	bound := map[string]string{} // local name → module, for attribute uses
 	var out []memberRef
-	t.tree.walk(func(n *node) bool {
-		switch n.kind {
+	t.tree.Walk(func(n *syntax.Node) bool {
+		switch n.Kind {
 		case "import_statement":
 			bindImports(n, t.src, bound)
 		case "import_from_statement":
 			out = append(out, fromImportRefs(n, t.src, module, pkg, bound)...)
 		case "assignment", "augmented_assignment", "delete_statement":
-			if r := n.child("right"); r != nil {
+			if r := n.Child("right"); r != nil {
 				out = append(out, j.attributeRefs(r, t.src, bound)...)
 			}
 			return false
@@ -94,14 +95,14 @@ func (j *job) isStdlib(module string) bool {
 }
 
 // bindImports records the names an import statement binds to modules.
-func bindImports(n *node, src []byte, bound map[string]string) {
-	for _, ch := range n.children {
+func bindImports(n *syntax.Node, src []byte, bound map[string]string) {
+	for _, ch := range n.Children {
 		switch {
-		case ch.field != "name":
-		case ch.kind == "aliased_import":
-			bound[ch.child("alias").text(src)] = ch.child("name").text(src)
+		case ch.Field != "name":
+		case ch.Kind == "aliased_import":
+			bound[ch.Child("alias").Text(src)] = ch.Child("name").Text(src)
 		default:
-			first, _, _ := strings.Cut(ch.text(src), ".")
+			first, _, _ := strings.Cut(ch.Text(src), ".")
 			bound[first] = first
 		}
 	}
@@ -109,35 +110,35 @@ func bindImports(n *node, src []byte, bound map[string]string) {
 
 // fromImportRefs lists the names a from-import takes from its module (of the importing
 // module, pkg for an __init__) and records them as bound, in case they are modules.
-func fromImportRefs(n *node, src []byte, module string, pkg bool, bound map[string]string) []memberRef {
-	from := resolveModule(n.child("module_name"), src, module, pkg)
+func fromImportRefs(n *syntax.Node, src []byte, module string, pkg bool, bound map[string]string) []memberRef {
+	from := resolveModule(n.Child("module_name"), src, module, pkg)
 	var out []memberRef
-	for _, ch := range n.children {
-		if ch.field != "name" || from == "" {
+	for _, ch := range n.Children {
+		if ch.Field != "name" || from == "" {
 			continue
 		}
 		name, local := ch, ch
-		if ch.kind == "aliased_import" {
-			name, local = ch.child("name"), ch.child("alias")
+		if ch.Kind == "aliased_import" {
+			name, local = ch.Child("name"), ch.Child("alias")
 		}
-		out = append(out, memberRef{module: from, name: name.text(src), at: name})
-		bound[local.text(src)] = from + "." + name.text(src) // a module, if it is one
+		out = append(out, memberRef{module: from, name: name.Text(src), at: name})
+		bound[local.Text(src)] = from + "." + name.Text(src) // a module, if it is one
 	}
 	return out
 }
 
 // attributeRefs lists the module-member uses in the attribute expressions under n.
-func (j *job) attributeRefs(n *node, src []byte, bound map[string]string) []memberRef {
+func (j *job) attributeRefs(n *syntax.Node, src []byte, bound map[string]string) []memberRef {
 	var out []memberRef
-	n.walk(func(m *node) bool {
-		if m.kind != "attribute" {
+	n.Walk(func(m *syntax.Node) bool {
+		if m.Kind != "attribute" {
 			return true
 		}
-		obj, attr := m.child("object"), m.child("attribute")
+		obj, attr := m.Child("object"), m.Child("attribute")
 		if obj == nil || attr == nil {
 			return true
 		}
-		text := obj.text(src)
+		text := obj.Text(src)
 		head, rest, dotted := strings.Cut(text, ".")
 		mod, ok := bound[head]
 		if !ok || strings.ContainsAny(text, "()[] \t\n") || j.isStdlib(mod) {
@@ -147,7 +148,7 @@ func (j *job) attributeRefs(n *node, src []byte, bound map[string]string) []memb
 			mod += "." + rest
 		}
 		if j.isModule(mod) {
-			out = append(out, memberRef{module: mod, name: attr.text(src), at: attr})
+			out = append(out, memberRef{module: mod, name: attr.Text(src), at: attr})
 		}
 		return true
 	})
@@ -308,12 +309,12 @@ func (j *job) relativeImportAt(p lang.Problem) string {
 		}
 		module, pkg := fileModule(t.f.Path)
 		found := ""
-		t.tree.walk(func(n *node) bool {
-			if n.kind != "import_from_statement" {
+		t.tree.Walk(func(n *syntax.Node) bool {
+			if n.Kind != "import_from_statement" {
 				return found == ""
 			}
-			if m := n.child("module_name"); m != nil && m.kind == "relative_import" &&
-				n.pos.Line <= p.Location.Line && p.Location.Line <= n.endPos.Line {
+			if m := n.Child("module_name"); m != nil && m.Kind == "relative_import" &&
+				n.Pos.Line <= p.Location.Line && p.Location.Line <= n.EndPos.Line {
 				found = resolveModule(m, t.src, module, pkg)
 			}
 			return false

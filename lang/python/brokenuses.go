@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // BrokenUses finds the Python files of the head tree that the change does not touch and
@@ -145,7 +146,7 @@ func (fe frontend) usesIn(req *lang.Request, ix *changeIndex, p string) ([]lang.
 	if err != nil || !ix.mentions(src) {
 		return nil, err
 	}
-	root, err := fe.g.parse(src)
+	root, err := fe.g.Parse(src)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", p, err)
 	}
@@ -166,18 +167,18 @@ type useScan struct {
 	out     []lang.BrokenUse
 }
 
-func (u *useScan) report(at *node, msg string, ch lang.APIChange) {
-	u.out = append(u.out, lang.BrokenUse{Package: u.mod.name, Dir: u.mod.dir, At: lang.Place{File: u.file, Pos: at.pos}, Message: msg, Change: ch})
+func (u *useScan) report(at *syntax.Node, msg string, ch lang.APIChange) {
+	u.out = append(u.out, lang.BrokenUse{Package: u.mod.name, Dir: u.mod.dir, At: lang.Place{File: u.file, Pos: at.Pos}, Message: msg, Change: ch})
 }
 
 // imports records the names the file's imports bind to changed modules and names, and
 // reports imports of what is gone.
-func (u *useScan) imports(root *node) {
-	root.walk(func(n *node) bool {
-		switch n.kind {
+func (u *useScan) imports(root *syntax.Node) {
+	root.Walk(func(n *syntax.Node) bool {
+		switch n.Kind {
 		case "import_statement":
-			for _, c := range n.children {
-				if c.field == "name" {
+			for _, c := range n.Children {
+				if c.Field == "name" {
 					u.importModule(c)
 				}
 			}
@@ -190,7 +191,7 @@ func (u *useScan) imports(root *node) {
 	})
 }
 
-func (u *useScan) importModule(c *node) {
+func (u *useScan) importModule(c *syntax.Node) {
 	mod := dotted(c, u.src)
 	if ch, ok := u.ix.removed[mod]; ok {
 		u.report(nameOf(c), fmt.Sprintf("No module named '%s' (the change removes it)", mod), ch)
@@ -199,14 +200,14 @@ func (u *useScan) importModule(c *node) {
 	if _, ok := u.ix.byModule[mod]; !ok {
 		return
 	}
-	if a := c.child("alias"); a != nil {
-		u.modules[a.text(u.src)] = mod
+	if a := c.Child("alias"); a != nil {
+		u.modules[a.Text(u.src)] = mod
 	} else {
 		u.modules[mod] = mod
 	}
 }
 
-func (u *useScan) importFrom(n *node) {
+func (u *useScan) importFrom(n *syntax.Node) {
 	r, ok := fromImport(n, u.src)
 	if !ok {
 		return
@@ -216,21 +217,21 @@ func (u *useScan) importFrom(n *node) {
 		u.report(r.node, fmt.Sprintf("No module named '%s' (the change removes it)", mod), ch)
 		return
 	}
-	for _, c := range n.children {
-		if c.field != "name" {
+	for _, c := range n.Children {
+		if c.Field != "name" {
 			continue
 		}
 		name := dotted(c, u.src)
 		local := name
-		if a := c.child("alias"); a != nil {
-			local = a.text(u.src)
+		if a := c.Child("alias"); a != nil {
+			local = a.Text(u.src)
 		}
 		u.importName(mod, name, local, nameOf(c))
 	}
 }
 
 // importName handles `from mod import name as local`.
-func (u *useScan) importName(mod, name, local string, at *node) {
+func (u *useScan) importName(mod, name, local string, at *syntax.Node) {
 	sub := mod + "." + name
 	if ch, ok := u.ix.removed[sub]; ok {
 		u.report(at, fmt.Sprintf("cannot import name '%s' from '%s' (the change removes the module %s)", name, mod, sub), ch)
@@ -276,9 +277,9 @@ func resolveRelative(m modulePlace, file string, r importRef) string {
 
 // references reports the attributes of changed modules that are gone and the calls the
 // changed signatures reject.
-func (u *useScan) references(root *node) {
-	root.walk(func(n *node) bool {
-		switch n.kind {
+func (u *useScan) references(root *syntax.Node) {
+	root.Walk(func(n *syntax.Node) bool {
+		switch n.Kind {
 		case "attribute":
 			u.attribute(n)
 		case "call":
@@ -289,23 +290,23 @@ func (u *useScan) references(root *node) {
 }
 
 // attribute reports mod.name when the change removed name from mod.
-func (u *useScan) attribute(n *node) {
-	obj, attr := n.child("object"), n.child("attribute")
+func (u *useScan) attribute(n *syntax.Node) {
+	obj, attr := n.Child("object"), n.Child("attribute")
 	if obj == nil || attr == nil {
 		return
 	}
-	mod, ok := u.modules[obj.text(u.src)]
+	mod, ok := u.modules[obj.Text(u.src)]
 	if !ok {
 		return
 	}
-	if ch, ok := u.ix.byModule[mod][attr.text(u.src)]; ok && gone(ch) {
-		u.report(attr, fmt.Sprintf("module '%s' has no attribute '%s' (%s)", mod, attr.text(u.src), ch.Detail), ch)
+	if ch, ok := u.ix.byModule[mod][attr.Text(u.src)]; ok && gone(ch) {
+		u.report(attr, fmt.Sprintf("module '%s' has no attribute '%s' (%s)", mod, attr.Text(u.src), ch.Detail), ch)
 	}
 }
 
 // call checks a call of a changed function, method or class.
-func (u *useScan) call(n *node) {
-	mod, subject := u.callee(n.child("function"))
+func (u *useScan) call(n *syntax.Node) {
+	mod, subject := u.callee(n.Child("function"))
 	if mod == "" {
 		return
 	}
@@ -316,7 +317,7 @@ func (u *useScan) call(n *node) {
 			continue
 		}
 		method := strings.Contains(s, ".")
-		args := callArgs(n.child("arguments"), u.src)
+		args := callArgs(n.Child("arguments"), u.src)
 		if args.unknown {
 			return // *args or **kwargs at the call: what it passes is not known here
 		}
@@ -331,25 +332,25 @@ func (u *useScan) call(n *node) {
 }
 
 // callee returns the changed module and the subject a called expression names.
-func (u *useScan) callee(fn *node) (mod, subject string) {
+func (u *useScan) callee(fn *syntax.Node) (mod, subject string) {
 	if fn == nil {
 		return "", ""
 	}
-	switch fn.kind {
+	switch fn.Kind {
 	case "identifier":
-		if t, ok := u.funcs[fn.text(u.src)]; ok {
+		if t, ok := u.funcs[fn.Text(u.src)]; ok {
 			return t[0], t[1]
 		}
 	case "attribute":
-		obj, attr := fn.child("object"), fn.child("attribute")
+		obj, attr := fn.Child("object"), fn.Child("attribute")
 		if obj == nil || attr == nil {
 			return "", ""
 		}
-		if m, ok := u.modules[obj.text(u.src)]; ok {
-			return m, attr.text(u.src)
+		if m, ok := u.modules[obj.Text(u.src)]; ok {
+			return m, attr.Text(u.src)
 		}
-		if t, ok := u.funcs[obj.text(u.src)]; ok && obj.kind == "identifier" {
-			return t[0], t[1] + "." + attr.text(u.src) // Class.static_or_class_method(...)
+		if t, ok := u.funcs[obj.Text(u.src)]; ok && obj.Kind == "identifier" {
+			return t[0], t[1] + "." + attr.Text(u.src) // Class.static_or_class_method(...)
 		}
 	}
 	return "", ""
@@ -362,15 +363,15 @@ type args struct {
 	unknown    bool // a *splat or **splat
 }
 
-func callArgs(list *node, src []byte) args {
+func callArgs(list *syntax.Node, src []byte) args {
 	var a args
 	if list == nil {
 		return a
 	}
-	for _, c := range list.namedChildren() {
-		switch c.kind {
+	for _, c := range list.NamedChildren() {
+		switch c.Kind {
 		case "keyword_argument":
-			a.keywords = append(a.keywords, c.child("name").text(src))
+			a.keywords = append(a.keywords, c.Child("name").Text(src))
 		case "list_splat", "dictionary_splat":
 			a.unknown = true
 		case "comment":

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // CompareAPI reports the incompatible changes the change makes to the public API of
@@ -89,7 +90,7 @@ func moduleOf(fsys fs.FS, p string) modulePlace {
 
 // apiSide is one side of a changed module.
 type apiSide struct {
-	g     *grammar
+	g     *syntax.Grammar
 	cache *cache
 	src   []byte
 	lf    *lang.File
@@ -184,7 +185,7 @@ func (s *apiSide) still(name string) bool {
 		return false
 	}
 	if s.bound == nil && s.err == nil {
-		var root *node
+		var root *syntax.Node
 		if root, s.err = s.cache.parse(s.g, s.src); s.err != nil {
 			return true // cannot tell: not reported (the parse error is the frontend's)
 		}
@@ -262,15 +263,15 @@ func renamed(b lang.Decl, base, head *apiSide) string {
 
 // moduleBindings returns the names module-level imports bind, and whether a star
 // import (or a module __getattr__, passed in) may bind any name.
-func moduleBindings(root *node, src []byte, star bool) (map[string]bool, bool) {
+func moduleBindings(root *syntax.Node, src []byte, star bool) (map[string]bool, bool) {
 	bound := map[string]bool{}
 	for _, s := range moduleStatements(root) {
-		if s.kind != "import_statement" && s.kind != "import_from_statement" {
+		if s.Kind != "import_statement" && s.Kind != "import_from_statement" {
 			continue
 		}
-		star = star || s.firstOfKind("wildcard_import") != nil
-		for _, c := range s.children {
-			if c.field == "name" {
+		star = star || s.FirstOfKind("wildcard_import") != nil
+		for _, c := range s.Children {
+			if c.Field == "name" {
 				bound[boundName(s, c, src)] = true
 			}
 		}
@@ -280,11 +281,11 @@ func moduleBindings(root *node, src []byte, star bool) (map[string]bool, bool) {
 
 // boundName is the name an import's name c binds: its alias; for `import a.b`, a; for
 // `from m import b`, b.
-func boundName(stmt, c *node, src []byte) string {
-	if a := c.child("alias"); a != nil {
-		return a.text(src)
+func boundName(stmt, c *syntax.Node, src []byte) string {
+	if a := c.Child("alias"); a != nil {
+		return a.Text(src)
 	}
-	if stmt.kind == "import_statement" {
+	if stmt.Kind == "import_statement" {
 		return top(dotted(c, src))
 	}
 	return lastName(dotted(c, src))

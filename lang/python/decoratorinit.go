@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // Constructors a class decorator generates at run time (design.md §4.3.1). attrs'
@@ -48,8 +49,8 @@ var inertDecorators = map[string]bool{
 
 // classInit classifies a class definition by its decorators (their text without "@" and
 // arguments) and body.
-func classInit(class *node, decorators []string, src []byte) (initGen, []attrField) {
-	body := class.child("body")
+func classInit(class *syntax.Node, decorators []string, src []byte) (initGen, []attrField) {
+	body := class.Child("body")
 	if body == nil || definesInit(body, src) {
 		return initOwn, nil
 	}
@@ -59,7 +60,7 @@ func classInit(class *node, decorators []string, src []byte) (initGen, []attrFie
 		switch {
 		case attrsDecorators[name] && !strings.Contains(args, "auto_attribs=True") && !strings.Contains(args, "init=False"):
 			fields, ok := attrsFields(body, src)
-			if !ok || class.child("superclasses") != nil && len(class.child("superclasses").namedChildren()) > 0 {
+			if !ok || class.Child("superclasses") != nil && len(class.Child("superclasses").NamedChildren()) > 0 {
 				return initUnknown, nil // fields inherited or not all readable
 			}
 			return initAttrs, fields
@@ -71,12 +72,12 @@ func classInit(class *node, decorators []string, src []byte) (initGen, []attrFie
 }
 
 // definesInit reports whether a class body defines __init__.
-func definesInit(body *node, src []byte) bool {
-	for _, s := range body.namedChildren() {
-		if s.kind == "decorated_definition" {
-			s = s.child("definition")
+func definesInit(body *syntax.Node, src []byte) bool {
+	for _, s := range body.NamedChildren() {
+		if s.Kind == "decorated_definition" {
+			s = s.Child("definition")
 		}
-		if s != nil && s.kind == "function_definition" && s.child("name").text(src) == "__init__" {
+		if s != nil && s.Kind == "function_definition" && s.Child("name").Text(src) == "__init__" {
 			return true
 		}
 	}
@@ -85,27 +86,27 @@ func definesInit(body *node, src []byte) bool {
 
 // fieldAssignments returns the class-level `name = call(...)` assignments of a body
 // (annotated or not), with the call.
-func fieldAssignments(body *node, src []byte) (names []string, calls []*node) {
-	for _, s := range body.namedChildren() {
-		as := s.firstOfKind("assignment")
-		if s.kind != "expression_statement" || as == nil {
+func fieldAssignments(body *syntax.Node, src []byte) (names []string, calls []*syntax.Node) {
+	for _, s := range body.NamedChildren() {
+		as := s.FirstOfKind("assignment")
+		if s.Kind != "expression_statement" || as == nil {
 			continue
 		}
-		left, right := as.child("left"), as.child("right")
-		if left == nil || left.kind != "identifier" || right == nil || right.kind != "call" {
+		left, right := as.Child("left"), as.Child("right")
+		if left == nil || left.Kind != "identifier" || right == nil || right.Kind != "call" {
 			continue
 		}
-		names, calls = append(names, left.text(src)), append(calls, right)
+		names, calls = append(names, left.Text(src)), append(calls, right)
 	}
 	return names, calls
 }
 
 // hasFieldSpecifiers reports whether a class body assigns a call's result to a name
 // without an annotation: what a field specifier looks like.
-func hasFieldSpecifiers(body *node, src []byte) bool {
+func hasFieldSpecifiers(body *syntax.Node, src []byte) bool {
 	names, calls := fieldAssignments(body, src)
 	for i := range names {
-		if calls[i].child("function") != nil && !strings.HasPrefix(names[i], "__") {
+		if calls[i].Child("function") != nil && !strings.HasPrefix(names[i], "__") {
 			return true
 		}
 	}
@@ -114,24 +115,24 @@ func hasFieldSpecifiers(body *node, src []byte) bool {
 
 // attrsFields returns the fields of an attrs classic class in order, and false when one
 // cannot be read (a splat in its arguments).
-func attrsFields(body *node, src []byte) ([]attrField, bool) {
+func attrsFields(body *syntax.Node, src []byte) ([]attrField, bool) {
 	names, calls := fieldAssignments(body, src)
 	var out []attrField
 	for i, call := range calls {
-		if !attrsFieldCalls[call.child("function").text(src)] {
+		if !attrsFieldCalls[call.Child("function").Text(src)] {
 			continue
 		}
 		f := attrField{param: strings.TrimLeft(names[i], "_")}
 		include := true
-		for _, a := range call.child("arguments").namedChildren() {
-			if a.kind != "keyword_argument" {
-				if a.kind == "list_splat" || a.kind == "dictionary_splat" {
+		for _, a := range call.Child("arguments").NamedChildren() {
+			if a.Kind != "keyword_argument" {
+				if a.Kind == "list_splat" || a.Kind == "dictionary_splat" {
 					return nil, false
 				}
 				f.optional = true // attr.ib(default) positionally
 				continue
 			}
-			k, v := a.child("name").text(src), a.child("value").text(src)
+			k, v := a.Child("name").Text(src), a.Child("value").Text(src)
 			switch k {
 			case "default", "factory":
 				f.optional = true
@@ -175,7 +176,7 @@ func isCallProblem(p lang.Problem) bool {
 // __init__ a decorator generates: ok is false when p is not about one; otherwise out holds
 // what the call really gets wrong against attrs' generated __init__ (nothing for another
 // decorator's), reported once per call (seen).
-func (j *job) generatedInit(t *target, p lang.Problem, seen map[*node]bool) (out []lang.Problem, ok bool) {
+func (j *job) generatedInit(t *target, p lang.Problem, seen map[*syntax.Node]bool) (out []lang.Problem, ok bool) {
 	if !isCallProblem(p) || t == nil || t.tree == nil {
 		return nil, false
 	}
@@ -183,7 +184,7 @@ func (j *job) generatedInit(t *target, p lang.Problem, seen map[*node]bool) (out
 	if call == nil {
 		return nil, false
 	}
-	name := lastName(call.child("function").text(t.src))
+	name := lastName(call.Child("function").Text(t.src))
 	gen, fields := j.generatedClass(name)
 	switch {
 	case gen == initOwn:
@@ -199,14 +200,14 @@ func (j *job) generatedInit(t *target, p lang.Problem, seen map[*node]bool) (out
 }
 
 // callHolding returns the innermost call whose arguments hold loc.
-func (t *target) callHolding(loc lang.Location) *node {
-	var found *node
+func (t *target) callHolding(loc lang.Location) *syntax.Node {
+	var found *syntax.Node
 	at := lang.Pos{Line: loc.Line, Column: loc.Column}
-	t.tree.walk(func(n *node) bool {
+	t.tree.Walk(func(n *syntax.Node) bool {
 		if !contains(n, at) {
 			return false
 		}
-		if args := n.child("arguments"); n.kind == "call" && args != nil && contains(args, at) {
+		if args := n.Child("arguments"); n.Kind == "call" && args != nil && contains(args, at) {
 			found = n
 		}
 		return true
@@ -214,14 +215,14 @@ func (t *target) callHolding(loc lang.Location) *node {
 	return found
 }
 
-func contains(n *node, p lang.Pos) bool {
-	after := p.Line > n.pos.Line || p.Line == n.pos.Line && p.Column >= n.pos.Column
-	before := p.Line < n.endPos.Line || p.Line == n.endPos.Line && p.Column <= n.endPos.Column+1
+func contains(n *syntax.Node, p lang.Pos) bool {
+	after := p.Line > n.Pos.Line || p.Line == n.Pos.Line && p.Column >= n.Pos.Column
+	before := p.Line < n.EndPos.Line || p.Line == n.EndPos.Line && p.Column <= n.EndPos.Column+1
 	return after && before
 }
 
 // checkAttrsCall checks a call against the __init__ attrs generates from fields.
-func checkAttrsCall(t *target, call *node, class string, fields []attrField) []lang.Problem {
+func checkAttrsCall(t *target, call *syntax.Node, class string, fields []attrField) []lang.Problem {
 	var positional int
 	given := map[string]bool{}
 	var out []lang.Problem
@@ -230,17 +231,17 @@ func checkAttrsCall(t *target, call *node, class string, fields []attrField) []l
 	for _, f := range fields {
 		params = append(params, f.param)
 	}
-	for _, a := range call.child("arguments").namedChildren() {
-		switch a.kind {
+	for _, a := range call.Child("arguments").NamedChildren() {
+		switch a.Kind {
 		case "list_splat", "dictionary_splat":
 			return nil // the arguments are not known here
 		case "keyword_argument":
-			k := a.child("name")
-			given[k.text(t.src)] = true
-			if !containsString(params, k.text(t.src)) {
-				out = append(out, lang.Problem{Kind: lang.UnknownKeyword, Location: nodeLocation(t, k), Symbol: class + "." + k.text(t.src),
-					Message:    fmt.Sprintf("No parameter named %q: attrs generates %s%s from the class's fields", k.text(t.src), class, sig),
-					Suggestion: didYouMean(closest(k.text(t.src), params))})
+			k := a.Child("name")
+			given[k.Text(t.src)] = true
+			if !containsString(params, k.Text(t.src)) {
+				out = append(out, lang.Problem{Kind: lang.UnknownKeyword, Location: nodeLocation(t, k), Symbol: class + "." + k.Text(t.src),
+					Message:    fmt.Sprintf("No parameter named %q: attrs generates %s%s from the class's fields", k.Text(t.src), class, sig),
+					Suggestion: didYouMean(closest(k.Text(t.src), params))})
 			}
 		default:
 			if positional < len(fields) && !fields[positional].kwOnly {
@@ -287,16 +288,16 @@ func containsString(ss []string, s string) bool {
 	return false
 }
 
-func nodeLocation(t *target, n *node) lang.Location {
-	return lang.Location{File: t.f.Path, Line: n.pos.Line, Column: n.pos.Column, EndLine: n.endPos.Line, EndColumn: n.endPos.Column + 1}
+func nodeLocation(t *target, n *syntax.Node) lang.Location {
+	return lang.Location{File: t.f.Path, Line: n.Pos.Line, Column: n.Pos.Column, EndLine: n.EndPos.Line, EndColumn: n.EndPos.Column + 1}
 }
 
 // decoratorTexts returns the decorators of a decorated definition, without "@".
-func decoratorTexts(n *node, src []byte) []string {
+func decoratorTexts(n *syntax.Node, src []byte) []string {
 	var out []string
-	for _, c := range n.children {
-		if c.kind == "decorator" {
-			out = append(out, strings.TrimSpace(strings.TrimPrefix(c.text(src), "@")))
+	for _, c := range n.Children {
+		if c.Kind == "decorator" {
+			out = append(out, strings.TrimSpace(strings.TrimPrefix(c.Text(src), "@")))
 		}
 	}
 	return out

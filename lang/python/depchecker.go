@@ -11,6 +11,7 @@ import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pydeps"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // DepChecker checks that every third-party package a change's Python files import is
@@ -18,7 +19,7 @@ import (
 // hallucination). It holds no per-run state: the environment and the project
 // declarations of one verification are kept in the request's Memo.
 type DepChecker struct {
-	g *grammar
+	g *syntax.Grammar
 	// Locator finds the environment; its zero value reads VIRTUAL_ENV and runs python3.
 	Locator pydeps.Locator
 	// envs, when set, keeps environment indexes between verifications (NewWarmDepChecker).
@@ -29,12 +30,14 @@ type DepChecker struct {
 
 // NewDepChecker returns a checker that finds the environment the usual way, once per
 // verification.
-func NewDepChecker() *DepChecker { return &DepChecker{g: newGrammar()} }
+func NewDepChecker() *DepChecker { return &DepChecker{g: syntax.NewGrammar()} }
 
 // NewWarmDepChecker returns a checker for long-lived processes: it keeps the index of an
 // environment while its site-packages directories are unchanged, so a verification
 // neither runs python3 nor reads the installed metadata again.
-func NewWarmDepChecker() *DepChecker { return &DepChecker{g: newGrammar(), envs: &pydeps.Cache{}} }
+func NewWarmDepChecker() *DepChecker {
+	return &DepChecker{g: syntax.NewGrammar(), envs: &pydeps.Cache{}}
+}
 
 // Problems reports, for the imports of the Python files of the change (at the head):
 // unknown-package for a package neither installed nor declared, missing-dependency for

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // pyRange is the Python versions a project supports: floor ≤ v < ceiling, from
@@ -141,16 +142,16 @@ type deprecations struct {
 }
 
 // walk visits the file's statements and expressions; inAsync is set inside a coroutine.
-func (d *deprecations) walk(n *node, inAsync bool) {
-	n.walk(func(m *node) bool {
-		if m != n && m.kind == "function_definition" {
-			d.walk(m, strings.HasPrefix(m.text(d.t.src), "async"))
+func (d *deprecations) walk(n *syntax.Node, inAsync bool) {
+	n.Walk(func(m *syntax.Node) bool {
+		if m != n && m.Kind == "function_definition" {
+			d.walk(m, strings.HasPrefix(m.Text(d.t.src), "async"))
 			return false
 		}
-		if d.t.idx.guarded(m.pos.Line) {
+		if d.t.idx.guarded(m.Pos.Line) {
 			return true
 		}
-		switch m.kind {
+		switch m.Kind {
 		case "import_statement":
 			d.importStatement(m)
 			return false
@@ -166,9 +167,9 @@ func (d *deprecations) walk(n *node, inAsync bool) {
 	})
 }
 
-func (d *deprecations) importStatement(n *node) {
-	for _, c := range n.children {
-		if c.field == "name" {
+func (d *deprecations) importStatement(n *syntax.Node) {
+	for _, c := range n.Children {
+		if c.Field == "name" {
 			name := nameOf(c)
 			d.module(dotted(c, d.t.src), name)
 		}
@@ -176,7 +177,7 @@ func (d *deprecations) importStatement(n *node) {
 }
 
 // module reports an import of a deprecated module or of a module below one.
-func (d *deprecations) module(mod string, at *node) bool {
+func (d *deprecations) module(mod string, at *syntax.Node) bool {
 	for m := mod; m != ""; m = parentModule(m) {
 		if api, ok := d.modules[m]; ok {
 			return d.report(at, m, "module "+m, api, nil)
@@ -185,29 +186,29 @@ func (d *deprecations) module(mod string, at *node) bool {
 	return false
 }
 
-func (d *deprecations) fromImport(n *node) {
-	modNode := n.child("module_name")
-	if modNode == nil || modNode.kind == "relative_import" {
+func (d *deprecations) fromImport(n *syntax.Node) {
+	modNode := n.Child("module_name")
+	if modNode == nil || modNode.Kind == "relative_import" {
 		return
 	}
-	mod := modNode.text(d.t.src)
+	mod := modNode.Text(d.t.src)
 	if d.module(mod, modNode) {
 		return
 	}
-	for _, c := range n.children {
-		if c.field != "name" {
+	for _, c := range n.Children {
+		if c.Field != "name" {
 			continue
 		}
 		name := nameOf(c)
-		d.member(mod+"."+name.text(d.t.src), name, nil)
+		d.member(mod+"."+name.Text(d.t.src), name, nil)
 	}
 }
 
 // attribute checks a dotted use: a deprecated function, class, constant or method of a
 // module the file imports, or a deprecated method by its name.
-func (d *deprecations) attribute(n *node, inAsync bool) {
-	text := n.text(d.t.src)
-	attr := n.child("attribute")
+func (d *deprecations) attribute(n *syntax.Node, inAsync bool) {
+	text := n.Text(d.t.src)
+	attr := n.Child("attribute")
 	if attr == nil || strings.ContainsAny(text, "()[] \t\n\\#") {
 		d.method(n)
 		return
@@ -226,14 +227,14 @@ func (d *deprecations) attribute(n *node, inAsync bool) {
 }
 
 // isCallee reports whether n is the function of a call.
-func isCallee(n *node) bool {
-	return n.field == "function"
+func isCallee(n *syntax.Node) bool {
+	return n.Field == "function"
 }
 
 // member checks the qualified name q used at name (expr is the whole attribute
 // expression, nil in a from-import): the table first, then the declarations of the
 // module it belongs to.
-func (d *deprecations) member(q string, name, expr *node) bool {
+func (d *deprecations) member(q string, name, expr *syntax.Node) bool {
 	if api, ok := d.names[q]; ok {
 		return d.report(name, q, q, api, expr)
 	}
@@ -281,18 +282,18 @@ func (j *job) deprecatedCandidates(module string) (map[string]bool, bool) {
 }
 
 // method checks a call of a deprecated method by its name (self.assertEquals(…)).
-func (d *deprecations) method(n *node) {
-	attr, obj := n.child("attribute"), n.child("object")
+func (d *deprecations) method(n *syntax.Node) {
+	attr, obj := n.Child("attribute"), n.Child("object")
 	if attr == nil || obj == nil || !isCallee(n) {
 		return
 	}
-	name := attr.text(d.t.src)
+	name := attr.Text(d.t.src)
 	m, ok := d.methods[name]
 	if !ok || d.t.idx.defs[name] {
 		return
 	}
 	if len(m.receivers) > 0 {
-		recv := lastName(obj.text(d.t.src))
+		recv := lastName(obj.Text(d.t.src))
 		found := false
 		for _, r := range m.receivers {
 			found = found || r == recv
@@ -305,22 +306,22 @@ func (d *deprecations) method(n *node) {
 }
 
 // ownCall checks a call of a function the file itself declares @deprecated.
-func (d *deprecations) ownCall(n *node) {
-	fn := n.child("function")
-	if fn == nil || fn.kind != "identifier" {
+func (d *deprecations) ownCall(n *syntax.Node) {
+	fn := n.Child("function")
+	if fn == nil || fn.Kind != "identifier" {
 		return
 	}
 	if d.own == nil {
 		module, pkg := fileModule(d.t.f.Path)
 		d.own = readDecl(module, d.t.tree, d.t.src, pkg, false)
 	}
-	if dep, ok := d.own.deprecated[fn.text(d.t.src)]; ok && d.r.admits(dep.since, dep.until) {
-		d.declared(fn, fn.text(d.t.src), dep)
+	if dep, ok := d.own.deprecated[fn.Text(d.t.src)]; ok && d.r.admits(dep.since, dep.until) {
+		d.declared(fn, fn.Text(d.t.src), dep)
 	}
 }
 
 // declared reports a use of what a @deprecated decorator marks.
-func (d *deprecations) declared(at *node, what string, dep deprecation) bool {
+func (d *deprecations) declared(at *syntax.Node, what string, dep deprecation) bool {
 	msg := what + " is deprecated"
 	if dep.since != "" {
 		msg += " since Python " + dep.since
@@ -337,7 +338,7 @@ func (d *deprecations) declared(at *node, what string, dep deprecation) bool {
 // report reports a use of api at name, when the project's Python versions make it
 // deprecated and its replacement exists in all of them; expr is the whole expression a
 // rename fixes.
-func (d *deprecations) report(at *node, symbol, what string, api staleAPI, expr *node) bool {
+func (d *deprecations) report(at *syntax.Node, symbol, what string, api staleAPI, expr *syntax.Node) bool {
 	if api.pinned && d.r.floor == "" || !d.r.has(api.needs) || api.since != "" && !d.r.admits(api.since, "") {
 		return false
 	}
@@ -362,20 +363,20 @@ func (d *deprecations) report(at *node, symbol, what string, api staleAPI, expr 
 
 // renameFix replaces the deprecated name (or, for whole, the expression) with its
 // replacement.
-func (d *deprecations) renameFix(at, expr *node, api staleAPI) *lang.Fix {
+func (d *deprecations) renameFix(at, expr *syntax.Node, api staleAPI) *lang.Fix {
 	target := at
 	if api.whole {
 		target = expr
 	}
 	return &lang.Fix{
-		Description: fmt.Sprintf("replace %s with %s", target.text(d.t.src), api.rename),
-		Edits: []lang.Edit{{Range: lang.Location{File: d.t.f.Path, Line: target.pos.Line, Column: target.pos.Column,
-			EndLine: target.endPos.Line, EndColumn: target.endPos.Column + 1}, NewText: api.rename}},
+		Description: fmt.Sprintf("replace %s with %s", target.Text(d.t.src), api.rename),
+		Edits: []lang.Edit{{Range: lang.Location{File: d.t.f.Path, Line: target.Pos.Line, Column: target.Pos.Column,
+			EndLine: target.EndPos.Line, EndColumn: target.EndPos.Column + 1}, NewText: api.rename}},
 	}
 }
 
-func (d *deprecations) location(n *node) lang.Location {
-	return lang.Location{File: d.t.f.Path, Line: n.pos.Line, Column: n.pos.Column, EndLine: n.endPos.Line, EndColumn: n.endPos.Column + 1}
+func (d *deprecations) location(n *syntax.Node) lang.Location {
+	return lang.Location{File: d.t.f.Path, Line: n.Pos.Line, Column: n.Pos.Column, EndLine: n.EndPos.Line, EndColumn: n.EndPos.Column + 1}
 }
 
 // mergeDeprecated folds a deprecation into pyright's unknown name at the same place:

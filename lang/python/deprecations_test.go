@@ -10,6 +10,7 @@ import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/internal/testkit/pyrighttest"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // TestCeiling reads the first excluded version above from requires-python.
@@ -68,7 +69,7 @@ func deprecationsOf(t *testing.T, requires, src string, files map[string]string)
 	}
 	head["main.py"] = &fstest.MapFile{Data: []byte(src)}
 	set := &change.Set{HeadFS: head, NoBase: true, Files: []*change.File{change.NewFile("main.py", "", nil, []byte(src))}}
-	j := &job{fe: frontend{g: newGrammar()}, req: &lang.Request{Context: context.Background(), Changes: set},
+	j := &job{fe: frontend{g: syntax.NewGrammar()}, req: &lang.Request{Context: context.Background(), Changes: set},
 		members: map[string][]string{}, dyn: newDyn()}
 	j.path = &[]string{}
 	if err := j.collect(); err != nil {

@@ -1,5 +1,5 @@
 // Package python is the Python language frontend: it parses one Python file with
-// tree-sitter's Python grammar (github.com/tree-sitter/tree-sitter-python through the
+// tree-sitter's Python grammar (package syntax: tree-sitter-python through the
 // official Go bindings, cgo) and extracts what the language-agnostic dimensions need
 // (lang.File). It accepts Python 3.8 to 3.13 syntax (match, except*, PEP 695 generics
 // and type aliases, the walrus operator, f-strings) and recovers from syntax errors: every

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // fileIndex is what the resolver's own checks need to know about one file: what its
@@ -31,31 +32,31 @@ type importSite struct {
 	pos    lang.Pos
 }
 
-func indexFile(root *node, src []byte) *fileIndex {
+func indexFile(root *syntax.Node, src []byte) *fileIndex {
 	x := &fileIndex{
 		modules: map[string]string{}, objects: map[string]string{}, importLines: map[int]bool{},
 		names: map[string]bool{}, defs: map[string]bool{},
 	}
-	root.walk(func(n *node) bool {
-		switch n.kind {
+	root.Walk(func(n *syntax.Node) bool {
+		switch n.Kind {
 		case "identifier":
-			x.names[n.text(src)] = true
+			x.names[n.Text(src)] = true
 		case "function_definition", "class_definition":
-			x.defs[n.child("name").text(src)] = true
+			x.defs[n.Child("name").Text(src)] = true
 		case "import_statement":
 			x.importStatement(n, src)
 		case "import_from_statement":
 			x.importFrom(n, src)
 		case "try_statement":
 			if catchesImportError(n, src) {
-				if b := n.child("body"); b != nil {
-					x.guards = append(x.guards, lineRange{b.pos.Line, b.endPos.Line})
+				if b := n.Child("body"); b != nil {
+					x.guards = append(x.guards, lineRange{b.Pos.Line, b.EndPos.Line})
 				}
 				x.fallbacks(n)
 			}
 		case "if_statement":
-			if guardCondition.MatchString(n.child("condition").text(src)) {
-				x.guards = append(x.guards, lineRange{n.pos.Line, n.endPos.Line})
+			if guardCondition.MatchString(n.Child("condition").Text(src)) {
+				x.guards = append(x.guards, lineRange{n.Pos.Line, n.EndPos.Line})
 			}
 		case "decorated_definition":
 			for _, g := range skipGuard(n, src, nil) { // a test skipped on other Pythons
@@ -69,10 +70,10 @@ func indexFile(root *node, src []byte) *fileIndex {
 
 // fallbacks guards the ImportError handlers of a try: the import there is the fallback
 // for another Python (import dummy_threading as threading where threading is missing).
-func (x *fileIndex) fallbacks(try *node) {
-	for _, c := range try.children {
-		if c.kind == "except_clause" {
-			x.guards = append(x.guards, lineRange{c.pos.Line, c.endPos.Line})
+func (x *fileIndex) fallbacks(try *syntax.Node) {
+	for _, c := range try.Children {
+		if c.Kind == "except_clause" {
+			x.guards = append(x.guards, lineRange{c.Pos.Line, c.EndPos.Line})
 		}
 	}
 }
@@ -81,12 +82,12 @@ func (x *fileIndex) fallbacks(try *node) {
 var guardCondition = regexp.MustCompile(`\bversion_info\b|\bsys\.platform\b|\bplatform\.system\b|\bhasattr\s*\(|\bPY\d+\b|\b_?(?:IS_)?PY(?:THON)?_3_?\d+\w*\b`)
 
 // catchesImportError reports whether one of the try's handlers catches a failed import.
-func catchesImportError(try *node, src []byte) bool {
-	for _, c := range try.children {
-		if c.kind != "except_clause" {
+func catchesImportError(try *syntax.Node, src []byte) bool {
+	for _, c := range try.Children {
+		if c.Kind != "except_clause" {
 			continue
 		}
-		header := c.text(src)
+		header := c.Text(src)
 		if i := strings.IndexByte(header, ':'); i >= 0 {
 			header = header[:i]
 		}
@@ -99,46 +100,46 @@ func catchesImportError(try *node, src []byte) bool {
 	return false
 }
 
-func (x *fileIndex) importStatement(n *node, src []byte) {
-	x.importLines[n.pos.Line] = true
-	for _, c := range n.children {
-		if c.field != "name" {
+func (x *fileIndex) importStatement(n *syntax.Node, src []byte) {
+	x.importLines[n.Pos.Line] = true
+	for _, c := range n.Children {
+		if c.Field != "name" {
 			continue
 		}
-		switch c.kind {
+		switch c.Kind {
 		case "dotted_name":
-			mod := c.text(src)
+			mod := c.Text(src)
 			first, _, _ := strings.Cut(mod, ".")
 			x.modules[first] = first
-			x.imports = append(x.imports, importSite{module: mod, pos: c.pos})
+			x.imports = append(x.imports, importSite{module: mod, pos: c.Pos})
 		case "aliased_import":
-			mod := c.child("name").text(src)
-			x.modules[c.child("alias").text(src)] = mod
-			x.imports = append(x.imports, importSite{module: mod, pos: c.pos})
+			mod := c.Child("name").Text(src)
+			x.modules[c.Child("alias").Text(src)] = mod
+			x.imports = append(x.imports, importSite{module: mod, pos: c.Pos})
 		}
 	}
 }
 
-func (x *fileIndex) importFrom(n *node, src []byte) {
-	x.importLines[n.pos.Line] = true
-	modNode := n.child("module_name")
-	mod := modNode.text(src)
-	if modNode == nil || modNode.kind == "relative_import" {
+func (x *fileIndex) importFrom(n *syntax.Node, src []byte) {
+	x.importLines[n.Pos.Line] = true
+	modNode := n.Child("module_name")
+	mod := modNode.Text(src)
+	if modNode == nil || modNode.Kind == "relative_import" {
 		mod = ""
 	} else {
-		x.imports = append(x.imports, importSite{module: mod, pos: modNode.pos})
+		x.imports = append(x.imports, importSite{module: mod, pos: modNode.Pos})
 	}
-	for _, c := range n.children {
-		if c.field != "name" {
+	for _, c := range n.Children {
+		if c.Field != "name" {
 			continue
 		}
-		name, local := c.text(src), c.text(src)
-		if c.kind == "aliased_import" {
-			name, local = c.child("name").text(src), c.child("alias").text(src)
+		name, local := c.Text(src), c.Text(src)
+		if c.Kind == "aliased_import" {
+			name, local = c.Child("name").Text(src), c.Child("alias").Text(src)
 		}
 		if mod != "" {
 			x.objects[local] = mod + "." + name
-			x.imports = append(x.imports, importSite{module: mod, name: name, pos: c.pos})
+			x.imports = append(x.imports, importSite{module: mod, name: name, pos: c.Pos})
 		}
 	}
 }

@@ -7,12 +7,13 @@ import (
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // frontend is the Python frontend. It holds only immutable tables: each Parse uses its
 // own tree-sitter parser, so one value serves any number of concurrent parses.
 type frontend struct {
-	g *grammar
+	g *syntax.Grammar
 	// steps are the resolver's analyses (see Resolve).
 	steps []step
 	// servers, when set, keeps pyright running between verifications (NewWarm).
@@ -30,7 +31,7 @@ func New() lang.Frontend {
 	c := newCache()
 	deps := NewDepChecker()
 	deps.cache = c
-	return frontend{g: newGrammar(), steps: defaultSteps(), deps: deps, cache: c}
+	return frontend{g: syntax.NewGrammar(), steps: defaultSteps(), deps: deps, cache: c}
 }
 
 // NewWarm returns the Python frontend for a long-lived process: edits to a working tree
@@ -39,7 +40,7 @@ func NewWarm(s *pyright.Servers) lang.Frontend {
 	c := newCache()
 	deps := NewWarmDepChecker()
 	deps.cache = c
-	return frontend{g: newGrammar(), steps: defaultSteps(), servers: s, deps: deps, cache: c, srcs: newSrcCache()}
+	return frontend{g: syntax.NewGrammar(), steps: defaultSteps(), servers: s, deps: deps, cache: c, srcs: newSrcCache()}
 }
 
 func (frontend) Name() string { return "python" }

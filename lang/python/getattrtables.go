@@ -1,5 +1,7 @@
 package python
 
+import "github.com/agentverify/agentverify/lang/python/syntax"
+
 // A __getattr__ that answers only the names of a table is analysable when the table's
 // string keys can be listed from the source without running it (design.md §4.3): a
 // literal, a comprehension over a literal (numpy's `{n: … for n, msg in _type_info}`),
@@ -12,21 +14,21 @@ const maxTableDepth = 4
 
 // keysOf returns the string keys or elements of the table expression e as the module
 // has it at byte offset at; ok is false when they cannot be listed.
-func (c *nsCollector) keysOf(e *node, at, depth int) ([]string, bool) {
+func (c *nsCollector) keysOf(e *syntax.Node, at, depth int) ([]string, bool) {
 	if e == nil || depth > maxTableDepth {
 		return nil, false
 	}
-	switch e.kind {
+	switch e.Kind {
 	case "parenthesized_expression":
-		return c.keysOf(first(e.namedChildren()), at, depth)
+		return c.keysOf(first(e.NamedChildren()), at, depth)
 	case "identifier":
-		return c.nameKeys(e.text(c.src), at, depth)
+		return c.nameKeys(e.Text(c.src), at, depth)
 	case "dictionary_comprehension", "set_comprehension", "list_comprehension", "generator_expression":
 		return c.comprehensionKeys(e, at, depth)
 	case "call":
-		switch e.child("function").text(c.src) {
+		switch e.Child("function").Text(c.src) {
 		case "frozenset", "set", "dict", "tuple", "list":
-			if args := e.child("arguments").namedChildren(); len(args) == 1 && args[0].kind != "keyword_argument" {
+			if args := e.Child("arguments").NamedChildren(); len(args) == 1 && args[0].Kind != "keyword_argument" {
 				return c.keysOf(args[0], at, depth)
 			}
 		}
@@ -38,19 +40,19 @@ func (c *nsCollector) keysOf(e *node, at, depth int) ([]string, bool) {
 }
 
 // dictKeys lists a dict literal's keys, those of its **splats included.
-func (c *nsCollector) dictKeys(e *node, at, depth int) ([]string, bool) {
+func (c *nsCollector) dictKeys(e *syntax.Node, at, depth int) ([]string, bool) {
 	var out []string
-	for _, p := range e.namedChildren() {
-		switch p.kind {
+	for _, p := range e.NamedChildren() {
+		switch p.Kind {
 		case "comment":
 		case "dictionary_splat":
-			keys, ok := c.keysOf(first(p.namedChildren()), at, depth+1)
+			keys, ok := c.keysOf(first(p.NamedChildren()), at, depth+1)
 			if !ok {
 				return nil, false
 			}
 			out = append(out, keys...)
 		case "pair":
-			k, ok := stringValue(p.child("key"), c.src)
+			k, ok := stringValue(p.Child("key"), c.src)
 			if !ok {
 				return nil, false
 			}
@@ -64,16 +66,16 @@ func (c *nsCollector) dictKeys(e *node, at, depth int) ([]string, bool) {
 
 // comprehensionKeys lists the keys of a comprehension whose key is its loop variable (or
 // one element of it) over a literal sequence: {n: … for n, msg in [("a", …), …]}.
-func (c *nsCollector) comprehensionKeys(e *node, at, depth int) ([]string, bool) {
+func (c *nsCollector) comprehensionKeys(e *syntax.Node, at, depth int) ([]string, bool) {
 	body, loop := comprehensionParts(e)
-	if body == nil || body.kind != "identifier" || loop == nil {
+	if body == nil || body.Kind != "identifier" || loop == nil {
 		return nil, false
 	}
-	index, ok := targetIndex(loop.child("left"), body.text(c.src), c.src)
+	index, ok := targetIndex(loop.Child("left"), body.Text(c.src), c.src)
 	if !ok {
 		return nil, false
 	}
-	elems, ok := c.elementsOf(loop.child("right"), at, depth)
+	elems, ok := c.elementsOf(loop.Child("right"), at, depth)
 	if !ok {
 		return nil, false
 	}
@@ -90,13 +92,13 @@ func (c *nsCollector) comprehensionKeys(e *node, at, depth int) ([]string, bool)
 
 // comprehensionParts returns a comprehension's key (a dict's) or element expression and
 // its one loop; loop is nil when it has several.
-func comprehensionParts(e *node) (body, loop *node) {
-	body = e.child("body")
-	if body != nil && body.kind == "pair" {
-		body = body.child("key")
+func comprehensionParts(e *syntax.Node) (body, loop *syntax.Node) {
+	body = e.Child("body")
+	if body != nil && body.Kind == "pair" {
+		body = body.Child("key")
 	}
-	for _, ch := range e.namedChildren() {
-		if ch.kind == "for_in_clause" {
+	for _, ch := range e.NamedChildren() {
+		if ch.Kind == "for_in_clause" {
 			if loop != nil {
 				return body, nil // nested loops
 			}
@@ -108,10 +110,10 @@ func comprehensionParts(e *node) (body, loop *node) {
 
 // elementString returns the string an element of a loop's sequence gives the loop
 // variable at index (-1: the element itself; else that element of a tuple).
-func (c *nsCollector) elementString(el *node, index int) (string, bool) {
+func (c *nsCollector) elementString(el *syntax.Node, index int) (string, bool) {
 	if index >= 0 {
-		parts := el.namedChildren()
-		if el.kind != "tuple" && el.kind != "list" || index >= len(parts) {
+		parts := el.NamedChildren()
+		if el.Kind != "tuple" && el.Kind != "list" || index >= len(parts) {
 			return "", false
 		}
 		el = parts[index]
@@ -121,18 +123,18 @@ func (c *nsCollector) elementString(el *node, index int) (string, bool) {
 
 // targetIndex returns where name is in a loop target: -1 for the whole target, else its
 // index in a tuple of names.
-func targetIndex(target *node, name string, src []byte) (int, bool) {
+func targetIndex(target *syntax.Node, name string, src []byte) (int, bool) {
 	if target == nil {
 		return 0, false
 	}
-	if target.kind == "identifier" {
-		return -1, target.text(src) == name
+	if target.Kind == "identifier" {
+		return -1, target.Text(src) == name
 	}
-	if target.kind != "pattern_list" && target.kind != "tuple_pattern" {
+	if target.Kind != "pattern_list" && target.Kind != "tuple_pattern" {
 		return 0, false
 	}
-	for i, t := range target.namedChildren() {
-		if t.kind == "identifier" && t.text(src) == name {
+	for i, t := range target.NamedChildren() {
+		if t.Kind == "identifier" && t.Text(src) == name {
 			return i, true
 		}
 	}
@@ -141,23 +143,23 @@ func targetIndex(target *node, name string, src []byte) (int, bool) {
 
 // elementsOf returns the elements of a literal sequence, in place or bound to a name
 // before offset at.
-func (c *nsCollector) elementsOf(e *node, at, depth int) ([]*node, bool) {
+func (c *nsCollector) elementsOf(e *syntax.Node, at, depth int) ([]*syntax.Node, bool) {
 	if e == nil || depth > maxTableDepth {
 		return nil, false
 	}
-	if e.kind == "identifier" {
-		v := c.lastBinding(e.text(c.src), at)
+	if e.Kind == "identifier" {
+		v := c.lastBinding(e.Text(c.src), at)
 		if v == nil {
 			return nil, false
 		}
-		return c.elementsOf(v, v.start, depth+1)
+		return c.elementsOf(v, v.Start, depth+1)
 	}
-	if e.kind != "list" && e.kind != "tuple" && e.kind != "set" {
+	if e.Kind != "list" && e.Kind != "tuple" && e.Kind != "set" {
 		return nil, false
 	}
-	var out []*node
-	for _, el := range e.namedChildren() {
-		if el.kind != "comment" {
+	var out []*syntax.Node
+	for _, el := range e.NamedChildren() {
+		if el.Kind != "comment" {
 			out = append(out, el)
 		}
 	}
@@ -166,14 +168,14 @@ func (c *nsCollector) elementsOf(e *node, at, depth int) ([]*node, bool) {
 
 // lastBinding returns the value of the last top-level plain assignment to name before
 // offset at, nil when there is none.
-func (c *nsCollector) lastBinding(name string, at int) *node {
-	var v *node
+func (c *nsCollector) lastBinding(name string, at int) *syntax.Node {
+	var v *syntax.Node
 	for _, s := range moduleStatements(c.root) {
-		if s.start >= at {
+		if s.Start >= at {
 			break
 		}
-		if as := s.firstOfKind("assignment"); s.kind == "expression_statement" && as != nil && as.child("left").text(c.src) == name {
-			v = as.child("right")
+		if as := s.FirstOfKind("assignment"); s.Kind == "expression_statement" && as != nil && as.Child("left").Text(c.src) == name {
+			v = as.Child("right")
 		}
 	}
 	return v
@@ -183,12 +185,12 @@ func (c *nsCollector) lastBinding(name string, at int) *node {
 // offset at: its last binding and what the top level adds after it.
 func (c *nsCollector) nameKeys(name string, at, depth int) ([]string, bool) {
 	var keys []string
-	bound, handled := false, map[*node]bool{}
+	bound, handled := false, map[*syntax.Node]bool{}
 	for _, s := range moduleStatements(c.root) {
-		if s.start >= at {
+		if s.Start >= at {
 			break
 		}
-		switch s.kind {
+		switch s.Kind {
 		case "expression_statement":
 			k, effect, ok := c.tableStatement(s, name, depth)
 			switch {
@@ -227,47 +229,47 @@ const (
 
 // tableStatement reads one top-level statement's effect on the table name and the keys
 // it binds or adds; ok is false when it changes the table in a way that cannot be listed.
-func (c *nsCollector) tableStatement(s *node, name string, depth int) (keys []string, effect tableEffect, ok bool) {
-	e := first(s.namedChildren())
+func (c *nsCollector) tableStatement(s *syntax.Node, name string, depth int) (keys []string, effect tableEffect, ok bool) {
+	e := first(s.NamedChildren())
 	if e == nil {
 		return nil, none, true
 	}
-	switch e.kind {
+	switch e.Kind {
 	case "assignment":
-		return c.tableAssignment(e, s.start, name, depth)
+		return c.tableAssignment(e, s.Start, name, depth)
 	case "augmented_assignment":
-		if e.child("left").text(c.src) == name {
-			keys, ok := c.keysOf(e.child("right"), s.start, depth+1)
+		if e.Child("left").Text(c.src) == name {
+			keys, ok := c.keysOf(e.Child("right"), s.Start, depth+1)
 			return keys, adds, ok
 		}
 	case "call":
-		return c.tableCall(e, s.start, name, depth)
+		return c.tableCall(e, s.Start, name, depth)
 	}
 	return nil, none, true
 }
 
 // tableAssignment reads name = … and name["k"] = ….
-func (c *nsCollector) tableAssignment(e *node, at int, name string, depth int) ([]string, tableEffect, bool) {
-	left := e.child("left")
+func (c *nsCollector) tableAssignment(e *syntax.Node, at int, name string, depth int) ([]string, tableEffect, bool) {
+	left := e.Child("left")
 	switch {
-	case left.kind == "identifier" && left.text(c.src) == name:
-		keys, ok := c.keysOf(e.child("right"), at, depth+1)
+	case left.Kind == "identifier" && left.Text(c.src) == name:
+		keys, ok := c.keysOf(e.Child("right"), at, depth+1)
 		return keys, rebinds, ok
-	case left.kind == "subscript" && left.child("value").text(c.src) == name:
-		k, ok := stringValue(left.child("subscript"), c.src)
+	case left.Kind == "subscript" && left.Child("value").Text(c.src) == name:
+		k, ok := stringValue(left.Child("subscript"), c.src)
 		return []string{k}, adds, ok
 	}
 	return nil, none, true
 }
 
 // tableCall reads name.update(…), .extend, .add, .append and the calls that remove.
-func (c *nsCollector) tableCall(e *node, at int, name string, depth int) ([]string, tableEffect, bool) {
-	fn := e.child("function")
-	if fn.kind != "attribute" || fn.child("object").text(c.src) != name {
+func (c *nsCollector) tableCall(e *syntax.Node, at int, name string, depth int) ([]string, tableEffect, bool) {
+	fn := e.Child("function")
+	if fn.Kind != "attribute" || fn.Child("object").Text(c.src) != name {
 		return nil, none, true
 	}
-	args := e.child("arguments").namedChildren()
-	switch fn.child("attribute").text(c.src) {
+	args := e.Child("arguments").NamedChildren()
+	switch fn.Child("attribute").Text(c.src) {
 	case "update", "extend":
 		if len(args) == 1 {
 			keys, ok := c.keysOf(args[0], at, depth+1)
@@ -288,14 +290,14 @@ func (c *nsCollector) tableCall(e *node, at int, name string, depth int) ([]stri
 
 // importedKeys reads a from-import that binds name: the keys of the table in the module
 // it comes from; found is false when the import does not bind name.
-func (c *nsCollector) importedKeys(s *node, name string, depth int) (keys []string, ok, found bool) {
-	for _, ch := range s.children {
-		imported, local := ch.text(c.src), ch.text(c.src)
-		if ch.kind == "aliased_import" {
-			imported, local = ch.child("name").text(c.src), ch.child("alias").text(c.src)
+func (c *nsCollector) importedKeys(s *syntax.Node, name string, depth int) (keys []string, ok, found bool) {
+	for _, ch := range s.Children {
+		imported, local := ch.Text(c.src), ch.Text(c.src)
+		if ch.Kind == "aliased_import" {
+			imported, local = ch.Child("name").Text(c.src), ch.Child("alias").Text(c.src)
 		}
-		if ch.field == "name" && local == name {
-			keys, ok := c.literalIn(c.resolve(s.child("module_name")), imported, depth+1)
+		if ch.Field == "name" && local == name {
+			keys, ok := c.literalIn(c.resolve(s.Child("module_name")), imported, depth+1)
 			return keys, ok, true
 		}
 	}
@@ -314,20 +316,20 @@ func (c *nsCollector) literalIn(module, name string, depth int) ([]string, bool)
 
 // grownElsewhere reports whether the module changes the table name anywhere but the
 // top-level statements already read (handled): in a function, a loop, a with.
-func (c *nsCollector) grownElsewhere(name string, handled map[*node]bool) bool {
+func (c *nsCollector) grownElsewhere(name string, handled map[*syntax.Node]bool) bool {
 	grown := false
-	c.root.walk(func(n *node) bool {
+	c.root.Walk(func(n *syntax.Node) bool {
 		if grown || handled[n] {
 			return false
 		}
-		switch n.kind {
+		switch n.Kind {
 		case "assignment", "augmented_assignment":
-			left := n.child("left")
-			grown = left != nil && (left.kind == "subscript" && left.child("value").text(c.src) == name ||
-				n.kind == "augmented_assignment" && left.text(c.src) == name)
+			left := n.Child("left")
+			grown = left != nil && (left.Kind == "subscript" && left.Child("value").Text(c.src) == name ||
+				n.Kind == "augmented_assignment" && left.Text(c.src) == name)
 		case "call":
-			if fn := n.child("function"); fn != nil && fn.kind == "attribute" && fn.child("object").text(c.src) == name {
-				switch fn.child("attribute").text(c.src) {
+			if fn := n.Child("function"); fn != nil && fn.Kind == "attribute" && fn.Child("object").Text(c.src) == name {
+				switch fn.Child("attribute").Text(c.src) {
 				case "update", "extend", "add", "append", "setdefault", "__setitem__", "insert":
 					grown = true
 				}

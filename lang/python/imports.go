@@ -1,6 +1,7 @@
 package python
 
 import (
+	"github.com/agentverify/agentverify/lang/python/syntax"
 	"strings"
 )
 
@@ -11,7 +12,7 @@ type importRef struct {
 	Module string
 	Level  int
 	// Node is the module's name in the statement, for positions.
-	node *node
+	node *syntax.Node
 	// Guarded is set for an import in the body of a try statement that handles
 	// ImportError (an optional dependency with a fallback); TypeOnly for one under
 	// `if TYPE_CHECKING:` (never executed).
@@ -19,14 +20,14 @@ type importRef struct {
 }
 
 // imports lists the modules a file imports, anywhere in it.
-func imports(root *node, src []byte) []importRef {
+func imports(root *syntax.Node, src []byte) []importRef {
 	var out []importRef
-	var visit func(n *node, guarded, typeOnly bool)
-	visit = func(n *node, guarded, typeOnly bool) {
-		switch n.kind {
+	var visit func(n *syntax.Node, guarded, typeOnly bool)
+	visit = func(n *syntax.Node, guarded, typeOnly bool) {
+		switch n.Kind {
 		case "import_statement":
-			for _, c := range n.children {
-				if c.field == "name" {
+			for _, c := range n.Children {
+				if c.Field == "name" {
 					out = append(out, importRef{Module: dotted(c, src), node: nameOf(c), Guarded: guarded, TypeOnly: typeOnly})
 				}
 			}
@@ -39,18 +40,18 @@ func imports(root *node, src []byte) []importRef {
 			return
 		case "try_statement":
 			g := handlesImportError(n, src)
-			for _, c := range n.children {
-				visit(c, guarded || g && c.field == "body", typeOnly)
+			for _, c := range n.Children {
+				visit(c, guarded || g && c.Field == "body", typeOnly)
 			}
 			return
 		case "if_statement":
-			t := isTypeChecking(n.child("condition"), src)
-			for _, c := range n.children {
-				visit(c, guarded, typeOnly || t && c.field == "consequence")
+			t := isTypeChecking(n.Child("condition"), src)
+			for _, c := range n.Children {
+				visit(c, guarded, typeOnly || t && c.Field == "consequence")
 			}
 			return
 		}
-		for _, c := range n.children {
+		for _, c := range n.Children {
 			visit(c, guarded, typeOnly)
 		}
 	}
@@ -59,9 +60,9 @@ func imports(root *node, src []byte) []importRef {
 }
 
 // nameOf returns the dotted name of an import's name (the name of an aliased import).
-func nameOf(c *node) *node {
-	if c.kind == "aliased_import" {
-		if n := c.child("name"); n != nil {
+func nameOf(c *syntax.Node) *syntax.Node {
+	if c.Kind == "aliased_import" {
+		if n := c.Child("name"); n != nil {
 			return n
 		}
 	}
@@ -69,36 +70,36 @@ func nameOf(c *node) *node {
 }
 
 // dotted is the module name of an import's name, without spaces or comments.
-func dotted(c *node, src []byte) string {
+func dotted(c *syntax.Node, src []byte) string {
 	var parts []string
-	for _, id := range nameOf(c).children {
-		if id.kind == "identifier" {
-			parts = append(parts, id.text(src))
+	for _, id := range nameOf(c).Children {
+		if id.Kind == "identifier" {
+			parts = append(parts, id.Text(src))
 		}
 	}
 	if len(parts) == 0 {
-		return strings.TrimSpace(nameOf(c).text(src))
+		return strings.TrimSpace(nameOf(c).Text(src))
 	}
 	return strings.Join(parts, ".")
 }
 
 // fromImport reads the module of `from M import ...` (M relative or absolute).
-func fromImport(n *node, src []byte) (importRef, bool) {
-	if n.kind == "future_import_statement" {
+func fromImport(n *syntax.Node, src []byte) (importRef, bool) {
+	if n.Kind == "future_import_statement" {
 		return importRef{Module: "__future__", node: n}, true
 	}
-	m := n.child("module_name")
+	m := n.Child("module_name")
 	if m == nil {
 		return importRef{}, false
 	}
-	if m.kind != "relative_import" {
+	if m.Kind != "relative_import" {
 		return importRef{Module: dotted(m, src), node: m}, true
 	}
 	r := importRef{node: m}
-	for _, c := range m.children {
-		switch c.kind {
+	for _, c := range m.Children {
+		switch c.Kind {
 		case "import_prefix":
-			r.Level = strings.Count(c.text(src), ".")
+			r.Level = strings.Count(c.Text(src), ".")
 		case "dotted_name":
 			r.Module = dotted(c, src)
 		}
@@ -108,16 +109,16 @@ func fromImport(n *node, src []byte) (importRef, bool) {
 
 // handlesImportError reports whether a try statement has a handler for a failed import:
 // ImportError, ModuleNotFoundError, a base of them, or a bare except.
-func handlesImportError(n *node, src []byte) bool {
-	for _, c := range n.children {
-		if c.kind != "except_clause" {
+func handlesImportError(n *syntax.Node, src []byte) bool {
+	for _, c := range n.Children {
+		if c.Kind != "except_clause" {
 			continue
 		}
-		colon := c.firstOfKind(":")
+		colon := c.FirstOfKind(":")
 		if colon == nil {
 			continue
 		}
-		head := string(src[c.start:colon.start])
+		head := string(src[c.Start:colon.Start])
 		head = strings.TrimSpace(strings.TrimPrefix(head, "except"))
 		if head == "" {
 			return true
@@ -154,10 +155,10 @@ func isIdentByte(b byte) bool {
 
 // isTypeChecking reports whether an if condition is typing's TYPE_CHECKING flag (bare or
 // qualified).
-func isTypeChecking(cond *node, src []byte) bool {
+func isTypeChecking(cond *syntax.Node, src []byte) bool {
 	if cond == nil {
 		return false
 	}
-	t := strings.TrimSpace(cond.text(src))
+	t := strings.TrimSpace(cond.Text(src))
 	return t == "TYPE_CHECKING" || strings.HasSuffix(t, ".TYPE_CHECKING")
 }

@@ -61,7 +61,7 @@ func classify(file string, r importRef, proj *pydeps.Project, env *pydeps.Env) (
 			return lang.Problem{}, false // the project itself, installed in editable mode
 		}
 	}
-	loc := lang.Location{File: file, Line: r.node.pos.Line, Column: r.node.pos.Column, EndLine: r.node.endPos.Line, EndColumn: r.node.endPos.Column + 1}
+	loc := lang.Location{File: file, Line: r.node.Pos.Line, Column: r.node.Pos.Column, EndLine: r.node.EndPos.Line, EndColumn: r.node.EndPos.Column + 1}
 	p := lang.Problem{Location: loc, Symbol: top(r.Module)}
 	switch f.judge() {
 	case undeclaredInstalled:

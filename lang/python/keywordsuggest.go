@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // keywordSuggestion suggests, for pyright's "No parameter named" at loc, the closest
@@ -18,7 +19,7 @@ func (j *job) keywordSuggestion(t *target, loc lang.Location, kw string) string 
 	if call == nil {
 		return ""
 	}
-	fn := call.child("function").text(t.src)
+	fn := call.Child("function").Text(t.src)
 	var names []string
 	if !strings.Contains(fn, ".") && t.idx.objects[fn] == "" {
 		names = keywordNames(findDef(t.tree, t.src, fn), t.src)
@@ -40,19 +41,19 @@ func (j *job) keywordSuggestion(t *target, loc lang.Location, kw string) string 
 }
 
 // callWithKeywordAt returns the call one of whose keyword arguments is named at loc.
-func (t *target) callWithKeywordAt(loc lang.Location) *node {
-	var found *node
-	t.tree.walk(func(n *node) bool {
+func (t *target) callWithKeywordAt(loc lang.Location) *syntax.Node {
+	var found *syntax.Node
+	t.tree.Walk(func(n *syntax.Node) bool {
 		if found != nil {
 			return false
 		}
-		if n.kind != "call" {
+		if n.Kind != "call" {
 			return true
 		}
-		if args := n.child("arguments"); args != nil {
-			for _, a := range args.children {
-				if name := a.child("name"); a.kind == "keyword_argument" && name != nil &&
-					name.pos.Line == loc.Line && name.pos.Column == loc.Column {
+		if args := n.Child("arguments"); args != nil {
+			for _, a := range args.Children {
+				if name := a.Child("name"); a.Kind == "keyword_argument" && name != nil &&
+					name.Pos.Line == loc.Line && name.Pos.Column == loc.Column {
 					found = n
 				}
 			}
@@ -64,21 +65,21 @@ func (t *target) callWithKeywordAt(loc lang.Location) *node {
 
 // findDef returns the parameters of the module-level function name, or of the __init__
 // of the module-level class name (in version branches too); nil when there is none.
-func findDef(root *node, src []byte, name string) *node {
-	var found *node
-	root.walk(func(n *node) bool {
+func findDef(root *syntax.Node, src []byte, name string) *syntax.Node {
+	var found *syntax.Node
+	root.Walk(func(n *syntax.Node) bool {
 		switch {
 		case found != nil:
 			return false
-		case n.kind == "function_definition" && n.child("name").text(src) == name:
-			found = n.child("parameters")
+		case n.Kind == "function_definition" && n.Child("name").Text(src) == name:
+			found = n.Child("parameters")
 			return false
-		case n.kind == "class_definition" && n.child("name").text(src) == name:
-			if init := findDef(n.child("body"), src, "__init__"); init != nil {
+		case n.Kind == "class_definition" && n.Child("name").Text(src) == name:
+			if init := findDef(n.Child("body"), src, "__init__"); init != nil {
 				found = init
 			}
 			return false
-		case n.kind == "function_definition" || n.kind == "class_definition":
+		case n.Kind == "function_definition" || n.Kind == "class_definition":
 			return false // nested definitions are not the callee
 		}
 		return true
@@ -88,19 +89,19 @@ func findDef(root *node, src []byte, name string) *node {
 
 // keywordNames lists the parameters of ps a caller can pass by keyword: not self or
 // cls, not positional-only ones (before "/"), not *args or **kwargs.
-func keywordNames(ps *node, src []byte) []string {
+func keywordNames(ps *syntax.Node, src []byte) []string {
 	if ps == nil {
 		return nil
 	}
 	var out []string
-	for _, p := range ps.namedChildren() {
-		switch p.kind {
+	for _, p := range ps.NamedChildren() {
+		switch p.Kind {
 		case "positional_separator":
 			out = out[:0]
 		case "list_splat_pattern", "dictionary_splat_pattern", "keyword_separator":
 		default:
 			if id := paramName(p); id != nil {
-				if name := id.text(src); name != "self" && name != "cls" {
+				if name := id.Text(src); name != "self" && name != "cls" {
 					out = append(out, name)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // A function that takes **kwargs accepts, for pyright, any keyword. When its real source
@@ -23,7 +24,7 @@ type callable struct {
 	module string
 	pkg    bool
 	src    []byte
-	def    *node // function_definition or class_definition
+	def    *syntax.Node // function_definition or class_definition
 }
 
 // accepted are the keywords a callable accepts, via the callable kwargs reach last.
@@ -46,7 +47,7 @@ func (j *job) forwardedKeywords(module, name string, passed map[string]bool) (ac
 		return accepted{}, false
 	}
 	fn := c.function()
-	if fn == nil || kwargsParam(fn.child("parameters"), c.src) == "" {
+	if fn == nil || kwargsParam(fn.Child("parameters"), c.src) == "" {
 		return accepted{}, false
 	}
 	return j.keywordsOf(c, passed, 0)
@@ -54,12 +55,12 @@ func (j *job) forwardedKeywords(module, name string, passed map[string]bool) (ac
 
 // function returns the function whose parameters a call binds: the def, or a class's
 // own __init__; nil for a class without one in its body.
-func (c *callable) function() *node {
-	if c.def.kind == "function_definition" {
+func (c *callable) function() *syntax.Node {
+	if c.def.Kind == "function_definition" {
 		return c.def
 	}
-	for _, s := range blockOf(c.def.child("body")) {
-		if d, decs := unwrap(s); d.kind == "function_definition" && len(decs) == 0 && d.child("name").text(c.src) == "__init__" {
+	for _, s := range blockOf(c.def.Child("body")) {
+		if d, decs := unwrap(s); d.Kind == "function_definition" && len(decs) == 0 && d.Child("name").Text(c.src) == "__init__" {
 			return d
 		}
 	}
@@ -74,9 +75,9 @@ func (j *job) keywordsOf(c *callable, passed map[string]bool, depth int) (accept
 	}
 	own, kw := c.ownKeywords(fn)
 	if kw == "" {
-		return accepted{names: own, via: c.module + "." + c.def.child("name").text(c.src)}, true
+		return accepted{names: own, via: c.module + "." + c.def.Child("name").Text(c.src)}, true
 	}
-	uses := kwargsUses(fn.child("body"), c.src, kw)
+	uses := kwargsUses(fn.Child("body"), c.src, kw)
 	if uses.ok && len(uses.forward) == 0 && uses.rejects {
 		return accepted{names: append(own, uses.keys...), refused: true}, true
 	}
@@ -85,7 +86,7 @@ func (j *job) keywordsOf(c *callable, passed map[string]bool, depth int) (accept
 	}
 	site := uses.forward[0]
 	explicit, positional := forwardArgs(site, c.src)
-	callee := j.calleeOf(c, fn, site.child("function"), passed, depth)
+	callee := j.calleeOf(c, fn, site.Child("function"), passed, depth)
 	if callee == nil {
 		return accepted{}, false
 	}
@@ -103,11 +104,11 @@ func (j *job) keywordsOf(c *callable, passed map[string]bool, depth int) (accept
 }
 
 // ownKeywords returns the keywords fn names itself and the name of its **kwargs ("").
-func (c *callable) ownKeywords(fn *node) ([]string, string) {
-	ps := fn.child("parameters")
+func (c *callable) ownKeywords(fn *syntax.Node) ([]string, string) {
+	ps := fn.Child("parameters")
 	kw := kwargsParam(ps, c.src)
 	own := []string{}
-	for _, n := range parameterKeywords(ps, c.src, c.def.kind == "class_definition") {
+	for _, n := range parameterKeywords(ps, c.src, c.def.Kind == "class_definition") {
 		if n != kw {
 			own = append(own, n)
 		}
@@ -117,13 +118,13 @@ func (c *callable) ownKeywords(fn *node) ([]string, string) {
 
 // forwardArgs returns the keywords a forwarding call passes itself and how many
 // positional arguments it passes (a large negative number after *args: unknown).
-func forwardArgs(site *node, src []byte) (map[string]bool, int) {
+func forwardArgs(site *syntax.Node, src []byte) (map[string]bool, int) {
 	explicit := map[string]bool{}
 	positional := 0
-	for _, a := range site.child("arguments").namedChildren() {
-		switch a.kind {
+	for _, a := range site.Child("arguments").NamedChildren() {
+		switch a.Kind {
 		case "keyword_argument":
-			explicit[a.child("name").text(src)] = true
+			explicit[a.Child("name").Text(src)] = true
 		case "list_splat":
 			positional = -1 << 30 // how many it fills is unknown: none taken away
 		case "dictionary_splat", "comment":
@@ -138,18 +139,18 @@ func forwardArgs(site *node, src []byte) (map[string]bool, int) {
 // class of the module or imported into it, mod.name of an imported module, or a
 // parameter the body defaults (if cls is None: cls = JSONEncoder) that the call leaves
 // unset.
-func (j *job) calleeOf(c *callable, fn, callee *node, passed map[string]bool, depth int) *callable {
+func (j *job) calleeOf(c *callable, fn, callee *syntax.Node, passed map[string]bool, depth int) *callable {
 	if callee == nil {
 		return nil
 	}
-	switch callee.kind {
+	switch callee.Kind {
 	case "identifier":
-		name := callee.text(c.src)
-		if isParam(fn.child("parameters"), c.src, name) {
+		name := callee.Text(c.src)
+		if isParam(fn.Child("parameters"), c.src, name) {
 			if passed[name] {
 				return nil // the caller chose the callee
 			}
-			d := defaultedTo(fn.child("body"), c.src, name)
+			d := defaultedTo(fn.Child("body"), c.src, name)
 			if d == nil {
 				return nil
 			}
@@ -157,13 +158,13 @@ func (j *job) calleeOf(c *callable, fn, callee *node, passed map[string]bool, de
 		}
 		return j.lookupCallable(c.module, name, depth+1)
 	case "attribute":
-		obj := callee.child("object")
-		if obj == nil || obj.kind != "identifier" {
+		obj := callee.Child("object")
+		if obj == nil || obj.Kind != "identifier" {
 			return nil
 		}
 		tree, _, _ := j.parsedModule(c.module)
-		if mod := importedModule(tree, c.src, obj.text(c.src)); mod != "" {
-			return j.lookupCallable(mod, callee.child("attribute").text(c.src), depth+1)
+		if mod := importedModule(tree, c.src, obj.Text(c.src)); mod != "" {
+			return j.lookupCallable(mod, callee.Child("attribute").Text(c.src), depth+1)
 		}
 	}
 	return nil
@@ -181,8 +182,8 @@ func (j *job) lookupCallable(module, name string, depth int) *callable {
 		return nil
 	}
 	for _, s := range moduleStatements(tree) {
-		if d, decs := unwrap(s); (d.kind == "function_definition" || d.kind == "class_definition") &&
-			d.child("name").text(src) == name {
+		if d, decs := unwrap(s); (d.Kind == "function_definition" || d.Kind == "class_definition") &&
+			d.Child("name").Text(src) == name {
 			if len(decs) > 0 {
 				return nil
 			}
@@ -193,22 +194,22 @@ func (j *job) lookupCallable(module, name string, depth int) *callable {
 }
 
 // importedCallable follows the from-imports of a module's tree that may bind name.
-func (j *job) importedCallable(tree *node, src []byte, module string, pkg bool, name string, depth int) *callable {
+func (j *job) importedCallable(tree *syntax.Node, src []byte, module string, pkg bool, name string, depth int) *callable {
 	for _, s := range moduleStatements(tree) {
-		if s.kind != "import_from_statement" {
+		if s.Kind != "import_from_statement" {
 			continue
 		}
-		from := resolveModule(s.child("module_name"), src, module, pkg)
-		for _, ch := range s.children {
+		from := resolveModule(s.Child("module_name"), src, module, pkg)
+		for _, ch := range s.Children {
 			switch {
-			case ch.kind == "wildcard_import":
+			case ch.Kind == "wildcard_import":
 				if c := j.lookupCallable(from, name, depth+1); c != nil {
 					return c
 				}
-			case ch.field != "name":
-			case ch.kind == "aliased_import" && ch.child("alias").text(src) == name:
-				return j.lookupCallable(from, ch.child("name").text(src), depth+1)
-			case ch.kind == "dotted_name" && ch.text(src) == name:
+			case ch.Field != "name":
+			case ch.Kind == "aliased_import" && ch.Child("alias").Text(src) == name:
+				return j.lookupCallable(from, ch.Child("name").Text(src), depth+1)
+			case ch.Kind == "dotted_name" && ch.Text(src) == name:
 				return j.lookupCallable(from, name, depth+1)
 			}
 		}
@@ -225,7 +226,7 @@ func (a accepted) why() string {
 }
 
 // parsedModule returns the syntax tree of a module's real source, parsed once per job.
-func (j *job) parsedModule(module string) (*node, []byte, bool) {
+func (j *job) parsedModule(module string) (*syntax.Node, []byte, bool) {
 	if p, ok := j.parsed[module]; ok {
 		return p.tree, p.src, p.pkg
 	}
@@ -233,7 +234,7 @@ func (j *job) parsedModule(module string) (*node, []byte, bool) {
 	if ms := j.realSource(module); ms != nil {
 		if cached, ok := j.fe.srcs.tree(ms.key); ok {
 			p = cached
-		} else if tree, err := j.fe.g.parse(ms.src); err == nil {
+		} else if tree, err := j.fe.g.Parse(ms.src); err == nil {
 			p = parsedSource{tree: tree, src: ms.src, pkg: ms.pkg}
 			j.fe.srcs.putTree(ms.key, p)
 		}
@@ -243,24 +244,24 @@ func (j *job) parsedModule(module string) (*node, []byte, bool) {
 }
 
 type parsedSource struct {
-	tree *node
+	tree *syntax.Node
 	src  []byte
 	pkg  bool
 }
 
 // importedModule returns the module a top-level `import m` / `import m as name` binds to
 // name, "" when there is none.
-func importedModule(tree *node, src []byte, name string) string {
+func importedModule(tree *syntax.Node, src []byte, name string) string {
 	for _, s := range moduleStatements(tree) {
-		if s.kind != "import_statement" {
+		if s.Kind != "import_statement" {
 			continue
 		}
-		for _, ch := range s.children {
+		for _, ch := range s.Children {
 			switch {
-			case ch.field != "name":
-			case ch.kind == "aliased_import" && ch.child("alias").text(src) == name:
-				return ch.child("name").text(src)
-			case ch.kind == "dotted_name" && ch.text(src) == name:
+			case ch.Field != "name":
+			case ch.Kind == "aliased_import" && ch.Child("alias").Text(src) == name:
+				return ch.Child("name").Text(src)
+			case ch.Kind == "dotted_name" && ch.Text(src) == name:
 				return name
 			}
 		}
@@ -269,24 +270,24 @@ func importedModule(tree *node, src []byte, name string) string {
 }
 
 // kwargsParam returns the name of a parameter list's **kwargs, "" when it has none.
-func kwargsParam(ps *node, src []byte) string {
+func kwargsParam(ps *syntax.Node, src []byte) string {
 	if ps == nil {
 		return ""
 	}
-	for _, p := range ps.namedChildren() {
-		if p.kind == "typed_parameter" {
-			p = firstNamed(p)
+	for _, p := range ps.NamedChildren() {
+		if p.Kind == "typed_parameter" {
+			p = p.FirstNamed()
 		}
-		if p != nil && p.kind == "dictionary_splat_pattern" {
-			return paramName(p).text(src)
+		if p != nil && p.Kind == "dictionary_splat_pattern" {
+			return paramName(p).Text(src)
 		}
 	}
 	return ""
 }
 
-func isParam(ps *node, src []byte, name string) bool {
+func isParam(ps *syntax.Node, src []byte, name string) bool {
 	for _, id := range paramNames(ps) {
-		if id.text(src) == name {
+		if id.Text(src) == name {
 			return true
 		}
 	}
@@ -294,19 +295,19 @@ func isParam(ps *node, src []byte, name string) bool {
 }
 
 // defaultedTo returns Y of `if name is None: name = Y` in body, nil when absent.
-func defaultedTo(body *node, src []byte, name string) *node {
-	var found *node
-	body.walk(func(s *node) bool {
+func defaultedTo(body *syntax.Node, src []byte, name string) *syntax.Node {
+	var found *syntax.Node
+	body.Walk(func(s *syntax.Node) bool {
 		switch {
-		case found != nil || s.kind == "function_definition" || s.kind == "class_definition" || s.kind == "lambda":
+		case found != nil || s.Kind == "function_definition" || s.Kind == "class_definition" || s.Kind == "lambda":
 			return false
-		case s.kind != "if_statement" || strings.Join(strings.Fields(s.child("condition").text(src)), " ") != name+" is None":
+		case s.Kind != "if_statement" || strings.Join(strings.Fields(s.Child("condition").Text(src)), " ") != name+" is None":
 			return true
 		}
-		for _, b := range blockOf(s.child("consequence")) {
-			as := b.firstOfKind("assignment")
-			if b.kind == "expression_statement" && as != nil && as.child("left").text(src) == name {
-				if r := as.child("right"); r.kind == "identifier" || r.kind == "attribute" {
+		for _, b := range blockOf(s.Child("consequence")) {
+			as := b.FirstOfKind("assignment")
+			if b.Kind == "expression_statement" && as != nil && as.Child("left").Text(src) == name {
+				if r := as.Child("right"); r.Kind == "identifier" || r.Kind == "attribute" {
 					found = r
 				}
 			}
@@ -320,7 +321,7 @@ func defaultedTo(body *node, src []byte, name string) *node {
 // them on (**kw), keys the literal keys it reads or sets itself (kw.pop("x"), kw["x"]);
 // ok is false when it does anything else with them.
 type kwUses struct {
-	forward []*node
+	forward []*syntax.Node
 	keys    []string
 	ok      bool
 	// rejects: an `if kwargs:` raises, so what the body did not read is refused
@@ -329,26 +330,26 @@ type kwUses struct {
 }
 
 // kwargsUses classifies every use of kw in body.
-func kwargsUses(body *node, src []byte, kw string) kwUses {
+func kwargsUses(body *syntax.Node, src []byte, kw string) kwUses {
 	u := kwUses{ok: true}
-	var visit func(n *node, parents []*node)
-	visit = func(n *node, parents []*node) {
+	var visit func(n *syntax.Node, parents []*syntax.Node)
+	visit = func(n *syntax.Node, parents []*syntax.Node) {
 		if !u.ok {
 			return
 		}
-		switch n.kind {
+		switch n.Kind {
 		case "function_definition", "lambda", "class_definition":
-			if len(parents) > 0 && strings.Contains(n.text(src), kw) {
+			if len(parents) > 0 && strings.Contains(n.Text(src), kw) {
 				u.ok = false // a closure over kwargs
 			}
 			return
 		case "identifier":
-			if n.text(src) == kw {
+			if n.Text(src) == kw {
 				u.use(parents, src)
 			}
 			return
 		}
-		for _, c := range n.children {
+		for _, c := range n.Children {
 			visit(c, append(parents, n))
 		}
 	}
@@ -357,38 +358,38 @@ func kwargsUses(body *node, src []byte, kw string) kwUses {
 }
 
 // use classifies one use of kwargs, given its ancestors (nearest last).
-func (u *kwUses) use(parents []*node, src []byte) {
+func (u *kwUses) use(parents []*syntax.Node, src []byte) {
 	for _, a := range parents {
-		if a.kind == "raise_statement" {
+		if a.Kind == "raise_statement" {
 			return // named in the error it raises
 		}
 	}
 	p := parents[len(parents)-1]
-	gp := &node{} // the grandparent, a node of no kind at the top
+	gp := &syntax.Node{} // the grandparent, a node of no kind at the top
 	if len(parents) > 1 {
 		gp = parents[len(parents)-2]
 	}
 	switch {
-	case p.kind == "dictionary_splat" && gp.kind == "argument_list" && len(parents) > 2:
+	case p.Kind == "dictionary_splat" && gp.Kind == "argument_list" && len(parents) > 2:
 		u.forward = append(u.forward, parents[len(parents)-3])
-	case p.kind == "if_statement":
-		u.rejects = u.rejects || raises(p.child("consequence"))
-	case p.kind == "not_operator" || p.kind == "boolean_operator":
+	case p.Kind == "if_statement":
+		u.rejects = u.rejects || raises(p.Child("consequence"))
+	case p.Kind == "not_operator" || p.Kind == "boolean_operator":
 		// a truthiness test
-	case p.kind == "attribute" && gp.kind == "call":
-		u.method(p.child("attribute").text(src), gp, src)
-	case p.kind == "subscript":
-		u.key(p.child("subscript"), src)
-	case p.kind == "comparison_operator":
-		u.key(first(p.namedChildren()), src)
+	case p.Kind == "attribute" && gp.Kind == "call":
+		u.method(p.Child("attribute").Text(src), gp, src)
+	case p.Kind == "subscript":
+		u.key(p.Child("subscript"), src)
+	case p.Kind == "comparison_operator":
+		u.key(first(p.NamedChildren()), src)
 	default:
 		u.ok = false
 	}
 }
 
 // method handles kwargs.m(...): get, pop and setdefault of a literal key read it.
-func (u *kwUses) method(m string, call *node, src []byte) {
-	args := call.child("arguments").namedChildren()
+func (u *kwUses) method(m string, call *syntax.Node, src []byte) {
+	args := call.Child("arguments").NamedChildren()
 	if (m == "get" || m == "pop" || m == "setdefault") && len(args) > 0 {
 		u.key(args[0], src)
 		return
@@ -397,7 +398,7 @@ func (u *kwUses) method(m string, call *node, src []byte) {
 }
 
 // key records a literal key read from kwargs; anything else leaves them open.
-func (u *kwUses) key(k *node, src []byte) {
+func (u *kwUses) key(k *syntax.Node, src []byte) {
 	if v, lit := stringValue(k, src); lit {
 		u.keys = append(u.keys, v)
 		return
@@ -413,8 +414,8 @@ func kwfwdStep(j *job) ([]lang.Problem, error) {
 		if t.idx == nil || t.broken {
 			continue
 		}
-		t.tree.walk(func(n *node) bool {
-			if n.kind == "call" {
+		t.tree.Walk(func(n *syntax.Node) bool {
+			if n.Kind == "call" {
 				out = append(out, j.forwardedCall(t, n)...)
 			}
 			return true
@@ -424,26 +425,26 @@ func kwfwdStep(j *job) ([]lang.Problem, error) {
 }
 
 // forwardedCall checks the keywords of one call through the callee's **kwargs.
-func (j *job) forwardedCall(t *target, call *node) []lang.Problem {
-	args := call.child("arguments")
-	if args == nil || args.kind != "argument_list" {
+func (j *job) forwardedCall(t *target, call *syntax.Node) []lang.Problem {
+	args := call.Child("arguments")
+	if args == nil || args.Kind != "argument_list" {
 		return nil
 	}
 	passed := map[string]bool{}
-	var kws []*node
-	for _, a := range args.namedChildren() {
-		switch a.kind {
+	var kws []*syntax.Node
+	for _, a := range args.NamedChildren() {
+		switch a.Kind {
 		case "dictionary_splat":
 			return nil
 		case "keyword_argument":
-			kws = append(kws, a.child("name"))
-			passed[a.child("name").text(t.src)] = true
+			kws = append(kws, a.Child("name"))
+			passed[a.Child("name").Text(t.src)] = true
 		}
 	}
-	if len(kws) == 0 || t.idx.guarded(call.pos.Line) {
+	if len(kws) == 0 || t.idx.guarded(call.Pos.Line) {
 		return nil
 	}
-	module, name := j.calleeName(t, call.child("function").text(t.src))
+	module, name := j.calleeName(t, call.Child("function").Text(t.src))
 	if module == "" {
 		return nil
 	}
@@ -458,13 +459,13 @@ func (j *job) forwardedCall(t *target, call *node) []lang.Problem {
 	sort.Strings(acc.names)
 	var out []lang.Problem
 	for _, k := range kws {
-		kw := k.text(t.src)
+		kw := k.Text(t.src)
 		if known[kw] {
 			continue
 		}
 		out = append(out, lang.Problem{
 			Kind:       lang.UnknownKeyword,
-			Location:   lang.Location{File: t.f.Path, Line: k.pos.Line, Column: k.pos.Column},
+			Location:   lang.Location{File: t.f.Path, Line: k.Pos.Line, Column: k.Pos.Column},
 			Message:    fmt.Sprintf("%s.%s() accepts no keyword argument %s (%s)", module, name, kw, acc.why()),
 			Suggestion: didYouMean(closest(kw, acc.names)),
 			Symbol:     module + "." + name + "." + kw,
@@ -524,19 +525,19 @@ func stubTakesKwargs(stub []byte, name string) bool {
 // first of a method (self; keywordNames leaves out any self or cls, and a function's cls
 // may be a real keyword, as json.dumps's is): not positional-only ones, not *args or
 // **kwargs.
-func parameterKeywords(ps *node, src []byte, method bool) []string {
+func parameterKeywords(ps *syntax.Node, src []byte, method bool) []string {
 	var out []string
-	for i, p := range ps.namedChildren() {
+	for i, p := range ps.NamedChildren() {
 		if i == 0 && method {
 			continue
 		}
-		switch p.kind {
+		switch p.Kind {
 		case "positional_separator":
 			out = out[:0]
 		case "list_splat_pattern", "dictionary_splat_pattern", "keyword_separator", "comment":
 		default:
 			if id := paramName(p); id != nil {
-				out = append(out, id.text(src))
+				out = append(out, id.Text(src))
 			}
 		}
 	}
@@ -544,7 +545,7 @@ func parameterKeywords(ps *node, src []byte, method bool) []string {
 }
 
 // raises reports whether a block ends in a raise.
-func raises(block *node) bool {
+func raises(block *syntax.Node) bool {
 	stmts := blockOf(block)
-	return len(stmts) > 0 && stmts[len(stmts)-1].kind == "raise_statement"
+	return len(stmts) > 0 && stmts[len(stmts)-1].Kind == "raise_statement"
 }

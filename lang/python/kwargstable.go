@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // forwards lists, for when the interpreter's own json source cannot be read (kwfwdStep
@@ -32,11 +33,11 @@ func kwargsStep(j *job) ([]lang.Problem, error) {
 		if t.idx == nil || t.broken {
 			continue
 		}
-		t.tree.walk(func(n *node) bool {
-			if n.kind != "call" {
+		t.tree.Walk(func(n *syntax.Node) bool {
+			if n.Kind != "call" {
 				return true
 			}
-			fn := t.idx.qualified(n.child("function").text(t.src))
+			fn := t.idx.qualified(n.Child("function").Text(t.src))
 			if kws, ok := table[fn]; ok && j.realSource("json") == nil {
 				out = append(out, badKeywords(t, n, fn, kws)...)
 			}
@@ -46,18 +47,18 @@ func kwargsStep(j *job) ([]lang.Problem, error) {
 	return out, nil
 }
 
-func badKeywords(t *target, call *node, fn string, kws []string) []lang.Problem {
-	args := call.child("arguments")
+func badKeywords(t *target, call *syntax.Node, fn string, kws []string) []lang.Problem {
+	args := call.Child("arguments")
 	if args == nil {
 		return nil
 	}
-	var kwargs []*node
-	for _, a := range args.children {
-		switch a.kind {
+	var kwargs []*syntax.Node
+	for _, a := range args.Children {
+		switch a.Kind {
 		case "dictionary_splat":
 			return nil
 		case "keyword_argument":
-			if a.child("name").text(t.src) == "cls" {
+			if a.Child("name").Text(t.src) == "cls" {
 				return nil
 			}
 			kwargs = append(kwargs, a)
@@ -69,14 +70,14 @@ func badKeywords(t *target, call *node, fn string, kws []string) []lang.Problem 
 	}
 	var out []lang.Problem
 	for _, a := range kwargs {
-		name := a.child("name")
-		k := name.text(t.src)
+		name := a.Child("name")
+		k := name.Text(t.src)
 		if accepted[k] {
 			continue
 		}
 		out = append(out, lang.Problem{
 			Kind:       lang.UnknownKeyword,
-			Location:   lang.Location{File: t.f.Path, Line: name.pos.Line, Column: name.pos.Column},
+			Location:   lang.Location{File: t.f.Path, Line: name.Pos.Line, Column: name.Pos.Column},
 			Message:    fmt.Sprintf("%s() accepts no keyword argument %s (it passes **kwargs on to a callee that does not take it either)", fn, k),
 			Suggestion: didYouMean(closest(k, kws)),
 			Symbol:     fn + "." + k,

@@ -1,6 +1,7 @@
 package python
 
 import (
+	"github.com/agentverify/agentverify/lang/python/syntax"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -109,7 +110,7 @@ func (j *job) declFile(module string) (src []byte, pkg, stub bool) {
 }
 
 // readDecl collects what the module's tree declares.
-func readDecl(module string, tree *node, src []byte, pkg, stub bool) *modDecl {
+func readDecl(module string, tree *syntax.Node, src []byte, pkg, stub bool) *modDecl {
 	d := &modDecl{module: module, pkg: pkg, stub: stub, names: map[string]bool{}, imports: map[string]string{},
 		classes: map[string]*classDecl{}, deprecated: map[string]deprecation{}}
 	r := declReader{d: d, src: src, partial: map[string]bool{}}
@@ -129,9 +130,9 @@ type declReader struct {
 }
 
 // isOverload reports whether decs holds @overload (typing.overload).
-func isOverload(decs []*node, src []byte) bool {
+func isOverload(decs []*syntax.Node, src []byte) bool {
 	for _, d := range decs {
-		if t := strings.TrimSpace(strings.TrimPrefix(d.text(src), "@")); t == "overload" || strings.HasSuffix(t, ".overload") {
+		if t := strings.TrimSpace(strings.TrimPrefix(d.Text(src), "@")); t == "overload" || strings.HasSuffix(t, ".overload") {
 			return true
 		}
 	}
@@ -144,9 +145,9 @@ type versionRange struct{ since, until string }
 
 // block reads the statements under n; class is the class whose body they are, nil at
 // the top level.
-func (r declReader) block(n *node, class *classDecl, vr versionRange) {
-	for _, s := range n.children {
-		switch s.kind {
+func (r declReader) block(n *syntax.Node, class *classDecl, vr versionRange) {
+	for _, s := range n.Children {
+		switch s.Kind {
 		case "decorated_definition", "function_definition", "class_definition":
 			r.definition(s, class, vr)
 		case "expression_statement":
@@ -169,21 +170,21 @@ func (r declReader) block(n *node, class *classDecl, vr versionRange) {
 
 // ifStatement reads both branches of an if, narrowing the versions under
 // `sys.version_info >= (3, N)` and `<` tests (the else branch gets the other side).
-func (r declReader) ifStatement(s *node, class *classDecl, vr versionRange) {
+func (r declReader) ifStatement(s *syntax.Node, class *classDecl, vr versionRange) {
 	then, other := vr, vr
-	if op, v, ok := versionTest(s.child("condition").text(r.src)); ok {
+	if op, v, ok := versionTest(s.Child("condition").Text(r.src)); ok {
 		if op == ">=" {
 			then.since, other.until = v, v
 		} else {
 			then.until, other.since = v, v
 		}
 	}
-	r.block(s.child("consequence"), class, then)
-	for _, alt := range s.children {
-		if alt.field != "alternative" {
+	r.block(s.Child("consequence"), class, then)
+	for _, alt := range s.Children {
+		if alt.Field != "alternative" {
 			continue
 		}
-		if alt.kind == "else_clause" {
+		if alt.Kind == "else_clause" {
 			r.block(alt, class, other)
 		} else {
 			r.ifStatement(alt, class, vr) // elif: its own test, the versions of the if
@@ -203,13 +204,13 @@ func versionTest(cond string) (op, v string, ok bool) {
 }
 
 // definition reads a function or class, with its decorators.
-func (r declReader) definition(s *node, class *classDecl, vr versionRange) {
+func (r declReader) definition(s *syntax.Node, class *classDecl, vr versionRange) {
 	def, decs := unwrap(s)
-	nameNode := def.child("name")
+	nameNode := def.Child("name")
 	if nameNode == nil {
 		return
 	}
-	name := nameNode.text(r.src)
+	name := nameNode.Text(r.src)
 	key := name
 	if class != nil {
 		class.members[name] = true
@@ -218,7 +219,7 @@ func (r declReader) definition(s *node, class *classDecl, vr versionRange) {
 		r.d.names[name] = true
 	}
 	r.deprecation(key, decs, vr)
-	if def.kind == "class_definition" && class == nil {
+	if def.Kind == "class_definition" && class == nil {
 		r.class(def, name, vr)
 	}
 }
@@ -234,7 +235,7 @@ func (r declReader) classKey(c *classDecl) string {
 }
 
 // deprecation records what a @deprecated decorator among decs says of key.
-func (r declReader) deprecation(key string, decs []*node, vr versionRange) {
+func (r declReader) deprecation(key string, decs []*syntax.Node, vr versionRange) {
 	note, dep := deprecatedBy(decs, r.src)
 	if !dep {
 		if isOverload(decs, r.src) {
@@ -250,22 +251,22 @@ func (r declReader) deprecation(key string, decs []*node, vr versionRange) {
 }
 
 // class reads a top-level class: its bases and its body's members.
-func (r declReader) class(def *node, name string, vr versionRange) {
+func (r declReader) class(def *syntax.Node, name string, vr versionRange) {
 	c := r.d.classes[name]
 	if c == nil {
 		c = &classDecl{members: map[string]bool{}}
 		r.d.classes[name] = c
 	}
-	if sup := def.child("superclasses"); sup != nil {
-		for _, b := range sup.namedChildren() {
-			if b.kind == "keyword_argument" || b.kind == "comment" {
+	if sup := def.Child("superclasses"); sup != nil {
+		for _, b := range sup.NamedChildren() {
+			if b.Kind == "keyword_argument" || b.Kind == "comment" {
 				continue
 			}
-			base, _, _ := strings.Cut(b.text(r.src), "[")
+			base, _, _ := strings.Cut(b.Text(r.src), "[")
 			c.bases = append(c.bases, base)
 		}
 	}
-	r.block(def.child("body"), c, vr)
+	r.block(def.Child("body"), c, vr)
 }
 
 // deprecatedDecorator matches the decorators that declare a deprecation: PEP 702's
@@ -278,20 +279,20 @@ var noteSince = regexp.MustCompile(`(?i)deprecated since Python (\d+\.\d+)`)
 
 // deprecatedBy returns the note of the decorator among decs that declares a
 // deprecation: its first string argument, or its reason=/details= keyword.
-func deprecatedBy(decs []*node, src []byte) (string, bool) {
+func deprecatedBy(decs []*syntax.Node, src []byte) (string, bool) {
 	for _, dec := range decs {
-		if !deprecatedDecorator.MatchString(dec.text(src)) {
+		if !deprecatedDecorator.MatchString(dec.Text(src)) {
 			continue
 		}
 		note := ""
-		dec.walk(func(n *node) bool {
+		dec.Walk(func(n *syntax.Node) bool {
 			if note != "" {
 				return false
 			}
-			switch n.kind {
+			switch n.Kind {
 			case "keyword_argument":
-				if k := n.child("name").text(src); k == "reason" || k == "details" || k == "message" {
-					note, _ = stringValue(n.child("value"), src)
+				if k := n.Child("name").Text(src); k == "reason" || k == "details" || k == "message" {
+					note, _ = stringValue(n.Child("value"), src)
 				}
 				return false
 			case "string":
@@ -306,12 +307,12 @@ func deprecatedBy(decs []*node, src []byte) (string, bool) {
 }
 
 // assignment reads the names an assignment (or annotation) binds.
-func (r declReader) assignment(s *node, class *classDecl) {
-	a := s.firstOfKind("assignment")
-	if a == nil || a.child("left") == nil || a.child("left").kind != "identifier" {
+func (r declReader) assignment(s *syntax.Node, class *classDecl) {
+	a := s.FirstOfKind("assignment")
+	if a == nil || a.Child("left") == nil || a.Child("left").Kind != "identifier" {
 		return
 	}
-	name := a.child("left").text(r.src)
+	name := a.Child("left").Text(r.src)
 	if class != nil {
 		class.members[name] = true
 	} else {
@@ -319,21 +320,21 @@ func (r declReader) assignment(s *node, class *classDecl) {
 	}
 }
 
-func (r declReader) fromImport(s *node) {
-	mod := resolveModule(s.child("module_name"), r.src, r.d.module, r.d.pkg)
-	for _, c := range s.children {
+func (r declReader) fromImport(s *syntax.Node) {
+	mod := resolveModule(s.Child("module_name"), r.src, r.d.module, r.d.pkg)
+	for _, c := range s.Children {
 		switch {
-		case c.kind == "wildcard_import":
+		case c.Kind == "wildcard_import":
 			if mod != "" {
 				r.d.stars = append(r.d.stars, mod)
 			}
-		case c.field != "name":
-		case c.kind == "aliased_import":
-			alias := c.child("alias").text(r.src)
+		case c.Field != "name":
+		case c.Kind == "aliased_import":
+			alias := c.Child("alias").Text(r.src)
 			r.d.names[alias] = true
-			r.d.imports[alias] = mod + "." + c.child("name").text(r.src)
+			r.d.imports[alias] = mod + "." + c.Child("name").Text(r.src)
 		default:
-			name := c.text(r.src)
+			name := c.Text(r.src)
 			r.d.imports[name] = mod + "." + name
 			if !r.d.stub {
 				r.d.names[name] = true
@@ -342,16 +343,16 @@ func (r declReader) fromImport(s *node) {
 	}
 }
 
-func (r declReader) importStatement(s *node) {
-	for _, c := range s.children {
+func (r declReader) importStatement(s *syntax.Node) {
+	for _, c := range s.Children {
 		switch {
-		case c.field != "name":
-		case c.kind == "aliased_import":
-			alias := c.child("alias").text(r.src)
-			r.d.imports[alias] = c.child("name").text(r.src)
+		case c.Field != "name":
+		case c.Kind == "aliased_import":
+			alias := c.Child("alias").Text(r.src)
+			r.d.imports[alias] = c.Child("name").Text(r.src)
 			r.d.names[alias] = true
 		default:
-			first, _, _ := strings.Cut(c.text(r.src), ".")
+			first, _, _ := strings.Cut(c.Text(r.src), ".")
 			r.d.imports[first] = first
 			if !r.d.stub {
 				r.d.names[first] = true

@@ -1,6 +1,7 @@
 package python
 
 import (
+	"github.com/agentverify/agentverify/lang/python/syntax"
 	"strconv"
 	"strings"
 )
@@ -11,26 +12,26 @@ type nsCollector struct {
 	module string
 	pkg    bool
 	src    []byte
-	root   *node
+	root   *syntax.Node
 	ns     *namespace
 	// getattr is the module's own __getattr__ (PEP 562); replaced is the class whose
 	// instance the module puts in sys.modules in its own place (pygments.lexers).
-	getattr, replaced *node
+	getattr, replaced *syntax.Node
 }
 
 // block adds the names the statements under n bind, through conditionals, loops, with
 // and try, not into functions and classes.
-func (c *nsCollector) block(n *node) {
-	for _, s := range n.children {
-		switch s.kind {
+func (c *nsCollector) block(n *syntax.Node) {
+	for _, s := range n.Children {
+		switch s.Kind {
 		case "decorated_definition":
-			if d := s.child("definition"); d != nil {
+			if d := s.Child("definition"); d != nil {
 				c.definition(d)
 			}
 		case "function_definition", "class_definition":
 			c.definition(s)
 		case "expression_statement":
-			for _, e := range s.namedChildren() {
+			for _, e := range s.NamedChildren() {
 				c.expression(e)
 			}
 		case "import_statement":
@@ -38,14 +39,14 @@ func (c *nsCollector) block(n *node) {
 		case "import_from_statement", "future_import_statement":
 			c.fromImport(s)
 		case "for_statement":
-			c.targets(s.child("left"))
+			c.targets(s.Child("left"))
 			c.block(s)
 		case "with_statement":
-			s.walk(func(n *node) bool {
-				if n.kind == "as_pattern_target" {
+			s.Walk(func(n *syntax.Node) bool {
+				if n.Kind == "as_pattern_target" {
 					c.targets(n)
 				}
-				return n.kind != "block"
+				return n.Kind != "block"
 			})
 			c.block(s)
 		case "exec_statement":
@@ -57,26 +58,26 @@ func (c *nsCollector) block(n *node) {
 	}
 }
 
-func (c *nsCollector) definition(d *node) {
-	name := d.child("name").text(c.src)
+func (c *nsCollector) definition(d *syntax.Node) {
+	name := d.Child("name").Text(c.src)
 	c.ns.names[name] = true
-	if d.kind == "function_definition" && name == "__getattr__" {
+	if d.Kind == "function_definition" && name == "__getattr__" {
 		c.getattr = d
 	}
 }
 
 // expression handles a top-level expression: assignments bind, and some calls make the
 // namespace dynamic.
-func (c *nsCollector) expression(e *node) {
-	switch e.kind {
+func (c *nsCollector) expression(e *syntax.Node) {
+	switch e.Kind {
 	case "assignment", "augmented_assignment":
-		for a := e; a != nil && (a.kind == "assignment" || a.kind == "augmented_assignment"); a = a.child("right") {
-			c.assignTarget(a.child("left"), a.child("right"))
+		for a := e; a != nil && (a.Kind == "assignment" || a.Kind == "augmented_assignment"); a = a.Child("right") {
+			c.assignTarget(a.Child("left"), a.Child("right"))
 		}
 	case "call":
-		fn := e.child("function").text(c.src)
+		fn := e.Child("function").Text(c.src)
 		switch {
-		case fn == "exec" || fn == "exec_" || fn == "setattr" && strings.Contains(e.text(c.src), "sys.modules"):
+		case fn == "exec" || fn == "exec_" || fn == "setattr" && strings.Contains(e.Text(c.src), "sys.modules"):
 			c.ns.dynamic = true
 		case strings.HasSuffix(fn, ".update") && dynamicUpdate(strings.TrimSuffix(fn, ".update")):
 			c.ns.dynamic = true
@@ -100,21 +101,21 @@ func dynamicUpdate(obj string) bool {
 // assignTarget adds what an assignment's left side binds; a write to globals()[...],
 // __path__ or sys.modules[__name__] is a dynamic namespace (a replacement module whose
 // class has a __getattr__ is analysed as the module's own).
-func (c *nsCollector) assignTarget(left, right *node) {
+func (c *nsCollector) assignTarget(left, right *syntax.Node) {
 	if left == nil {
 		return
 	}
-	switch left.kind {
+	switch left.Kind {
 	case "subscript":
-		v := left.child("value").text(c.src)
+		v := left.Child("value").Text(c.src)
 		switch {
 		case v == "globals()" || v == "vars()" || v == "locals()":
 			c.ns.dynamic = true
-		case v == "sys.modules" && left.child("subscript").text(c.src) == "__name__":
+		case v == "sys.modules" && left.Child("subscript").Text(c.src) == "__name__":
 			c.replacement(right)
 		}
 	case "identifier":
-		name := left.text(c.src)
+		name := left.Text(c.src)
 		c.ns.names[name] = true
 		if name == "__path__" || name == "__getattr__" {
 			c.ns.dynamic = true // namespace extension, or a __getattr__ made by a call
@@ -127,12 +128,12 @@ func (c *nsCollector) assignTarget(left, right *node) {
 
 // replacement handles sys.modules[__name__] = Class(...): the module's attributes are then
 // the instance's, found through the class's __getattr__ when it is a class of the module.
-func (c *nsCollector) replacement(value *node) {
-	if value != nil && value.kind == "identifier" {
-		value = c.assignedValue(value.text(c.src))
+func (c *nsCollector) replacement(value *syntax.Node) {
+	if value != nil && value.Kind == "identifier" {
+		value = c.assignedValue(value.Text(c.src))
 	}
-	if value != nil && value.kind == "call" {
-		name := value.child("function").text(c.src)
+	if value != nil && value.Kind == "call" {
+		name := value.Child("function").Text(c.src)
 		if cls := findClass(c.root, c.src, name); cls != nil {
 			if c.replaced != nil {
 				c.ns.dynamic = true
@@ -146,19 +147,19 @@ func (c *nsCollector) replacement(value *node) {
 
 // assignedValue returns the value of the top-level assignment to name, nil when there is
 // none.
-func (c *nsCollector) assignedValue(name string) *node {
+func (c *nsCollector) assignedValue(name string) *syntax.Node {
 	for _, s := range moduleStatements(c.root) {
-		if as := s.firstOfKind("assignment"); s.kind == "expression_statement" && as != nil && as.child("left").text(c.src) == name {
-			return as.child("right")
+		if as := s.FirstOfKind("assignment"); s.Kind == "expression_statement" && as != nil && as.Child("left").Text(c.src) == name {
+			return as.Child("right")
 		}
 	}
 	return nil
 }
 
 // findClass returns the top-level class named name, or nil.
-func findClass(root *node, src []byte, name string) *node {
+func findClass(root *syntax.Node, src []byte, name string) *syntax.Node {
 	for _, s := range moduleStatements(root) {
-		if d, _ := unwrap(s); d.kind == "class_definition" && d.child("name").text(src) == name {
+		if d, _ := unwrap(s); d.Kind == "class_definition" && d.Child("name").Text(src) == name {
 			return d
 		}
 	}
@@ -166,14 +167,14 @@ func findClass(root *node, src []byte, name string) *node {
 }
 
 // targets adds the names in a target list.
-func (c *nsCollector) targets(n *node) {
+func (c *nsCollector) targets(n *syntax.Node) {
 	if n == nil {
 		return
 	}
-	n.walk(func(m *node) bool {
-		switch m.kind {
+	n.Walk(func(m *syntax.Node) bool {
+		switch m.Kind {
 		case "identifier":
-			c.ns.names[m.text(c.src)] = true
+			c.ns.names[m.Text(c.src)] = true
 		case "attribute", "subscript":
 			return false
 		}
@@ -181,49 +182,49 @@ func (c *nsCollector) targets(n *node) {
 	})
 }
 
-func (c *nsCollector) importNames(s *node) {
-	for _, ch := range s.children {
-		if ch.field != "name" {
+func (c *nsCollector) importNames(s *syntax.Node) {
+	for _, ch := range s.Children {
+		if ch.Field != "name" {
 			continue
 		}
-		switch ch.kind {
+		switch ch.Kind {
 		case "dotted_name":
-			first, _, _ := strings.Cut(ch.text(c.src), ".")
+			first, _, _ := strings.Cut(ch.Text(c.src), ".")
 			c.ns.names[first] = true
 		case "aliased_import":
-			c.ns.names[ch.child("alias").text(c.src)] = true
+			c.ns.names[ch.Child("alias").Text(c.src)] = true
 		}
 	}
 }
 
-func (c *nsCollector) fromImport(s *node) {
-	for _, ch := range s.children {
+func (c *nsCollector) fromImport(s *syntax.Node) {
+	for _, ch := range s.Children {
 		switch {
-		case ch.kind == "wildcard_import":
-			c.star(c.resolve(s.child("module_name")))
-		case ch.field != "name":
-		case ch.kind == "aliased_import":
-			c.ns.names[ch.child("alias").text(c.src)] = true
+		case ch.Kind == "wildcard_import":
+			c.star(c.resolve(s.Child("module_name")))
+		case ch.Field != "name":
+		case ch.Kind == "aliased_import":
+			c.ns.names[ch.Child("alias").Text(c.src)] = true
 		default:
-			c.ns.names[lastName(ch.text(c.src))] = true
+			c.ns.names[lastName(ch.Text(c.src))] = true
 		}
 	}
 }
 
 // resolve returns the absolute name of the module an import statement names, relative
 // imports resolved against this module; "" when it climbs above the top.
-func (c *nsCollector) resolve(m *node) string {
+func (c *nsCollector) resolve(m *syntax.Node) string {
 	return resolveModule(m, c.src, c.module, c.pkg)
 }
 
 // resolveModule returns the absolute name of a from-import's module in module (pkg: an
 // __init__), "" when a relative import climbs above the top package.
-func resolveModule(m *node, src []byte, module string, pkg bool) string {
+func resolveModule(m *syntax.Node, src []byte, module string, pkg bool) string {
 	if m == nil {
 		return ""
 	}
-	text := m.text(src)
-	if m.kind != "relative_import" {
+	text := m.Text(src)
+	if m.Kind != "relative_import" {
 		return text
 	}
 	return absoluteModule(module, pkg, text)
@@ -288,11 +289,11 @@ func (c *nsCollector) star(module string) {
 }
 
 // globals adds the names functions declare global (and so may bind).
-func (c *nsCollector) globals(root *node) {
-	root.walk(func(n *node) bool {
-		if n.kind == "global_statement" {
-			for _, id := range n.namedChildren() {
-				c.ns.names[id.text(c.src)] = true
+func (c *nsCollector) globals(root *syntax.Node) {
+	root.Walk(func(n *syntax.Node) bool {
+		if n.Kind == "global_statement" {
+			for _, id := range n.NamedChildren() {
+				c.ns.names[id.Text(c.src)] = true
 			}
 		}
 		return true
@@ -302,12 +303,12 @@ func (c *nsCollector) globals(root *node) {
 // lazy adds the names the module's __getattr__ answers, or makes the namespace dynamic
 // when they cannot be listed.
 func (c *nsCollector) lazy() {
-	fns := []*node{c.getattr}
+	fns := []*syntax.Node{c.getattr}
 	if c.replaced != nil {
-		for _, s := range c.replaced.child("body").children {
-			if d, _ := unwrap(s); d.kind == "function_definition" || d.kind == "class_definition" {
-				c.ns.names[d.child("name").text(c.src)] = true
-				if d.child("name").text(c.src) == "__getattr__" {
+		for _, s := range c.replaced.Child("body").Children {
+			if d, _ := unwrap(s); d.Kind == "function_definition" || d.Kind == "class_definition" {
+				c.ns.names[d.Child("name").Text(c.src)] = true
+				if d.Child("name").Text(c.src) == "__getattr__" {
 					fns = append(fns, d)
 				}
 			}
@@ -329,10 +330,10 @@ func (c *nsCollector) lazy() {
 }
 
 // stringValue returns the value of a plain string literal.
-func stringValue(n *node, src []byte) (string, bool) {
-	if n == nil || n.kind != "string" || n.firstOfKind("interpolation") != nil {
+func stringValue(n *syntax.Node, src []byte) (string, bool) {
+	if n == nil || n.Kind != "string" || n.FirstOfKind("interpolation") != nil {
 		return "", false
 	}
-	s, err := strconv.Unquote(pyQuote(n.text(src)))
+	s, err := strconv.Unquote(pyQuote(n.Text(src)))
 	return s, err == nil
 }

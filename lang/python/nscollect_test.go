@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // nsJob is a job over a head tree of files, with no interpreter to ask.
@@ -22,7 +23,7 @@ func nsJob(files map[string]string) *job {
 		head[p] = &fstest.MapFile{Data: []byte(s)}
 	}
 	set := &change.Set{HeadFS: head, NoBase: true}
-	j := &job{fe: frontend{g: newGrammar()}, req: &lang.Request{Context: context.Background(), Changes: set},
+	j := &job{fe: frontend{g: syntax.NewGrammar()}, req: &lang.Request{Context: context.Background(), Changes: set},
 		members: map[string][]string{}, dyn: newDyn()}
 	j.path = &[]string{} // no sys.path: only the head tree is read
 	return j
@@ -140,7 +141,7 @@ func TestWarmNamespaceCache(t *testing.T) {
 	if err := os.WriteFile(lib, []byte("old = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fe := frontend{g: newGrammar(), srcs: newSrcCache()}
+	fe := frontend{g: syntax.NewGrammar(), srcs: newSrcCache()}
 	names := func() *namespace {
 		j := nsJob(nil)
 		j.fe = fe

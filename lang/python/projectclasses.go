@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentverify/agentverify/internal/crash"
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // classInfo is what the mixin check needs of one class of the project: its bases (and
@@ -162,30 +163,32 @@ func (j *job) projectSources() [][]byte {
 }
 
 // collectClasses appends the class definitions under n, nested ones included.
-func collectClasses(n *node, src []byte, out *[]namedClass) { collectDecorated(n, src, nil, out) }
+func collectClasses(n *syntax.Node, src []byte, out *[]namedClass) {
+	collectDecorated(n, src, nil, out)
+}
 
 // collectDecorated is collectClasses for n under the given decorators.
-func collectDecorated(n *node, src []byte, decorators []string, out *[]namedClass) {
+func collectDecorated(n *syntax.Node, src []byte, decorators []string, out *[]namedClass) {
 	if n == nil {
 		return
 	}
-	if n.kind == "class_definition" {
-		if name := n.child("name"); name != nil {
-			c := &classInfo{bases: classBases(n.child("superclasses"), src), attrs: map[string]bool{}}
-			classAttrs(n.child("body"), src, c.attrs, false)
+	if n.Kind == "class_definition" {
+		if name := n.Child("name"); name != nil {
+			c := &classInfo{bases: classBases(n.Child("superclasses"), src), attrs: map[string]bool{}}
+			classAttrs(n.Child("body"), src, c.attrs, false)
 			c.init, c.fields = classInit(n, decorators, src)
-			*out = append(*out, namedClass{name.text(src), c})
+			*out = append(*out, namedClass{name.Text(src), c})
 		}
 	}
-	if n.kind == "assignment" {
-		outside(n.child("left"), src, out)
+	if n.Kind == "assignment" {
+		outside(n.Child("left"), src, out)
 	}
 	var decos []string
-	if n.kind == "decorated_definition" {
+	if n.Kind == "decorated_definition" {
 		decos = decoratorTexts(n, src)
 	}
-	for _, ch := range n.children {
-		if ch.field == "definition" {
+	for _, ch := range n.Children {
+		if ch.Field == "definition" {
 			collectDecorated(ch, src, decos, out)
 		} else {
 			collectDecorated(ch, src, nil, out)
@@ -195,15 +198,15 @@ func collectDecorated(n *node, src []byte, decorators []string, out *[]namedClas
 
 // outside records C.attr = … written outside the class (logging's Logger.manager =
 // Manager(Logger.root)) as an attribute of every class named C.
-func outside(left *node, src []byte, out *[]namedClass) {
-	if left == nil || left.kind != "attribute" {
+func outside(left *syntax.Node, src []byte, out *[]namedClass) {
+	if left == nil || left.Kind != "attribute" {
 		return
 	}
-	obj, a := left.child("object"), left.child("attribute")
-	if obj == nil || a == nil || obj.kind != "identifier" || obj.text(src) == "self" || obj.text(src) == "cls" {
+	obj, a := left.Child("object"), left.Child("attribute")
+	if obj == nil || a == nil || obj.Kind != "identifier" || obj.Text(src) == "self" || obj.Text(src) == "cls" {
 		return
 	}
-	*out = append(*out, namedClass{obj.text(src), &classInfo{attrs: map[string]bool{a.text(src): true}}})
+	*out = append(*out, namedClass{obj.Text(src), &classInfo{attrs: map[string]bool{a.Text(src): true}}})
 }
 
 // definedOn reports whether a class named class, or one of its bases in the project,
@@ -223,17 +226,17 @@ func (j *job) definedOn(class, attr string) bool {
 
 // classBases are the last dotted names of a class's bases and metaclass (a class is its
 // metaclass's self).
-func classBases(sup *node, src []byte) []string {
+func classBases(sup *syntax.Node, src []byte) []string {
 	if sup == nil {
 		return nil
 	}
 	var out []string
-	for _, b := range sup.namedChildren() {
-		if b.kind == "keyword_argument" && b.child("name").text(src) == "metaclass" {
-			b = b.child("value")
+	for _, b := range sup.NamedChildren() {
+		if b.Kind == "keyword_argument" && b.Child("name").Text(src) == "metaclass" {
+			b = b.Child("value")
 		}
-		if b != nil && (b.kind == "identifier" || b.kind == "attribute") {
-			t := b.text(src)
+		if b != nil && (b.Kind == "identifier" || b.Kind == "attribute") {
+			t := b.Text(src)
 			out = append(out, t[strings.LastIndexByte(t, '.')+1:])
 		}
 	}
@@ -242,53 +245,53 @@ func classBases(sup *node, src []byte) []string {
 
 // classAttrs adds the names a class body defines: its functions and assigned names, and
 // every self.name (any attribute of a method's receiver) its methods assign.
-func classAttrs(n *node, src []byte, attrs map[string]bool, inMethod bool) {
+func classAttrs(n *syntax.Node, src []byte, attrs map[string]bool, inMethod bool) {
 	if n == nil {
 		return
 	}
-	switch n.kind {
+	switch n.Kind {
 	case "class_definition":
 		if !inMethod {
-			if name := n.child("name"); name != nil {
-				attrs[name.text(src)] = true
+			if name := n.Child("name"); name != nil {
+				attrs[name.Text(src)] = true
 			}
 		}
 		return // a nested class's body is its own
 	case "function_definition":
 		if !inMethod {
-			if name := n.child("name"); name != nil {
-				attrs[name.text(src)] = true
+			if name := n.Child("name"); name != nil {
+				attrs[name.Text(src)] = true
 			}
 		}
-		classAttrs(n.child("body"), src, attrs, true)
+		classAttrs(n.Child("body"), src, attrs, true)
 		return
 	case "assignment", "augmented_assignment":
-		assignedAttrs(n.child("left"), src, attrs, inMethod)
+		assignedAttrs(n.Child("left"), src, attrs, inMethod)
 	}
-	for _, ch := range n.children {
+	for _, ch := range n.Children {
 		classAttrs(ch, src, attrs, inMethod)
 	}
 }
 
 // assignedAttrs adds what an assignment's left side defines: a name in the class body, an
 // attribute of self (or cls) in a method.
-func assignedAttrs(n *node, src []byte, attrs map[string]bool, inMethod bool) {
+func assignedAttrs(n *syntax.Node, src []byte, attrs map[string]bool, inMethod bool) {
 	if n == nil {
 		return
 	}
-	switch n.kind {
+	switch n.Kind {
 	case "identifier":
 		if !inMethod {
-			attrs[n.text(src)] = true
+			attrs[n.Text(src)] = true
 		}
 	case "attribute":
-		if obj := n.child("object"); obj != nil && (obj.text(src) == "self" || obj.text(src) == "cls") {
-			if a := n.child("attribute"); a != nil {
-				attrs[a.text(src)] = true
+		if obj := n.Child("object"); obj != nil && (obj.Text(src) == "self" || obj.Text(src) == "cls") {
+			if a := n.Child("attribute"); a != nil {
+				attrs[a.Text(src)] = true
 			}
 		}
 	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list":
-		for _, ch := range n.namedChildren() {
+		for _, ch := range n.NamedChildren() {
 			assignedAttrs(ch, src, attrs, inMethod)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // dropFalseAlarms drops the findings that idiomatic code draws from pyright (design.md
@@ -20,7 +21,7 @@ func (j *job) dropFalseAlarms(ps []lang.Problem) []lang.Problem {
 	}
 	out := ps[:0]
 	keywords := map[lang.Location]bool{}
-	calls := map[*node]bool{}
+	calls := map[*syntax.Node]bool{}
 	var generated []lang.Problem
 	for _, p := range ps {
 		if mine, ok := j.generatedInit(byPath[p.Location.File], p, calls); ok {
@@ -113,15 +114,15 @@ func (j *job) otherPython(t *target) otherCode {
 	aliased := aliasedTypes(t.tree, t.src)
 	consts := versionConstants(t)
 	o = append(o, moduleSkip(t.tree, t.src, consts)...)
-	t.tree.walk(func(n *node) bool {
-		switch n.kind {
+	t.tree.Walk(func(n *syntax.Node) bool {
+		switch n.Kind {
 		case "decorated_definition":
 			o = append(o, skipGuard(n, t.src, consts)...)
 		case "block", "module":
 			o = append(o, earlyReturns(n, t.src)...)
 		case "try_statement":
-			if b := n.child("body"); b != nil && catches(n, t.src, "AttributeError") {
-				o = append(o, guardedRange{from: b.pos.Line, to: b.endPos.Line, members: true})
+			if b := n.Child("body"); b != nil && catches(n, t.src, "AttributeError") {
+				o = append(o, guardedRange{from: b.Pos.Line, to: b.EndPos.Line, members: true})
 			}
 		case "with_statement":
 			o = append(o, suppressed(n, t.src)...)
@@ -141,19 +142,19 @@ func (j *job) otherPython(t *target) otherCode {
 // featureProbes are the module's names bound to getattr(obj, "name", None): a test of
 // the name against None is a feature test (six's print_ = getattr(builtins, "print",
 // None); if print_ is None: def print_(…) for Python 2.5).
-func featureProbes(root *node, src []byte) map[string]bool {
+func featureProbes(root *syntax.Node, src []byte) map[string]bool {
 	out := map[string]bool{}
 	for _, s := range moduleStatements(root) {
-		as := s.firstOfKind("assignment")
-		if s.kind != "expression_statement" || as == nil || as.child("left").kind != "identifier" {
+		as := s.FirstOfKind("assignment")
+		if s.Kind != "expression_statement" || as == nil || as.Child("left").Kind != "identifier" {
 			continue
 		}
-		r := as.child("right")
-		if r == nil || r.kind != "call" || r.child("function").text(src) != "getattr" {
+		r := as.Child("right")
+		if r == nil || r.Kind != "call" || r.Child("function").Text(src) != "getattr" {
 			continue
 		}
-		if args := r.child("arguments").namedChildren(); len(args) == 3 && args[2].text(src) == "None" {
-			out[as.child("left").text(src)] = true
+		if args := r.Child("arguments").NamedChildren(); len(args) == 3 && args[2].Text(src) == "None" {
+			out[as.Child("left").Text(src)] = true
 		}
 	}
 	return out
@@ -161,27 +162,27 @@ func featureProbes(root *node, src []byte) map[string]bool {
 
 // suppressed guards the body of `with contextlib.suppress(AttributeError)` (its members)
 // and of suppress(ImportError) (all of it: an optional import).
-func suppressed(with *node, src []byte) []guardedRange {
-	clause := with.firstOfKind("with_clause")
-	body := with.child("body")
-	if clause == nil || body == nil || !strings.Contains(clause.text(src), "suppress(") {
+func suppressed(with *syntax.Node, src []byte) []guardedRange {
+	clause := with.FirstOfKind("with_clause")
+	body := with.Child("body")
+	if clause == nil || body == nil || !strings.Contains(clause.Text(src), "suppress(") {
 		return nil
 	}
-	c := clause.text(src)
+	c := clause.Text(src)
 	switch {
 	case strings.Contains(c, "ImportError") || strings.Contains(c, "ModuleNotFoundError"):
-		return []guardedRange{{from: body.pos.Line, to: body.endPos.Line}}
+		return []guardedRange{{from: body.Pos.Line, to: body.EndPos.Line}}
 	case strings.Contains(c, "AttributeError"):
-		return []guardedRange{{from: body.pos.Line, to: body.endPos.Line, members: true}}
+		return []guardedRange{{from: body.Pos.Line, to: body.EndPos.Line, members: true}}
 	}
 	return nil
 }
 
 // catches reports whether one of a try's handlers names the exception class.
-func catches(try *node, src []byte, class string) bool {
-	for _, c := range try.children {
-		if c.kind == "except_clause" {
-			header, _, _ := strings.Cut(c.text(src), ":")
+func catches(try *syntax.Node, src []byte, class string) bool {
+	for _, c := range try.Children {
+		if c.Kind == "except_clause" {
+			header, _, _ := strings.Cut(c.Text(src), ":")
 			if strings.Contains(header, class) {
 				return true
 			}
@@ -193,19 +194,19 @@ func catches(try *node, src []byte, class string) bool {
 // earlyReturns are the hasattr guards of a block that return or raise when the member
 // exists: the rest of the block is the fallback (if hasattr(m, "new"): return m.new(x)
 // followed by return m.old(x)).
-func earlyReturns(block *node, src []byte) []guardedRange {
+func earlyReturns(block *syntax.Node, src []byte) []guardedRange {
 	var out []guardedRange
-	for _, s := range block.children {
-		if s.kind != "if_statement" || s.child("alternative") != nil {
+	for _, s := range block.Children {
+		if s.Kind != "if_statement" || s.Child("alternative") != nil {
 			continue
 		}
-		m := hasattrTest.FindStringSubmatch(strings.TrimSpace(s.child("condition").text(src)))
-		body := blockOf(s.child("consequence"))
+		m := hasattrTest.FindStringSubmatch(strings.TrimSpace(s.Child("condition").Text(src)))
+		body := blockOf(s.Child("consequence"))
 		if m == nil || len(body) == 0 {
 			continue
 		}
-		if last := body[len(body)-1]; last.kind == "return_statement" || last.kind == "raise_statement" {
-			out = append(out, guardedRange{from: s.pos.Line, to: block.endPos.Line, owner: m[1]})
+		if last := body[len(body)-1]; last.Kind == "return_statement" || last.Kind == "raise_statement" {
+			out = append(out, guardedRange{from: s.Pos.Line, to: block.EndPos.Line, owner: m[1]})
 		}
 	}
 	return out
@@ -213,23 +214,23 @@ func earlyReturns(block *node, src []byte) []guardedRange {
 
 // ifGuards are the ranges an if statement guards: the fallback of a feature probe, the
 // Python 2 branch of an alias test, the whole statement for a hasattr test.
-func ifGuards(n *node, src []byte, probes map[string]bool) []guardedRange {
+func ifGuards(n *syntax.Node, src []byte, probes map[string]bool) []guardedRange {
 	var o []guardedRange
-	cond := strings.TrimSpace(n.child("condition").text(src))
-	c := n.child("consequence")
+	cond := strings.TrimSpace(n.Child("condition").Text(src))
+	c := n.Child("consequence")
 	if v, ok := strings.CutSuffix(cond, " is None"); ok && probes[v] && c != nil {
-		o = append(o, guardedRange{from: c.pos.Line, to: c.endPos.Line}) // the fallback
+		o = append(o, guardedRange{from: c.Pos.Line, to: c.EndPos.Line}) // the fallback
 	}
 	if m := py2Alias.FindStringSubmatch(cond); m != nil {
 		py2 := strings.HasPrefix(m[2], "PY2") || strings.HasSuffix(m[2], "2")
 		if (m[1] != "") == py2 {
 			o = append(o, elseRanges(n)...) // if PY3: / if not PY2: … else: Python 2
 		} else if c != nil {
-			o = append(o, guardedRange{from: c.pos.Line, to: c.endPos.Line})
+			o = append(o, guardedRange{from: c.Pos.Line, to: c.EndPos.Line})
 		}
 	}
 	if m := hasattrTest.FindStringSubmatch(cond); m != nil {
-		o = append(o, guardedRange{from: n.pos.Line, to: n.endPos.Line, owner: m[1]})
+		o = append(o, guardedRange{from: n.Pos.Line, to: n.EndPos.Line, owner: m[1]})
 	}
 	return o
 }
@@ -242,30 +243,30 @@ var pyAliasIn = regexp.MustCompile(`\b(PY2|PY3\w*|IS_PY[23]|PYTHON[23])\b`)
 // binary_type)), or a type the module binds differently per Python (isinstance(s,
 // binary_type), binary_type = bytes under PY3, str else): pyright sees those types as
 // both Pythons' at once, so its narrowing is wrong.
-func aliasNarrowing(n *node, src []byte, aliased map[string]bool) []guardedRange {
-	cond := n.child("condition").text(src)
-	c := n.child("consequence")
+func aliasNarrowing(n *syntax.Node, src []byte, aliased map[string]bool) []guardedRange {
+	cond := n.Child("condition").Text(src)
+	c := n.Child("consequence")
 	if c == nil || !strings.Contains(cond, "isinstance(") {
 		return nil
 	}
 	if pyAliasIn.MatchString(cond) || mentionsAny(cond, aliased) {
-		return []guardedRange{{from: c.pos.Line, to: c.endPos.Line, members: true}}
+		return []guardedRange{{from: c.Pos.Line, to: c.EndPos.Line, members: true}}
 	}
 	return nil
 }
 
 // aliasedTypes are the names the module binds in the branches of a version-alias test.
-func aliasedTypes(root *node, src []byte) map[string]bool {
+func aliasedTypes(root *syntax.Node, src []byte) map[string]bool {
 	out := map[string]bool{}
-	for _, s := range root.children {
-		if s.kind != "if_statement" || !py2Alias.MatchString(strings.TrimSpace(s.child("condition").text(src))) {
+	for _, s := range root.Children {
+		if s.Kind != "if_statement" || !py2Alias.MatchString(strings.TrimSpace(s.Child("condition").Text(src))) {
 			continue
 		}
-		s.walk(func(m *node) bool {
-			if m.kind == "assignment" && m.child("left").kind == "identifier" {
-				out[m.child("left").text(src)] = true
+		s.Walk(func(m *syntax.Node) bool {
+			if m.Kind == "assignment" && m.Child("left").Kind == "identifier" {
+				out[m.Child("left").Text(src)] = true
 			}
-			return m.kind != "function_definition" && m.kind != "class_definition"
+			return m.Kind != "function_definition" && m.Kind != "class_definition"
 		})
 	}
 	return out
@@ -282,11 +283,11 @@ func mentionsAny(text string, names map[string]bool) bool {
 }
 
 // elseRanges are the lines of an if statement's elif and else branches.
-func elseRanges(n *node) []guardedRange {
+func elseRanges(n *syntax.Node) []guardedRange {
 	var out []guardedRange
-	for _, c := range n.children {
-		if c.field == "alternative" {
-			out = append(out, guardedRange{from: c.pos.Line, to: c.endPos.Line})
+	for _, c := range n.Children {
+		if c.Field == "alternative" {
+			out = append(out, guardedRange{from: c.Pos.Line, to: c.EndPos.Line})
 		}
 	}
 	return out
@@ -335,7 +336,7 @@ func (j *job) stubConditions(module string) (all, platform map[string]bool) {
 	if src == nil {
 		return all, platform
 	}
-	tree, err := j.fe.g.parse(src)
+	tree, err := j.fe.g.Parse(src)
 	if err != nil {
 		return all, platform
 	}
@@ -344,8 +345,8 @@ func (j *job) stubConditions(module string) (all, platform map[string]bool) {
 	for _, n := range names {
 		all[n] = true
 	}
-	tree.walk(func(n *node) bool {
-		if n.kind == "if_statement" && strings.Contains(n.child("condition").text(src), "sys.platform") {
+	tree.Walk(func(n *syntax.Node) bool {
+		if n.Kind == "if_statement" && strings.Contains(n.Child("condition").Text(src), "sys.platform") {
 			var under []string
 			stubNames(n, src, "", &under)
 			for _, u := range under {
@@ -353,8 +354,8 @@ func (j *job) stubConditions(module string) (all, platform map[string]bool) {
 			}
 			return false
 		}
-		return n.kind == "module" || n.kind == "if_statement" || n.kind == "block" ||
-			n.kind == "else_clause" || n.kind == "elif_clause"
+		return n.Kind == "module" || n.Kind == "if_statement" || n.Kind == "block" ||
+			n.Kind == "else_clause" || n.Kind == "elif_clause"
 	})
 	return all, platform
 }
@@ -389,7 +390,7 @@ func assignedMember(t *target, p lang.Problem) bool {
 		return false
 	}
 	if n := t.attributeAt(p.Location); n != nil {
-		return n.field == "left" // not an annotation: x: collections.Mapping = {}
+		return n.Field == "left" // not an annotation: x: collections.Mapping = {}
 	}
 	line := lineAt(t, p.Location.Line)
 	if p.Location.EndColumn-1 > len(line) {
@@ -421,14 +422,14 @@ func privateClassKeyword(t *target, p lang.Problem) bool {
 		return false
 	}
 	found := false
-	t.tree.walk(func(n *node) bool {
-		if found || n.kind != "class_definition" || n.pos.Line > p.Location.Line || n.endPos.Line < p.Location.Line {
+	t.tree.Walk(func(n *syntax.Node) bool {
+		if found || n.Kind != "class_definition" || n.Pos.Line > p.Location.Line || n.EndPos.Line < p.Location.Line {
 			return !found
 		}
-		sup := n.child("superclasses")
-		if sup != nil && sup.pos.Line <= p.Location.Line && p.Location.Line <= sup.endPos.Line {
-			for _, b := range sup.namedChildren() {
-				found = found || b.kind == "attribute" && strings.HasPrefix(b.child("attribute").text(t.src), "_")
+		sup := n.Child("superclasses")
+		if sup != nil && sup.Pos.Line <= p.Location.Line && p.Location.Line <= sup.EndPos.Line {
+			for _, b := range sup.NamedChildren() {
+				found = found || b.Kind == "attribute" && strings.HasPrefix(b.Child("attribute").Text(t.src), "_")
 			}
 		}
 		return true

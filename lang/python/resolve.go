@@ -10,6 +10,7 @@ import (
 	"github.com/agentverify/agentverify/internal/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // step is one analysis of the resolver. Resolve runs the frontend's steps in order over
@@ -54,7 +55,7 @@ type target struct {
 	f    *change.File
 	src  []byte
 	lf   *lang.File
-	tree *node // nil when the grammar is unavailable
+	tree *syntax.Node // nil when the grammar is unavailable
 	// broken is set when the file has syntax errors: only they are reported for it.
 	broken bool
 	idx    *fileIndex

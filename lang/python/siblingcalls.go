@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 	"github.com/agentverify/agentverify/lang/suggest"
 )
 
@@ -20,7 +21,7 @@ import (
 // sibling is one function of a module, with its overloads and the source they are in.
 type sibling struct {
 	name string
-	defs []*node
+	defs []*syntax.Node
 	src  []byte
 }
 
@@ -55,10 +56,10 @@ func (j *job) signatureSibling(t *target, p *lang.Problem, argType string) {
 	if call == nil || t.idx == nil {
 		return
 	}
-	fnNode := call.child("function")
-	fn := fnNode.text(t.src)
+	fnNode := call.Child("function")
+	fn := fnNode.Text(t.src)
 	module, name, ok := t.callee(fn)
-	a := callArgs(call.child("arguments"), t.src)
+	a := callArgs(call.Child("arguments"), t.src)
 	if !ok || a.unknown {
 		return
 	}
@@ -73,10 +74,10 @@ func (j *job) signatureSibling(t *target, p *lang.Problem, argType string) {
 	}
 	p.Suggestion = fmt.Sprintf("did you mean %s? (the call fits its signature)", strings.Join(names, " or "))
 	if len(fits) == 1 && prefix != "" {
-		at := fnNode.child("attribute")
+		at := fnNode.Child("attribute")
 		p.Fix = &lang.Fix{Description: fmt.Sprintf("call %s instead of %s", names[0], fn),
-			Edits: []lang.Edit{{Range: lang.Location{File: t.f.Path, Line: at.pos.Line, Column: at.pos.Column,
-				EndLine: at.endPos.Line, EndColumn: at.endPos.Column + 1}, NewText: fits[0]}}}
+			Edits: []lang.Edit{{Range: lang.Location{File: t.f.Path, Line: at.Pos.Line, Column: at.Pos.Column,
+				EndLine: at.EndPos.Line, EndColumn: at.EndPos.Column + 1}, NewText: fits[0]}}}
 	}
 }
 
@@ -185,15 +186,15 @@ func (j *job) siblings(module string) []sibling {
 
 // siblingsOf lists the top-level functions of a module's tree with their overloads; only
 // (and named as) those in rename when it is not nil.
-func siblingsOf(root *node, src []byte, rename map[string]string) []sibling {
+func siblingsOf(root *syntax.Node, src []byte, rename map[string]string) []sibling {
 	byName := map[string]int{}
 	var out []sibling
 	for _, s := range moduleStatements(root) {
 		d, _ := unwrap(s)
-		if d.kind != "function_definition" {
+		if d.Kind != "function_definition" {
 			continue
 		}
-		name := d.child("name").text(src)
+		name := d.Child("name").Text(src)
 		if rename != nil {
 			local, ok := rename[name]
 			if !ok {
@@ -213,16 +214,16 @@ func siblingsOf(root *node, src []byte, rename map[string]string) []sibling {
 }
 
 // callAround returns the innermost call whose span holds loc.
-func (t *target) callAround(loc lang.Location) *node {
+func (t *target) callAround(loc lang.Location) *syntax.Node {
 	if t.tree == nil {
 		return nil
 	}
-	var found *node
-	t.tree.walk(func(n *node) bool {
+	var found *syntax.Node
+	t.tree.Walk(func(n *syntax.Node) bool {
 		if !within2(n, loc) {
 			return false
 		}
-		if n.kind == "call" && n.child("arguments") != nil && n.child("arguments").kind == "argument_list" {
+		if n.Kind == "call" && n.Child("arguments") != nil && n.Child("arguments").Kind == "argument_list" {
 			found = n
 		}
 		return true
@@ -231,22 +232,22 @@ func (t *target) callAround(loc lang.Location) *node {
 }
 
 // within2 reports whether loc's start lies in n.
-func within2(n *node, loc lang.Location) bool {
-	after := loc.Line > n.pos.Line || loc.Line == n.pos.Line && loc.Column >= n.pos.Column
-	before := loc.Line < n.endPos.Line || loc.Line == n.endPos.Line && loc.Column <= n.endPos.Column
+func within2(n *syntax.Node, loc lang.Location) bool {
+	after := loc.Line > n.Pos.Line || loc.Line == n.Pos.Line && loc.Column >= n.Pos.Column
+	before := loc.Line < n.EndPos.Line || loc.Line == n.EndPos.Line && loc.Column <= n.EndPos.Column
 	return after && before
 }
 
 // argumentIndex returns the position of the positional argument of call at loc, -1 when
 // loc is not at one.
-func argumentIndex(call *node, loc lang.Location, src []byte) int {
+func argumentIndex(call *syntax.Node, loc lang.Location, src []byte) int {
 	i := 0
-	for _, c := range call.child("arguments").namedChildren() {
-		switch c.kind {
+	for _, c := range call.Child("arguments").NamedChildren() {
+		switch c.Kind {
 		case "keyword_argument", "comment":
 			continue
 		}
-		if c.pos.Line == loc.Line && c.pos.Column == loc.Column {
+		if c.Pos.Line == loc.Line && c.Pos.Column == loc.Column {
 			return i
 		}
 		i++
@@ -256,16 +257,16 @@ func argumentIndex(call *node, loc lang.Location, src []byte) int {
 
 // annotationAt returns the annotation of the positional parameter at index i of def
 // (self and cls included as written), "" when it has none.
-func annotationAt(def *node, src []byte, i int) string {
+func annotationAt(def *syntax.Node, src []byte, i int) string {
 	k := 0
-	for _, p := range def.child("parameters").namedChildren() {
-		switch p.kind {
+	for _, p := range def.Child("parameters").NamedChildren() {
+		switch p.Kind {
 		case "positional_separator", "keyword_separator", "list_splat_pattern", "dictionary_splat_pattern", "comment":
 			continue
 		}
 		if k == i {
-			if ty := p.child("type"); ty != nil {
-				return ty.text(src)
+			if ty := p.Child("type"); ty != nil {
+				return ty.Text(src)
 			}
 			return ""
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/internal/testkit/pyrighttest"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -55,11 +56,11 @@ func BenchmarkBeyondPyright(b *testing.B) {
 		req := &lang.Request{Context: context.Background(), Changes: set, Policy: policy.Default()}
 		b.Run("cold/"+name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				runBeyond(b, frontend{g: newGrammar()}, req)
+				runBeyond(b, frontend{g: syntax.NewGrammar()}, req)
 			}
 		})
 		b.Run("warm/"+name, func(b *testing.B) {
-			fe := frontend{g: newGrammar(), srcs: newSrcCache()}
+			fe := frontend{g: syntax.NewGrammar(), srcs: newSrcCache()}
 			runBeyond(b, fe, req)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

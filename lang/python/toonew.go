@@ -6,6 +6,7 @@ import (
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pydeps"
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // addedIn holds CPython facts pyright's bundled stubs no longer check: typeshed drops the
@@ -122,23 +123,23 @@ func tooNewImports(t *target, std *pyright.Stdlib, names map[string]string, floo
 // tooNewUses reports m.name attributes and distinctive method calls newer than floor.
 func tooNewUses(t *target, names, methods map[string]string, floor string) []lang.Problem {
 	var out []lang.Problem
-	t.tree.walk(func(n *node) bool {
-		if n.kind != "attribute" || t.idx.guarded(n.pos.Line) {
+	t.tree.Walk(func(n *syntax.Node) bool {
+		if n.Kind != "attribute" || t.idx.guarded(n.Pos.Line) {
 			return true
 		}
-		attr := n.child("attribute")
-		obj := n.child("object")
+		attr := n.Child("attribute")
+		obj := n.Child("object")
 		if attr == nil || obj == nil {
 			return true
 		}
-		name := attr.text(t.src)
-		q := t.idx.qualified(n.text(t.src))
+		name := attr.Text(t.src)
+		q := t.idx.qualified(n.Text(t.src))
 		if v, ok := names[q]; ok && pyright.Less(floor, v) {
-			out = append(out, tooNew(t, attr.pos, q, v, floor))
+			out = append(out, tooNew(t, attr.Pos, q, v, floor))
 			return false
 		}
 		if v, ok := methods[name]; ok && q == "" && !t.idx.defs[name] && pyright.Less(floor, v) {
-			out = append(out, tooNew(t, attr.pos, "the method "+name, v, floor))
+			out = append(out, tooNew(t, attr.Pos, "the method "+name, v, floor))
 		}
 		return true
 	})

@@ -1,4 +1,4 @@
-package python
+package syntax
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 // py3Rules find what tree-sitter's grammar accepts but Python 3 rejects: Python 2
 // syntax (the grammar covers both) and the argument-order rules CPython's parser
 // enforces. Each reports the offending node and a message, or nil.
-var py3Rules = map[string]func(n *node, src []byte) (*node, string){
+var py3Rules = map[string]func(n *Node, src []byte) (*Node, string){
 	"print_statement":     printStatement,
 	"exec_statement":      py2Statement("Python 2 exec statement; call exec(...) instead"),
 	"comparison_operator": notEqualOperator,
@@ -20,28 +20,38 @@ var py3Rules = map[string]func(n *node, src []byte) (*node, string){
 	"argument_list":       argumentOrder,
 }
 
+// Python3Error returns the node at or under n that tree-sitter's grammar accepts but
+// Python 3 rejects, and why; nil when n is valid Python 3.
+func Python3Error(n *Node, src []byte) (*Node, string) {
+	rule := py3Rules[n.Kind]
+	if rule == nil {
+		return nil, ""
+	}
+	return rule(n, src)
+}
+
 // printStatement rejects print "x"; print >>f, x is a valid (if useless) expression.
-func printStatement(n *node, _ []byte) (*node, string) {
-	if n.firstOfKind("chevron") != nil {
+func printStatement(n *Node, _ []byte) (*Node, string) {
+	if n.FirstOfKind("chevron") != nil {
 		return nil, ""
 	}
 	return n, "Python 2 print statement; call print(...) instead"
 }
 
-func py2Statement(msg string) func(*node, []byte) (*node, string) {
-	return func(n *node, _ []byte) (*node, string) { return n, msg }
+func py2Statement(msg string) func(*Node, []byte) (*Node, string) {
+	return func(n *Node, _ []byte) (*Node, string) { return n, msg }
 }
 
-func notEqualOperator(n *node, _ []byte) (*node, string) {
-	if op := n.firstOfKind("<>"); op != nil {
+func notEqualOperator(n *Node, _ []byte) (*Node, string) {
+	if op := n.FirstOfKind("<>"); op != nil {
 		return op, "'<>' is Python 2; use '!='"
 	}
 	return nil, ""
 }
 
 // integerLiteral rejects 10L and 0777.
-func integerLiteral(n *node, src []byte) (*node, string) {
-	t := n.text(src)
+func integerLiteral(n *Node, src []byte) (*Node, string) {
+	t := n.Text(src)
 	switch {
 	case strings.HasSuffix(t, "l") || strings.HasSuffix(t, "L"):
 		return n, "Python 2 long literal " + t + "; drop the L"
@@ -56,8 +66,8 @@ var validPrefixes = map[string]bool{"": true, "r": true, "u": true, "b": true, "
 	"br": true, "rb": true, "fr": true, "rf": true, "tr": true, "rt": true}
 
 // stringPrefix rejects backquotes and string prefixes Python 3 lacks, such as ur.
-func stringPrefix(n *node, src []byte) (*node, string) {
-	t := n.text(src)
+func stringPrefix(n *Node, src []byte) (*Node, string) {
+	t := n.Text(src)
 	if strings.HasPrefix(t, "`") {
 		return n, "backquotes are Python 2; use repr(...)"
 	}
@@ -68,15 +78,15 @@ func stringPrefix(n *node, src []byte) (*node, string) {
 	return nil, ""
 }
 
-func raiseComma(n *node, _ []byte) (*node, string) {
-	if l := n.firstOfKind("expression_list"); l != nil {
+func raiseComma(n *Node, _ []byte) (*Node, string) {
+	if l := n.FirstOfKind("expression_list"); l != nil {
 		return l, "raise E, msg is Python 2; use raise E(msg)"
 	}
 	return nil, ""
 }
 
-func exceptComma(n *node, _ []byte) (*node, string) {
-	if c := n.firstOfKind(","); c != nil {
+func exceptComma(n *Node, _ []byte) (*Node, string) {
+	if c := n.FirstOfKind(","); c != nil {
 		return c, "except E, e is Python 2; use except E as e"
 	}
 	return nil, ""
@@ -84,15 +94,15 @@ func exceptComma(n *node, _ []byte) (*node, string) {
 
 // parameterOrder rejects tuple parameters and a parameter without a default after one
 // with a default (before any * or *args, after which keyword-only parameters follow).
-func parameterOrder(n *node, _ []byte) (*node, string) {
+func parameterOrder(n *Node, _ []byte) (*Node, string) {
 	defaults := false
-	for _, p := range n.namedChildren() {
-		if p.kind == "typed_parameter" {
-			if inner := firstNamed(p); inner != nil && inner.kind != "identifier" {
+	for _, p := range n.NamedChildren() {
+		if p.Kind == "typed_parameter" {
+			if inner := p.FirstNamed(); inner != nil && inner.Kind != "identifier" {
 				return nil, "" // *args: int or **kw: int
 			}
 		}
-		switch p.kind {
+		switch p.Kind {
 		case "tuple_pattern":
 			return p, "tuple parameters are Python 2; unpack inside the function"
 		case "default_parameter", "typed_default_parameter":
@@ -110,10 +120,10 @@ func parameterOrder(n *node, _ []byte) (*node, string) {
 
 // argumentOrder rejects a positional argument after a keyword argument or **mapping,
 // and *iterable after **mapping.
-func argumentOrder(n *node, _ []byte) (*node, string) {
+func argumentOrder(n *Node, _ []byte) (*Node, string) {
 	keyword, mapping := false, false
-	for _, a := range n.namedChildren() {
-		switch a.kind {
+	for _, a := range n.NamedChildren() {
+		switch a.Kind {
 		case "keyword_argument":
 			keyword = true
 		case "dictionary_splat":

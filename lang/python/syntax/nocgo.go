@@ -1,16 +1,16 @@
 //go:build !cgo
 
-package python
+package syntax
 
 import "errors"
 
-// grammar stands in for tree-sitter's grammar in a build without cgo.
-type grammar struct{}
+// Grammar stands in for tree-sitter's grammar in a build without cgo.
+type Grammar struct{}
 
-func newGrammar() *grammar { return &grammar{} }
+func NewGrammar() *Grammar { return &Grammar{} }
 
 // errNoCgo says why a build without cgo cannot parse Python: the grammar is C. A
 // Python file then fails to verify, loudly, instead of passing unchecked.
 var errNoCgo = errors.New("this agentverify was built without cgo (CGO_ENABLED=0) and cannot parse Python; rebuild it with a C compiler and CGO_ENABLED=1")
 
-func (*grammar) parse([]byte) (*node, error) { return nil, errNoCgo }
+func (*Grammar) Parse([]byte) (*Node, error) { return nil, errNoCgo }

@@ -1,6 +1,6 @@
 //go:build cgo
 
-package python
+package syntax
 
 /*
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 //go:build cgo
 
-package python
+package syntax
 
 import (
 	"errors"
@@ -16,9 +16,9 @@ import (
 // is cancelled or misconfigured.
 var errNoTree = errors.New("tree-sitter returned no syntax tree")
 
-// grammar is tree-sitter's Python language with its kind and field names in Go tables,
+// Grammar is tree-sitter's Python language with its kind and field names in Go tables,
 // so that copying a tree costs no cgo call per name. It is immutable.
-type grammar struct {
+type Grammar struct {
 	lang   *sitter.Language
 	kinds  []string // by kind id
 	named  []bool   // by kind id
@@ -28,10 +28,10 @@ type grammar struct {
 // errorKind is tree-sitter's kind id of ERROR nodes.
 const errorKind = 0xFFFF
 
-func newGrammar() *grammar {
+func NewGrammar() *Grammar {
 	useLibcAllocator()
 	l := sitter.NewLanguage(tspython.Language())
-	g := &grammar{lang: l}
+	g := &Grammar{lang: l}
 	for id := uint32(0); id < l.NodeKindCount(); id++ {
 		g.kinds = append(g.kinds, l.NodeKindForId(uint16(id)))
 		g.named = append(g.named, l.NodeKindIsNamed(uint16(id)))
@@ -44,12 +44,12 @@ func newGrammar() *grammar {
 
 // copier copies a tree-sitter tree into nodes.
 type copier struct {
-	g          *grammar
+	g          *Grammar
 	lineStarts []int // byte offset of each line's first byte
 }
 
-// parse parses src with tree-sitter's Python grammar and copies the tree out.
-func (g *grammar) parse(src []byte) (*node, error) {
+// Parse parses src with tree-sitter's Python grammar and copies the tree out.
+func (g *Grammar) Parse(src []byte) (*Node, error) {
 	p := sitter.NewParser()
 	defer p.Close()
 	if err := p.SetLanguage(g.lang); err != nil {
@@ -86,31 +86,31 @@ func (cp *copier) pos(off int) lang.Pos {
 }
 
 // copy copies the subtree at the cursor's node, leaving the cursor where it was.
-func (cp *copier) copy(c *sitter.TreeCursor) *node {
+func (cp *copier) copy(c *sitter.TreeCursor) *Node {
 	n := c.Node()
 	id := n.KindId()
-	out := &node{start: int(n.StartByte()), end: int(n.EndByte())}
+	out := &Node{Start: int(n.StartByte()), End: int(n.EndByte())}
 	switch {
 	case id == errorKind:
-		out.kind, out.named = "ERROR", true
+		out.Kind, out.Named = "ERROR", true
 	case int(id) < len(cp.g.kinds):
-		out.kind, out.named = cp.g.kinds[id], cp.g.named[id]
+		out.Kind, out.Named = cp.g.kinds[id], cp.g.named[id]
 	default:
-		out.kind, out.named = n.Kind(), n.IsNamed()
+		out.Kind, out.Named = n.Kind(), n.IsNamed()
 	}
 	if f := int(c.FieldId()); f > 0 && f < len(cp.g.fields) {
-		out.field = cp.g.fields[f]
+		out.Field = cp.g.fields[f]
 	}
-	out.pos = cp.pos(out.start)
-	out.endPos = out.pos
-	if out.end > out.start {
-		out.endPos = cp.pos(out.end - 1)
+	out.Pos = cp.pos(out.Start)
+	out.EndPos = out.Pos
+	if out.End > out.Start {
+		out.EndPos = cp.pos(out.End - 1)
 	} else {
-		out.missing = n.IsMissing() // only zero-width nodes can be missing
+		out.Missing = n.IsMissing() // only zero-width nodes can be missing
 	}
 	if c.GotoFirstChild() {
 		for {
-			out.children = append(out.children, cp.copy(c))
+			out.Children = append(out.Children, cp.copy(c))
 			if !c.GotoNextSibling() {
 				break
 			}
