@@ -41,7 +41,7 @@ type job struct {
 	path    *[]string
 	// projClasses indexes the project's classes for the mixin check, once asked.
 	projClasses projectClasses
-	// decls are what modules' stubs and sources declare (memberdecls.go), once asked.
+	// decls are what modules' stubs and sources declare (moduledecls.go), once asked.
 	decls map[string]*modDecl
 	// pyRange is the Python versions requires-python admits (deprecated.go), once asked;
 	// depCands the names each module may declare deprecated.
