@@ -192,9 +192,9 @@ func (u *useScan) imports(root *syntax.Node) {
 }
 
 func (u *useScan) importModule(c *syntax.Node) {
-	mod := dotted(c, u.src)
+	mod := syntax.Dotted(c, u.src)
 	if ch, ok := u.ix.removed[mod]; ok {
-		u.report(nameOf(c), fmt.Sprintf("No module named '%s' (the change removes it)", mod), ch)
+		u.report(syntax.NameOf(c), fmt.Sprintf("No module named '%s' (the change removes it)", mod), ch)
 		return
 	}
 	if _, ok := u.ix.byModule[mod]; !ok {
@@ -208,25 +208,25 @@ func (u *useScan) importModule(c *syntax.Node) {
 }
 
 func (u *useScan) importFrom(n *syntax.Node) {
-	r, ok := fromImport(n, u.src)
+	r, ok := syntax.FromImport(n, u.src)
 	if !ok {
 		return
 	}
 	mod := resolveRelative(u.mod, u.file, r)
 	if ch, ok := u.ix.removed[mod]; ok {
-		u.report(r.node, fmt.Sprintf("No module named '%s' (the change removes it)", mod), ch)
+		u.report(r.Node, fmt.Sprintf("No module named '%s' (the change removes it)", mod), ch)
 		return
 	}
 	for _, c := range n.Children {
 		if c.Field != "name" {
 			continue
 		}
-		name := dotted(c, u.src)
+		name := syntax.Dotted(c, u.src)
 		local := name
 		if a := c.Child("alias"); a != nil {
 			local = a.Text(u.src)
 		}
-		u.importName(mod, name, local, nameOf(c))
+		u.importName(mod, name, local, syntax.NameOf(c))
 	}
 }
 
@@ -257,7 +257,7 @@ func (u *useScan) importName(mod, name, local string, at *syntax.Node) {
 func gone(ch lang.APIChange) bool { return ch.Removed && ch.Detail == detailRemoved }
 
 // resolveRelative returns the absolute module of an import in file (module m).
-func resolveRelative(m modulePlace, file string, r importRef) string {
+func resolveRelative(m modulePlace, file string, r syntax.ImportRef) string {
 	if r.Level == 0 {
 		return r.Module
 	}

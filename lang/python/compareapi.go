@@ -22,7 +22,7 @@ import (
 func (fe frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
 	var out []lang.APIChange
 	for _, f := range req.Changes.Files {
-		if f.Binary || f.Symlink || f.TooLarge || f.Base == nil || !isPython(f.OldPath) || !isAPIModule(f.OldPath) {
+		if f.Binary || f.Symlink || f.TooLarge || f.Base == nil || !syntax.IsPython(f.OldPath) || !isAPIModule(f.OldPath) {
 			continue
 		}
 		chs, err := fe.compareFile(req, f)
@@ -39,7 +39,7 @@ func (fe frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
 // benchmarks (their helpers serve the project's own suite, nobody imports them).
 func isAPIModule(p string) bool {
 	base := path.Base(p)
-	if roleOf(p) != source || base == "__main__.py" || base == "setup.py" || base == "noxfile.py" || base == "conftest.py" {
+	if syntax.RoleOf(p) != syntax.Source || base == "__main__.py" || base == "setup.py" || base == "noxfile.py" || base == "conftest.py" {
 		return false
 	}
 	for _, dir := range strings.Split(path.Dir(p), "/") {
@@ -286,7 +286,7 @@ func boundName(stmt, c *syntax.Node, src []byte) string {
 		return a.Text(src)
 	}
 	if stmt.Kind == "import_statement" {
-		return top(dotted(c, src))
+		return syntax.TopLevel(syntax.Dotted(c, src))
 	}
-	return lastName(dotted(c, src))
+	return lastName(syntax.Dotted(c, src))
 }

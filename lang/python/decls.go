@@ -11,7 +11,7 @@ import (
 type extractor struct {
 	src  []byte
 	lf   *lang.File
-	role fileRole
+	role syntax.Role
 	// all holds the names of a literal __all__; nil when the module has none.
 	all map[string]bool
 	// code marks, by 1-based line, the lines that hold a token other than a comment.
@@ -23,7 +23,7 @@ type extractor struct {
 }
 
 func newExtractor(p string, src []byte, lf *lang.File) *extractor {
-	return &extractor{src: src, lf: lf, role: roleOf(p)}
+	return &extractor{src: src, lf: lf, role: syntax.RoleOf(p)}
 }
 
 // owner is the class whose body a declaration is in; nil at module level.
@@ -119,7 +119,7 @@ func qualify(o *owner, name string) string {
 
 // exported reports whether name, declared in o's body (or the module), is public.
 func (x *extractor) exported(o *owner, name string) bool {
-	if x.role != source {
+	if x.role != syntax.Source {
 		return false // test modules and conftest.py are nobody's API
 	}
 	if o != nil {
@@ -158,7 +158,7 @@ func (x *extractor) function(s, def *syntax.Node, decorators []*syntax.Node, o *
 		d.Documented = d.Documented || isAccessor(decorators, x.src) || isDunder(name)
 		d.Test = strings.HasPrefix(name, "test") && (o.unittest || o.pytest)
 	} else {
-		d.Test = x.role == testModule && strings.HasPrefix(name, "test")
+		d.Test = x.role == syntax.TestModule && strings.HasPrefix(name, "test")
 	}
 	x.lf.Decls = append(x.lf.Decls, d)
 }
@@ -174,7 +174,7 @@ func (x *extractor) class(s, def *syntax.Node, o *owner) {
 		name:     qualify(o, name),
 		exported: x.exported(o, name) && (o == nil || !strings.HasPrefix(name, "_")),
 		unittest: isTestCase(def.Child("superclasses"), x.src),
-		pytest:   x.role == testModule && strings.HasPrefix(name, "Test"),
+		pytest:   x.role == syntax.TestModule && strings.HasPrefix(name, "Test"),
 	}
 	x.lf.Decls = append(x.lf.Decls, lang.Decl{
 		Name:       c.name,

@@ -61,7 +61,7 @@ func (c *DepChecker) Problems(req *lang.Request) ([]lang.Problem, error) {
 		}
 		var err error
 		switch {
-		case isPython(f.Path):
+		case syntax.IsPython(f.Path):
 			err = st.file(f)
 		case pydeps.IsDeclarationFile(f.Path):
 			err = st.declarations(f)
@@ -72,8 +72,6 @@ func (c *DepChecker) Problems(req *lang.Request) ([]lang.Problem, error) {
 	}
 	return st.out, nil
 }
-
-func isPython(p string) bool { return strings.HasSuffix(p, ".py") || strings.HasSuffix(p, ".pyi") }
 
 // depState is one run's view of the projects and the environment.
 type depState struct {
@@ -147,7 +145,7 @@ func (st *depState) file(f *change.File) error {
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", f.Path, err)
 	}
-	refs := imports(root, f.Head)
+	refs := syntax.Imports(root, f.Head)
 	if len(refs) == 0 {
 		return nil
 	}
@@ -190,11 +188,6 @@ func (st *depState) fileProject(f *change.File) (*pydeps.Project, error) {
 // what runs a setup.py (PEP 517's fallback), provided by the build, not declared.
 func buildBackend(file, top string) bool {
 	return path.Base(file) == "setup.py" && (top == "setuptools" || top == "pkg_resources")
-}
-
-func top(mod string) string {
-	t, _, _ := strings.Cut(mod, ".")
-	return t
 }
 
 // project returns the declarations of the project that holds dir: the nearest

@@ -170,8 +170,8 @@ func (d *deprecations) walk(n *syntax.Node, inAsync bool) {
 func (d *deprecations) importStatement(n *syntax.Node) {
 	for _, c := range n.Children {
 		if c.Field == "name" {
-			name := nameOf(c)
-			d.module(dotted(c, d.t.src), name)
+			name := syntax.NameOf(c)
+			d.module(syntax.Dotted(c, d.t.src), name)
 		}
 	}
 }
@@ -199,7 +199,7 @@ func (d *deprecations) fromImport(n *syntax.Node) {
 		if c.Field != "name" {
 			continue
 		}
-		name := nameOf(c)
+		name := syntax.NameOf(c)
 		d.member(mod+"."+name.Text(d.t.src), name, nil)
 	}
 }

@@ -62,7 +62,7 @@ func (fe frontend) Parse(p string, src []byte) (*lang.File, error) {
 		return nil, fmt.Errorf("parse %s: %w", p, err)
 	}
 	lf := &lang.File{Path: p, Language: "python", Package: moduleName(p), Lines: splitLines(src),
-		Test: roleOf(p) != source, DocTerm: "docstring"}
+		Test: syntax.RoleOf(p) != syntax.Source, DocTerm: "docstring"}
 	x := newExtractor(p, src, lf)
 	x.scan(root)
 	x.module(root)
@@ -96,27 +96,4 @@ func splitLines(src []byte) []string {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}
 	return lines
-}
-
-// fileRole classifies a file for pytest: test modules hold tests, conftest.py holds
-// fixtures; neither is part of a package's API.
-type fileRole int
-
-const (
-	source fileRole = iota
-	testModule
-	testSupport
-)
-
-// roleOf applies pytest's default python_files patterns (test_*.py, *_test.py).
-func roleOf(p string) fileRole {
-	base := path.Base(p)
-	stem := strings.TrimSuffix(strings.TrimSuffix(base, ".pyi"), ".py")
-	switch {
-	case base == "conftest.py":
-		return testSupport
-	case strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test"):
-		return testModule
-	}
-	return source
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pydeps"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // verdict is what is wrong with one import.
@@ -21,7 +22,7 @@ const (
 
 // importFacts is what the project and the environment say about one import.
 type importFacts struct {
-	r         importRef
+	r         syntax.ImportRef
 	dists     []*pydeps.Dist
 	installed bool
 	decl      *pydeps.Requirement
@@ -34,7 +35,7 @@ type importFacts struct {
 
 // judge decides about one import.
 func (f importFacts) judge() verdict {
-	known := pydeps.Known(top(f.r.Module))
+	known := pydeps.Known(syntax.TopLevel(f.r.Module))
 	switch {
 	case f.installed && f.decl == nil && len(f.dists) > 0 && f.bound:
 		return undeclaredInstalled
@@ -52,8 +53,8 @@ func (f importFacts) judge() verdict {
 
 // classify decides about one import of a third-party module (not stdlib, not the
 // project's): ok is false when there is nothing to report.
-func classify(file string, r importRef, proj *pydeps.Project, env *pydeps.Env) (lang.Problem, bool) {
-	f := importFacts{r: r, bound: !r.Guarded && !r.TypeOnly && roleOf(file) == source}
+func classify(file string, r syntax.ImportRef, proj *pydeps.Project, env *pydeps.Env) (lang.Problem, bool) {
+	f := importFacts{r: r, bound: !r.Guarded && !r.TypeOnly && syntax.RoleOf(file) == syntax.Source}
 	f.dists, f.installed = env.Providers(r.Module)
 	f.decl = declaration(r.Module, f.dists, proj)
 	for _, d := range f.dists {
@@ -61,8 +62,8 @@ func classify(file string, r importRef, proj *pydeps.Project, env *pydeps.Env) (
 			return lang.Problem{}, false // the project itself, installed in editable mode
 		}
 	}
-	loc := lang.Location{File: file, Line: r.node.Pos.Line, Column: r.node.Pos.Column, EndLine: r.node.EndPos.Line, EndColumn: r.node.EndPos.Column + 1}
-	p := lang.Problem{Location: loc, Symbol: top(r.Module)}
+	loc := lang.Location{File: file, Line: r.Node.Pos.Line, Column: r.Node.Pos.Column, EndLine: r.Node.EndPos.Line, EndColumn: r.Node.EndPos.Column + 1}
+	p := lang.Problem{Location: loc, Symbol: syntax.TopLevel(r.Module)}
 	switch f.judge() {
 	case undeclaredInstalled:
 		p.Kind = lang.UndeclaredDependency
@@ -83,9 +84,9 @@ func classify(file string, r importRef, proj *pydeps.Project, env *pydeps.Env) (
 		p.Kind = lang.UnknownPackage
 		p.Message = fmt.Sprintf("import of %s: no installed distribution provides %s and the project declares none; "+
 			"the package may not exist: a made-up package name is a slopsquatting target (anyone can publish it, with malicious code)",
-			r.Module, top(r.Module))
+			r.Module, syntax.TopLevel(r.Module))
 		p.Suggestion = fmt.Sprintf("do not install a package named after %s unless you have verified that it is the real, intended project; "+
-			"use the standard library or a dependency the project already declares", top(r.Module))
+			"use the standard library or a dependency the project already declares", syntax.TopLevel(r.Module))
 	default:
 		return p, false
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentverify/agentverify/lang/python/pydeps"
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // maxPackageDepth bounds how deep a namespace package's code is looked for.
@@ -66,8 +67,8 @@ var typeCheckerModules = map[string]bool{"_typeshed": true}
 // relative, the standard library, the project's own module, the build backend of a
 // setup.py, or a module only type checkers have where only they read it (pyright has
 // it, and checks what is imported from it).
-func (st *depState) noDistribution(file string, r importRef, proj *pydeps.Project) bool {
-	name := top(r.Module)
+func (st *depState) noDistribution(file string, r syntax.ImportRef, proj *pydeps.Project) bool {
+	name := syntax.TopLevel(r.Module)
 	return r.Level > 0 || r.Module == "" || pydeps.IsStdlib(name) || st.isLocal(file, proj, name) ||
 		buildBackend(file, name) || r.TypeOnly && typeCheckerModules[name]
 }

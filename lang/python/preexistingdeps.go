@@ -9,6 +9,7 @@ import (
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pydeps"
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // preexisting reports whether an undeclared dependency p (of the project proj) is a
@@ -56,7 +57,7 @@ func (st *depState) baseImports(dir, name string) bool {
 			return fs.SkipDir
 		case d.IsDir() && p != dir && pyright.SkipDir(fsys, p):
 			return fs.SkipDir
-		case d.IsDir() || !d.Type().IsRegular() || path.Ext(p) != ".py" || roleOf(p) != source:
+		case d.IsDir() || !d.Type().IsRegular() || path.Ext(p) != ".py" || syntax.RoleOf(p) != syntax.Source:
 			return nil
 		}
 		src, err := fs.ReadFile(fsys, p)
@@ -76,8 +77,8 @@ func (st *depState) importsAtRunTime(src []byte, name string) bool {
 	if err != nil {
 		return false
 	}
-	for _, r := range imports(root, src) {
-		if r.Level == 0 && top(r.Module) == name && !r.Guarded && !r.TypeOnly {
+	for _, r := range syntax.Imports(root, src) {
+		if r.Level == 0 && syntax.TopLevel(r.Module) == name && !r.Guarded && !r.TypeOnly {
 			return true
 		}
 	}

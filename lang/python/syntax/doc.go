@@ -10,6 +10,10 @@
 // parameters, parameter and argument orders), so the frontend reports it as a syntax
 // error where tree-sitter recovered.
 //
+// On the tree, Imports lists what a file's import statements load (guarded by an
+// ImportError handler or by TYPE_CHECKING, or not); RoleOf says what pytest's file
+// naming makes of a file (source, test module, conftest.py).
+//
 // A build without cgo has no grammar: Parse fails, loudly, so a Python file is never
 // passed unverified.
 package syntax

@@ -1,39 +1,38 @@
-package python
+package syntax
 
 import (
-	"github.com/agentverify/agentverify/lang/python/syntax"
 	"strings"
 )
 
-// importRef is one module an import statement loads.
-type importRef struct {
+// ImportRef is one module an import statement loads.
+type ImportRef struct {
 	// Module is the dotted module name as written, without the leading dots of a
 	// relative import; Level counts those dots.
 	Module string
 	Level  int
 	// Node is the module's name in the statement, for positions.
-	node *syntax.Node
+	Node *Node
 	// Guarded is set for an import in the body of a try statement that handles
 	// ImportError (an optional dependency with a fallback); TypeOnly for one under
 	// `if TYPE_CHECKING:` (never executed).
 	Guarded, TypeOnly bool
 }
 
-// imports lists the modules a file imports, anywhere in it.
-func imports(root *syntax.Node, src []byte) []importRef {
-	var out []importRef
-	var visit func(n *syntax.Node, guarded, typeOnly bool)
-	visit = func(n *syntax.Node, guarded, typeOnly bool) {
+// Imports lists the modules a file imports, anywhere in it.
+func Imports(root *Node, src []byte) []ImportRef {
+	var out []ImportRef
+	var visit func(n *Node, guarded, typeOnly bool)
+	visit = func(n *Node, guarded, typeOnly bool) {
 		switch n.Kind {
 		case "import_statement":
 			for _, c := range n.Children {
 				if c.Field == "name" {
-					out = append(out, importRef{Module: dotted(c, src), node: nameOf(c), Guarded: guarded, TypeOnly: typeOnly})
+					out = append(out, ImportRef{Module: Dotted(c, src), Node: NameOf(c), Guarded: guarded, TypeOnly: typeOnly})
 				}
 			}
 			return
 		case "import_from_statement", "future_import_statement":
-			if r, ok := fromImport(n, src); ok {
+			if r, ok := FromImport(n, src); ok {
 				r.Guarded, r.TypeOnly = guarded, typeOnly
 				out = append(out, r)
 			}
@@ -59,8 +58,8 @@ func imports(root *syntax.Node, src []byte) []importRef {
 	return out
 }
 
-// nameOf returns the dotted name of an import's name (the name of an aliased import).
-func nameOf(c *syntax.Node) *syntax.Node {
+// NameOf returns the dotted name of an import's name (the name of an aliased import).
+func NameOf(c *Node) *Node {
 	if c.Kind == "aliased_import" {
 		if n := c.Child("name"); n != nil {
 			return n
@@ -69,39 +68,39 @@ func nameOf(c *syntax.Node) *syntax.Node {
 	return c
 }
 
-// dotted is the module name of an import's name, without spaces or comments.
-func dotted(c *syntax.Node, src []byte) string {
+// Dotted is the module name of an import's name, without spaces or comments.
+func Dotted(c *Node, src []byte) string {
 	var parts []string
-	for _, id := range nameOf(c).Children {
+	for _, id := range NameOf(c).Children {
 		if id.Kind == "identifier" {
 			parts = append(parts, id.Text(src))
 		}
 	}
 	if len(parts) == 0 {
-		return strings.TrimSpace(nameOf(c).Text(src))
+		return strings.TrimSpace(NameOf(c).Text(src))
 	}
 	return strings.Join(parts, ".")
 }
 
-// fromImport reads the module of `from M import ...` (M relative or absolute).
-func fromImport(n *syntax.Node, src []byte) (importRef, bool) {
+// FromImport reads the module of `from M import ...` (M relative or absolute).
+func FromImport(n *Node, src []byte) (ImportRef, bool) {
 	if n.Kind == "future_import_statement" {
-		return importRef{Module: "__future__", node: n}, true
+		return ImportRef{Module: "__future__", Node: n}, true
 	}
 	m := n.Child("module_name")
 	if m == nil {
-		return importRef{}, false
+		return ImportRef{}, false
 	}
 	if m.Kind != "relative_import" {
-		return importRef{Module: dotted(m, src), node: m}, true
+		return ImportRef{Module: Dotted(m, src), Node: m}, true
 	}
-	r := importRef{node: m}
+	r := ImportRef{Node: m}
 	for _, c := range m.Children {
 		switch c.Kind {
 		case "import_prefix":
 			r.Level = strings.Count(c.Text(src), ".")
 		case "dotted_name":
-			r.Module = dotted(c, src)
+			r.Module = Dotted(c, src)
 		}
 	}
 	return r, true
@@ -109,7 +108,7 @@ func fromImport(n *syntax.Node, src []byte) (importRef, bool) {
 
 // handlesImportError reports whether a try statement has a handler for a failed import:
 // ImportError, ModuleNotFoundError, a base of them, or a bare except.
-func handlesImportError(n *syntax.Node, src []byte) bool {
+func handlesImportError(n *Node, src []byte) bool {
 	for _, c := range n.Children {
 		if c.Kind != "except_clause" {
 			continue
@@ -155,10 +154,16 @@ func isIdentByte(b byte) bool {
 
 // isTypeChecking reports whether an if condition is typing's TYPE_CHECKING flag (bare or
 // qualified).
-func isTypeChecking(cond *syntax.Node, src []byte) bool {
+func isTypeChecking(cond *Node, src []byte) bool {
 	if cond == nil {
 		return false
 	}
 	t := strings.TrimSpace(cond.Text(src))
 	return t == "TYPE_CHECKING" || strings.HasSuffix(t, ".TYPE_CHECKING")
+}
+
+// TopLevel is the top-level package of a dotted module name.
+func TopLevel(mod string) string {
+	t, _, _ := strings.Cut(mod, ".")
+	return t
 }
