@@ -1,4 +1,4 @@
-package python_test
+package depcheck_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python"
+	"github.com/agentverify/agentverify/lang/python/depcheck"
 	"github.com/agentverify/agentverify/lang/python/pydeps"
 )
 
@@ -22,7 +23,7 @@ import (
 // environment (.venv), so neither VIRTUAL_ENV nor python3 on PATH enters.
 type depsFrontend struct {
 	lang.Frontend
-	deps *python.DepChecker
+	deps *depcheck.DepChecker
 }
 
 func (f depsFrontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
@@ -30,7 +31,7 @@ func (f depsFrontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 }
 
 func newDepsFrontend() depsFrontend {
-	c := python.NewDepChecker()
+	c := depcheck.NewDepChecker()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }, Python: "agentverify-no-python"}
 	return depsFrontend{Frontend: python.New(), deps: c}
 }
@@ -50,7 +51,7 @@ func TestDepsSystemEnvironment(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3 on PATH: apt-get install python3")
 	}
-	c := python.NewDepChecker()
+	c := depcheck.NewDepChecker()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }}
 	checktest.Run(t, "testdata/deps_system", hallucination.Dimension, lang.Registry{depsFrontend{Frontend: python.New(), deps: c}})
 }

@@ -1,4 +1,4 @@
-package python
+package depcheck
 
 import (
 	"errors"
@@ -24,8 +24,17 @@ type DepChecker struct {
 	Locator pydeps.Locator
 	// envs, when set, keeps environment indexes between verifications (NewWarmDepChecker).
 	envs *pydeps.Cache
-	// cache, when set, holds the trees the frontend parsed (nil: parse every file).
-	cache *cache
+	// Parse, when set, parses through the trees the frontend keeps, so a file is parsed
+	// once per verification (nil: the checker parses every file itself).
+	Parse func(src []byte) (*syntax.Node, error)
+}
+
+// parse returns src's syntax tree, through Parse when it is set.
+func (c *DepChecker) parse(src []byte) (*syntax.Node, error) {
+	if c.Parse != nil {
+		return c.Parse(src)
+	}
+	return c.g.Parse(src)
 }
 
 // NewDepChecker returns a checker that finds the environment the usual way, once per
@@ -141,7 +150,7 @@ func (st *depState) environment() (*pydeps.Env, error) {
 
 // file checks the imports of one changed file.
 func (st *depState) file(f *change.File) error {
-	root, err := st.c.cache.parse(st.c.g, f.Head)
+	root, err := st.c.parse(f.Head)
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", f.Path, err)
 	}
