@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
-	"github.com/agentverify/agentverify/lang/python/depcheck"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 )
@@ -20,7 +19,7 @@ type frontend struct {
 	// servers, when set, keeps pyright running between verifications (NewWarm).
 	servers *pyright.Servers
 	// deps checks imports against the declared and installed distributions.
-	deps *depcheck.DepChecker
+	deps *DepChecker
 	// cache keeps trees and what is derived from files, by content.
 	cache *cache
 	// srcs keeps what is read of installed modules between verifications (NewWarm).
@@ -29,19 +28,19 @@ type frontend struct {
 
 // New returns the Python frontend; each verification runs pyright in batch mode.
 func New() lang.Frontend {
-	c, g := newCache(), syntax.NewGrammar()
-	deps := depcheck.NewDepChecker()
-	deps.Parse = func(src []byte) (*syntax.Node, error) { return c.parse(g, src) }
-	return frontend{g: g, steps: defaultSteps(), deps: deps, cache: c}
+	c := newCache()
+	deps := NewDepChecker()
+	deps.cache = c
+	return frontend{g: syntax.NewGrammar(), steps: defaultSteps(), deps: deps, cache: c}
 }
 
 // NewWarm returns the Python frontend for a long-lived process: edits to a working tree
 // are checked by pyright language servers that s keeps running, one per project.
 func NewWarm(s *pyright.Servers) lang.Frontend {
-	c, g := newCache(), syntax.NewGrammar()
-	deps := depcheck.NewWarmDepChecker()
-	deps.Parse = func(src []byte) (*syntax.Node, error) { return c.parse(g, src) }
-	return frontend{g: g, steps: defaultSteps(), servers: s, deps: deps, cache: c, srcs: newSrcCache()}
+	c := newCache()
+	deps := NewWarmDepChecker()
+	deps.cache = c
+	return frontend{g: syntax.NewGrammar(), steps: defaultSteps(), servers: s, deps: deps, cache: c, srcs: newSrcCache()}
 }
 
 func (frontend) Name() string { return "python" }

@@ -1,4 +1,4 @@
-package depcheck_test
+package python_test
 
 import (
 	"context"
@@ -14,7 +14,6 @@ import (
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python"
-	"github.com/agentverify/agentverify/lang/python/depcheck"
 	"github.com/agentverify/agentverify/lang/python/pydeps"
 )
 
@@ -23,7 +22,7 @@ import (
 // environment (.venv), so neither VIRTUAL_ENV nor python3 on PATH enters.
 type depsFrontend struct {
 	lang.Frontend
-	deps *depcheck.DepChecker
+	deps *python.DepChecker
 }
 
 func (f depsFrontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
@@ -31,7 +30,7 @@ func (f depsFrontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 }
 
 func newDepsFrontend() depsFrontend {
-	c := depcheck.NewDepChecker()
+	c := python.NewDepChecker()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }, Python: "agentverify-no-python"}
 	return depsFrontend{Frontend: python.New(), deps: c}
 }
@@ -51,7 +50,7 @@ func TestDepsSystemEnvironment(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3 on PATH: apt-get install python3")
 	}
-	c := depcheck.NewDepChecker()
+	c := python.NewDepChecker()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }}
 	checktest.Run(t, "testdata/deps_system", hallucination.Dimension, lang.Registry{depsFrontend{Frontend: python.New(), deps: c}})
 }

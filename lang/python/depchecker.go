@@ -1,4 +1,4 @@
-package depcheck
+package python
 
 import (
 	"errors"
@@ -24,17 +24,8 @@ type DepChecker struct {
 	Locator pydeps.Locator
 	// envs, when set, keeps environment indexes between verifications (NewWarmDepChecker).
 	envs *pydeps.Cache
-	// Parse, when set, parses through the trees the frontend keeps, so a file is parsed
-	// once per verification (nil: the checker parses every file itself).
-	Parse func(src []byte) (*syntax.Node, error)
-}
-
-// parse returns src's syntax tree, through Parse when it is set.
-func (c *DepChecker) parse(src []byte) (*syntax.Node, error) {
-	if c.Parse != nil {
-		return c.Parse(src)
-	}
-	return c.g.Parse(src)
+	// cache, when set, holds the trees the frontend parsed (nil: parse every file).
+	cache *cache
 }
 
 // NewDepChecker returns a checker that finds the environment the usual way, once per
@@ -150,7 +141,7 @@ func (st *depState) environment() (*pydeps.Env, error) {
 
 // file checks the imports of one changed file.
 func (st *depState) file(f *change.File) error {
-	root, err := st.c.parse(f.Head)
+	root, err := st.c.cache.parse(st.c.g, f.Head)
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", f.Path, err)
 	}
