@@ -110,8 +110,9 @@
 //
 // By stage (design.md §4.3, §4.4):
 //
-//   - Parsing: package syntax (the tree-sitter tree with positions); cache.go keeps trees
-//     and what is derived from them by content.
+//   - Parsing: package syntax (the tree-sitter tree with positions, import statements,
+//     pytest's file roles); cache.go keeps trees and what is derived from them by
+//     content.
 //   - Extraction (Parse): frontend.go, decls.go, assigndecls.go, idents.go, signature.go,
 //     scan.go (comments, syntax errors, code lines), metrics.go, mccabe.go, cognitive.go,
 //     skips.go.
@@ -130,8 +131,8 @@
 //     members.go for what a module declares, closest.go, didyoumean.go,
 //     keywordsuggest.go, siblingcalls.go for by-signature).
 //   - Dependencies: package pydeps reads declarations and environments; depchecker.go
-//     (DepChecker), imports.go, importverdict.go, localpackages.go,
-//     preexistingdeps.go, addedrequirements.go.
+//     (DepChecker), importverdict.go, localpackages.go, preexistingdeps.go,
+//     addedrequirements.go.
 //   - API: compareapi.go (CompareAPI), sigcompat.go (signature compatibility),
 //     brokenuses.go (callers the change breaks).
 package python

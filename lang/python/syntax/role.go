@@ -10,9 +10,9 @@ import (
 type Role int
 
 const (
-	Source Role = iota
-	TestModule
-	TestSupport
+	Source      Role = iota // a module of the code
+	TestModule              // test_*.py, *_test.py: holds tests
+	TestSupport             // conftest.py: holds fixtures
 )
 
 // RoleOf applies pytest's default python_files patterns (test_*.py, *_test.py).

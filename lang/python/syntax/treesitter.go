@@ -28,6 +28,7 @@ type Grammar struct {
 // errorKind is tree-sitter's kind id of ERROR nodes.
 const errorKind = 0xFFFF
 
+// NewGrammar returns tree-sitter's Python grammar, ready to parse.
 func NewGrammar() *Grammar {
 	useLibcAllocator()
 	l := sitter.NewLanguage(tspython.Language())
