@@ -10,9 +10,12 @@ import (
 type Role int
 
 const (
-	Source      Role = iota // a module of the code
-	TestModule              // test_*.py, *_test.py: holds tests
-	TestSupport             // conftest.py: holds fixtures
+	// Source is a module of the code.
+	Source Role = iota
+	// TestModule is test_*.py or *_test.py: it holds tests.
+	TestModule
+	// TestSupport is conftest.py: it holds fixtures.
+	TestSupport
 )
 
 // RoleOf applies pytest's default python_files patterns (test_*.py, *_test.py).
