@@ -1,6 +1,7 @@
 package python
 
 import (
+	"github.com/agentverify/agentverify/lang/python/syntax"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,10 +41,10 @@ func BenchmarkParse(b *testing.B) {
 // BenchmarkTreeSitter measures tree-sitter alone with the copy into Go nodes.
 func BenchmarkTreeSitter(b *testing.B) {
 	_, src := benchFile(b)
-	g := newGrammar()
+	g := syntax.NewGrammar()
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		if _, err := g.parse(src); err != nil {
+		if _, err := g.Parse(src); err != nil {
 			b.Fatal(err)
 		}
 	}

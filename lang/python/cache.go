@@ -3,6 +3,7 @@ package python
 import (
 	"crypto/sha256"
 	"fmt"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 	"os"
 	"sync"
 	"time"
@@ -19,7 +20,7 @@ import (
 type cache struct {
 	mu sync.Mutex
 	// trees are the syntax trees of recently parsed sources, oldest first in order.
-	trees     map[[32]byte]*node
+	trees     map[[32]byte]*syntax.Node
 	order     [][32]byte
 	sizes     map[[32]byte]int
 	treeBytes int
@@ -98,7 +99,7 @@ const maxTreeBytes = 4 << 20
 const maxEntries = 50000
 
 func newCache() *cache {
-	return &cache{trees: map[[32]byte]*node{}, sizes: map[[32]byte]int{},
+	return &cache{trees: map[[32]byte]*syntax.Node{}, sizes: map[[32]byte]int{},
 		classes: map[[32]byte][]namedClass{}, decls: map[[32]byte]*modDecl{}, paths: map[string]sysPathEntry{}}
 }
 
@@ -109,13 +110,13 @@ type namedClass struct {
 }
 
 // parse returns src's syntax tree, parsing it only when the cache does not hold it.
-func (fe frontend) parse(src []byte) (*node, error) { return fe.cache.parse(fe.g, src) }
+func (fe frontend) parse(src []byte) (*syntax.Node, error) { return fe.cache.parse(fe.g, src) }
 
 // parse returns src's syntax tree as g parses it, parsing it only when c does not hold
 // it; a nil c parses every time.
-func (c *cache) parse(g *grammar, src []byte) (*node, error) {
+func (c *cache) parse(g *syntax.Grammar, src []byte) (*syntax.Node, error) {
 	if c == nil {
-		return g.parse(src)
+		return g.Parse(src)
 	}
 	key := sha256.Sum256(src)
 	c.mu.Lock()
@@ -124,7 +125,7 @@ func (c *cache) parse(g *grammar, src []byte) (*node, error) {
 	if tree != nil {
 		return tree, nil
 	}
-	tree, err := g.parse(src)
+	tree, err := g.Parse(src)
 	if err != nil || len(src) > maxTreeBytes/4 {
 		return tree, err
 	}
@@ -151,7 +152,7 @@ func (fe frontend) fileClasses(src []byte) []namedClass {
 	if fe.cache != nil {
 		m = fe.cache.classes
 	}
-	return byContent(fe, m, src, func(tree *node) []namedClass {
+	return byContent(fe, m, src, func(tree *syntax.Node) []namedClass {
 		var cs []namedClass
 		collectClasses(tree, src, &cs)
 		return cs
@@ -166,7 +167,7 @@ func (fe frontend) moduleDecl(module string, src []byte, pkg, stub bool) *modDec
 		m = fe.cache.decls
 	}
 	key := fmt.Appendf(nil, "%s\x00%t\x00%t\x00", module, pkg, stub)
-	return byKey(fe, m, sha256.Sum256(append(key, src...)), src, func(tree *node) *modDecl {
+	return byKey(fe, m, sha256.Sum256(append(key, src...)), src, func(tree *syntax.Node) *modDecl {
 		return readDecl(module, tree, src, pkg, stub)
 	})
 }
@@ -174,7 +175,7 @@ func (fe frontend) moduleDecl(module string, src []byte, pkg, stub bool) *modDec
 // byContent returns derive of src's tree, kept in m (under fe.cache.mu) by src's hash;
 // m is nil without a cache. The tree is parsed without the tree cache: a whole project's
 // trees would evict the change's. A source that does not parse derives nothing.
-func byContent[T any](fe frontend, m map[[32]byte]T, src []byte, derive func(*node) T) T {
+func byContent[T any](fe frontend, m map[[32]byte]T, src []byte, derive func(*syntax.Node) T) T {
 	var key [32]byte
 	if m != nil {
 		key = sha256.Sum256(src)
@@ -183,7 +184,7 @@ func byContent[T any](fe frontend, m map[[32]byte]T, src []byte, derive func(*no
 }
 
 // byKey is byContent under a key the caller computed.
-func byKey[T any](fe frontend, m map[[32]byte]T, key [32]byte, src []byte, derive func(*node) T) T {
+func byKey[T any](fe frontend, m map[[32]byte]T, key [32]byte, src []byte, derive func(*syntax.Node) T) T {
 	if m != nil {
 		fe.cache.mu.Lock()
 		v, ok := m[key]
@@ -193,7 +194,7 @@ func byKey[T any](fe frontend, m map[[32]byte]T, key [32]byte, src []byte, deriv
 		}
 	}
 	var zero T
-	tree, err := fe.g.parse(src)
+	tree, err := fe.g.Parse(src)
 	if err != nil {
 		return zero
 	}

@@ -5,6 +5,7 @@ package python
 import (
 	"bytes"
 	"fmt"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // TestCacheTrees: a content is parsed once while the cache holds it, different contents
 // get their own trees, and the trees kept stay within the bound.
 func TestCacheTrees(t *testing.T) {
-	c, g := newCache(), newGrammar()
+	c, g := newCache(), syntax.NewGrammar()
 	a1, _ := c.parse(g, []byte("x = 1\n"))
 	a2, _ := c.parse(g, []byte("x = 1\n"))
 	b, _ := c.parse(g, []byte("y = 2\n"))

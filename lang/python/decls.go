@@ -4,13 +4,14 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // extractor walks one parsed file.
 type extractor struct {
 	src  []byte
 	lf   *lang.File
-	role fileRole
+	role syntax.Role
 	// all holds the names of a literal __all__; nil when the module has none.
 	all map[string]bool
 	// code marks, by 1-based line, the lines that hold a token other than a comment.
@@ -22,7 +23,7 @@ type extractor struct {
 }
 
 func newExtractor(p string, src []byte, lf *lang.File) *extractor {
-	return &extractor{src: src, lf: lf, role: roleOf(p)}
+	return &extractor{src: src, lf: lf, role: syntax.RoleOf(p)}
 }
 
 // owner is the class whose body a declaration is in; nil at module level.
@@ -36,7 +37,7 @@ type owner struct {
 // module lists the module's declarations. Definitions inside module-level if, try and
 // with statements count as module level: that is how Python code declares things
 // conditionally (TYPE_CHECKING, version checks, optional imports).
-func (x *extractor) module(root *node) {
+func (x *extractor) module(root *syntax.Node) {
 	x.all = dunderAll(root, x.src)
 	seen := map[string]bool{}
 	x.statements(moduleStatements(root), nil, seen)
@@ -44,17 +45,17 @@ func (x *extractor) module(root *node) {
 
 // moduleStatements returns the module's statements, with those of the blocks of
 // module-level if, try and with statements spliced in.
-func moduleStatements(root *node) []*node {
-	var out []*node
-	var visit func(n *node)
-	visit = func(n *node) {
-		for _, c := range n.children {
-			switch c.kind {
+func moduleStatements(root *syntax.Node) []*syntax.Node {
+	var out []*syntax.Node
+	var visit func(n *syntax.Node)
+	visit = func(n *syntax.Node) {
+		for _, c := range n.Children {
+			switch c.Kind {
 			case "if_statement", "try_statement", "with_statement", "elif_clause", "else_clause",
 				"except_clause", "except_group_clause", "finally_clause", "block":
 				visit(c)
 			default:
-				if c.named {
+				if c.Named {
 					out = append(out, c)
 				}
 			}
@@ -66,10 +67,10 @@ func moduleStatements(root *node) []*node {
 
 // statements lists the declarations among stmts, the statements of the module or of the
 // body of class o. seen holds the names declared already: the first binding declares.
-func (x *extractor) statements(stmts []*node, o *owner, seen map[string]bool) {
+func (x *extractor) statements(stmts []*syntax.Node, o *owner, seen map[string]bool) {
 	for i, s := range stmts {
 		def, decorators := unwrap(s)
-		switch def.kind {
+		switch def.Kind {
 		case "function_definition":
 			x.function(s, def, decorators, o)
 		case "class_definition":
@@ -83,7 +84,7 @@ func (x *extractor) statements(stmts []*node, o *owner, seen map[string]bool) {
 }
 
 // next returns stmts[i+1], or nil.
-func next(stmts []*node, i int) *node {
+func next(stmts []*syntax.Node, i int) *syntax.Node {
 	if i+1 < len(stmts) {
 		return stmts[i+1]
 	}
@@ -92,17 +93,17 @@ func next(stmts []*node, i int) *node {
 
 // unwrap returns the definition of a decorated definition and its decorators' texts
 // (without '@'); other statements come back as they are.
-func unwrap(s *node) (*node, []*node) {
-	if s.kind != "decorated_definition" {
+func unwrap(s *syntax.Node) (*syntax.Node, []*syntax.Node) {
+	if s.Kind != "decorated_definition" {
 		return s, nil
 	}
-	var decs []*node
-	for _, c := range s.children {
-		if c.kind == "decorator" {
+	var decs []*syntax.Node
+	for _, c := range s.Children {
+		if c.Kind == "decorator" {
 			decs = append(decs, c)
 		}
 	}
-	if d := s.child("definition"); d != nil {
+	if d := s.Child("definition"); d != nil {
 		return d, decs
 	}
 	return s, decs
@@ -118,7 +119,7 @@ func qualify(o *owner, name string) string {
 
 // exported reports whether name, declared in o's body (or the module), is public.
 func (x *extractor) exported(o *owner, name string) bool {
-	if x.role != source {
+	if x.role != syntax.Source {
 		return false // test modules and conftest.py are nobody's API
 	}
 	if o != nil {
@@ -135,20 +136,20 @@ func isDunder(name string) bool {
 	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
 }
 
-func (x *extractor) function(s, def *node, decorators []*node, o *owner) {
-	nameNode := def.child("name")
-	body := def.child("body")
+func (x *extractor) function(s, def *syntax.Node, decorators []*syntax.Node, o *owner) {
+	nameNode := def.Child("name")
+	body := def.Child("body")
 	if nameNode == nil || body == nil || hasDecorator(decorators, x.src, "overload") {
 		return // an @overload stub: the implementation carries the declaration
 	}
-	name := nameNode.text(x.src)
+	name := nameNode.Text(x.src)
 	d := lang.Decl{
 		Name:       qualify(o, name),
 		Kind:       lang.Func,
 		Exported:   x.exported(o, name),
 		Documented: docstring(body) != nil,
-		Span:       s.span(),
-		NamePos:    nameNode.pos,
+		Span:       s.Span(),
+		NamePos:    nameNode.Pos,
 		Signature:  signature(def, decorators, x.src),
 		Metrics:    x.metrics(def, name),
 	}
@@ -157,58 +158,58 @@ func (x *extractor) function(s, def *node, decorators []*node, o *owner) {
 		d.Documented = d.Documented || isAccessor(decorators, x.src) || isDunder(name)
 		d.Test = strings.HasPrefix(name, "test") && (o.unittest || o.pytest)
 	} else {
-		d.Test = x.role == testModule && strings.HasPrefix(name, "test")
+		d.Test = x.role == syntax.TestModule && strings.HasPrefix(name, "test")
 	}
 	x.lf.Decls = append(x.lf.Decls, d)
 }
 
-func (x *extractor) class(s, def *node, o *owner) {
-	nameNode := def.child("name")
-	body := def.child("body")
+func (x *extractor) class(s, def *syntax.Node, o *owner) {
+	nameNode := def.Child("name")
+	body := def.Child("body")
 	if nameNode == nil || body == nil {
 		return
 	}
-	name := nameNode.text(x.src)
+	name := nameNode.Text(x.src)
 	c := &owner{
 		name:     qualify(o, name),
 		exported: x.exported(o, name) && (o == nil || !strings.HasPrefix(name, "_")),
-		unittest: isTestCase(def.child("superclasses"), x.src),
-		pytest:   x.role == testModule && strings.HasPrefix(name, "Test"),
+		unittest: isTestCase(def.Child("superclasses"), x.src),
+		pytest:   x.role == syntax.TestModule && strings.HasPrefix(name, "Test"),
 	}
 	x.lf.Decls = append(x.lf.Decls, lang.Decl{
 		Name:       c.name,
 		Kind:       lang.Type,
 		Exported:   c.exported,
 		Documented: docstring(body) != nil,
-		Span:       s.span(),
-		NamePos:    nameNode.pos,
+		Span:       s.Span(),
+		NamePos:    nameNode.Pos,
 		Signature:  classSignature(def, x.src),
 	})
-	x.statements(body.namedChildren(), c, map[string]bool{})
+	x.statements(body.NamedChildren(), c, map[string]bool{})
 }
 
 // isTestCase reports whether a class's bases include a unittest-style TestCase
 // (unittest.TestCase, IsolatedAsyncioTestCase, django.test.TestCase, ...).
-func isTestCase(bases *node, src []byte) bool {
+func isTestCase(bases *syntax.Node, src []byte) bool {
 	return baseMatches(bases, src, func(name string) bool { return strings.HasSuffix(name, "TestCase") })
 }
 
 // hasBase reports whether a class's bases include name, bare or qualified.
-func hasBase(bases *node, src []byte, name string) bool {
+func hasBase(bases *syntax.Node, src []byte, name string) bool {
 	return baseMatches(bases, src, func(n string) bool { return n == name })
 }
 
 // baseMatches reports whether the last component of one of the bases' names (Base,
 // mod.Base) satisfies match.
-func baseMatches(bases *node, src []byte, match func(string) bool) bool {
+func baseMatches(bases *syntax.Node, src []byte, match func(string) bool) bool {
 	if bases == nil {
 		return false
 	}
-	for _, b := range bases.namedChildren() {
-		if b.kind != "identifier" && b.kind != "attribute" {
+	for _, b := range bases.NamedChildren() {
+		if b.Kind != "identifier" && b.Kind != "attribute" {
 			continue
 		}
-		t := b.text(src)
+		t := b.Text(src)
 		if match(t[strings.LastIndex(t, ".")+1:]) {
 			return true
 		}
@@ -218,9 +219,9 @@ func baseMatches(bases *node, src []byte, match func(string) bool) bool {
 
 // hasDecorator reports whether one of decs is name, bare, qualified (typing.overload) or
 // called.
-func hasDecorator(decs []*node, src []byte, name string) bool {
+func hasDecorator(decs []*syntax.Node, src []byte, name string) bool {
 	for _, d := range decs {
-		t := strings.TrimSpace(strings.TrimPrefix(d.text(src), "@"))
+		t := strings.TrimSpace(strings.TrimPrefix(d.Text(src), "@"))
 		t, _, _ = strings.Cut(t, "(")
 		if t == name || strings.HasSuffix(t, "."+name) {
 			return true
@@ -231,21 +232,21 @@ func hasDecorator(decs []*node, src []byte, name string) bool {
 
 // isAccessor reports whether a method is a property's setter or deleter, documented by
 // the property's getter.
-func isAccessor(decs []*node, src []byte) bool {
+func isAccessor(decs []*syntax.Node, src []byte) bool {
 	return hasDecorator(decs, src, "setter") || hasDecorator(decs, src, "deleter")
 }
 
 // docstring returns the docstring of a body: its first statement when that is a string.
-func docstring(body *node) *node {
-	for _, s := range body.children {
-		if s.kind == "comment" {
+func docstring(body *syntax.Node) *syntax.Node {
+	for _, s := range body.Children {
+		if s.Kind == "comment" {
 			continue
 		}
-		if s.kind != "expression_statement" {
+		if s.Kind != "expression_statement" {
 			return nil
 		}
-		kids := s.namedChildren()
-		if len(kids) == 1 && (kids[0].kind == "string" || kids[0].kind == "concatenated_string") {
+		kids := s.NamedChildren()
+		if len(kids) == 1 && (kids[0].Kind == "string" || kids[0].Kind == "concatenated_string") {
 			return s
 		}
 		return nil

@@ -5,26 +5,27 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // attributeAt returns the attribute expression whose attribute name starts at loc, nil
 // when there is none.
-func (t *target) attributeAt(loc lang.Location) *node {
+func (t *target) attributeAt(loc lang.Location) *syntax.Node {
 	if t.tree == nil {
 		return nil
 	}
-	var found *node
-	t.tree.walk(func(n *node) bool {
+	var found *syntax.Node
+	t.tree.Walk(func(n *syntax.Node) bool {
 		if found != nil {
 			return false
 		}
-		if n.kind == "attribute" {
-			if a := n.child("attribute"); a != nil && a.pos.Line == loc.Line && a.pos.Column == loc.Column {
+		if n.Kind == "attribute" {
+			if a := n.Child("attribute"); a != nil && a.Pos.Line == loc.Line && a.Pos.Column == loc.Column {
 				found = n
 				return false
 			}
 		}
-		return n.pos.Line <= loc.Line && n.endPos.Line >= loc.Line
+		return n.Pos.Line <= loc.Line && n.EndPos.Line >= loc.Line
 	})
 	return found
 }
@@ -34,7 +35,7 @@ func (t *target) attributeAt(loc lang.Location) *node {
 // os's stub imports it under), else fallback.
 func (t *target) moduleOfAttribute(loc lang.Location, fallback string) string {
 	if n := t.attributeAt(loc); n != nil && t.idx != nil {
-		obj := n.child("object").text(t.src)
+		obj := n.Child("object").Text(t.src)
 		if q := t.idx.qualified(obj); q != "" {
 			return q
 		}
@@ -53,22 +54,22 @@ func (t *target) moduleOfAttribute(loc lang.Location, fallback string) string {
 func (t *target) relativeBinding(local string) string {
 	module, pkg := fileModule(t.f.Path)
 	found := ""
-	t.tree.walk(func(n *node) bool {
-		if found != "" || n.kind != "import_from_statement" {
+	t.tree.Walk(func(n *syntax.Node) bool {
+		if found != "" || n.Kind != "import_from_statement" {
 			return found == ""
 		}
-		m := n.child("module_name")
-		if m == nil || m.kind != "relative_import" {
+		m := n.Child("module_name")
+		if m == nil || m.Kind != "relative_import" {
 			return false
 		}
 		from := resolveModule(m, t.src, module, pkg)
-		for _, c := range n.children {
+		for _, c := range n.Children {
 			name, alias := c, c
-			if c.kind == "aliased_import" {
-				name, alias = c.child("name"), c.child("alias")
+			if c.Kind == "aliased_import" {
+				name, alias = c.Child("name"), c.Child("alias")
 			}
-			if c.field == "name" && alias.text(t.src) == local && from != "" {
-				found = from + "." + name.text(t.src)
+			if c.Field == "name" && alias.Text(t.src) == local && from != "" {
+				found = from + "." + name.Text(t.src)
 			}
 		}
 		return false
@@ -85,7 +86,7 @@ func (j *job) overloadKeyword(t *target, p *lang.Problem) {
 	if call == nil {
 		return
 	}
-	fn := call.child("function").text(t.src)
+	fn := call.Child("function").Text(t.src)
 	module, name := "builtins", fn
 	if q := t.idx.qualified(fn); q != "" {
 		module, name = parentModule(q), lastName(q)
@@ -100,15 +101,15 @@ func (j *job) overloadKeyword(t *target, p *lang.Problem) {
 	for _, k := range kws {
 		accepted[k] = true
 	}
-	for _, a := range call.child("arguments").children {
-		n := a.child("name")
-		if a.kind != "keyword_argument" || n == nil || accepted[n.text(t.src)] {
+	for _, a := range call.Child("arguments").Children {
+		n := a.Child("name")
+		if a.Kind != "keyword_argument" || n == nil || accepted[n.Text(t.src)] {
 			continue
 		}
-		kw := n.text(t.src)
+		kw := n.Text(t.src)
 		p.Kind, p.Symbol = lang.UnknownKeyword, kw
-		p.Location = lang.Location{File: t.f.Path, Line: n.pos.Line, Column: n.pos.Column,
-			EndLine: n.endPos.Line, EndColumn: n.endPos.Column + 1}
+		p.Location = lang.Location{File: t.f.Path, Line: n.Pos.Line, Column: n.Pos.Column,
+			EndLine: n.EndPos.Line, EndColumn: n.EndPos.Column + 1}
 		p.Message = fmt.Sprintf("No parameter named %q: no overload of %s takes it", kw, strings.TrimPrefix(module+"."+name, "builtins."))
 		p.Suggestion = didYouMean(closest(kw, kws))
 		return
@@ -116,20 +117,20 @@ func (j *job) overloadKeyword(t *target, p *lang.Problem) {
 }
 
 // callAt returns the innermost call that starts at loc or whose function does.
-func (t *target) callAt(loc lang.Location) *node {
+func (t *target) callAt(loc lang.Location) *syntax.Node {
 	if t.tree == nil || t.idx == nil {
 		return nil
 	}
-	var found *node
-	t.tree.walk(func(n *node) bool {
-		if n.kind == "call" && n.child("arguments") != nil {
-			for _, at := range []*node{n, n.child("function")} {
-				if at != nil && at.pos.Line == loc.Line && at.pos.Column == loc.Column {
+	var found *syntax.Node
+	t.tree.Walk(func(n *syntax.Node) bool {
+		if n.Kind == "call" && n.Child("arguments") != nil {
+			for _, at := range []*syntax.Node{n, n.Child("function")} {
+				if at != nil && at.Pos.Line == loc.Line && at.Pos.Column == loc.Column {
 					found = n
 				}
 			}
 		}
-		return n.pos.Line <= loc.Line && n.endPos.Line >= loc.Line
+		return n.Pos.Line <= loc.Line && n.EndPos.Line >= loc.Line
 	})
 	return found
 }
@@ -146,8 +147,8 @@ func (j *job) overloadKeywords(module, name string) (kws []string, open bool) {
 		return nil, false
 	}
 	for _, ps := range overloads(tree, src, name) {
-		for _, prm := range ps.namedChildren() {
-			if prm.kind == "dictionary_splat_pattern" {
+		for _, prm := range ps.NamedChildren() {
+			if prm.Kind == "dictionary_splat_pattern" {
 				open = true
 			}
 		}
@@ -159,21 +160,21 @@ func (j *job) overloadKeywords(module, name string) (kws []string, open bool) {
 // overloads returns the parameter lists of every definition of the top-level function
 // name (its overloads and version branches), or of the __init__ and __new__ of the
 // top-level class name.
-func overloads(root *node, src []byte, name string) []*node {
-	var out []*node
+func overloads(root *syntax.Node, src []byte, name string) []*syntax.Node {
+	var out []*syntax.Node
 	for _, s := range moduleStatements(root) {
 		d, _ := unwrap(s)
-		if d.child("name").text(src) != name {
+		if d.Child("name").Text(src) != name {
 			continue
 		}
-		switch d.kind {
+		switch d.Kind {
 		case "function_definition":
-			out = append(out, d.child("parameters"))
+			out = append(out, d.Child("parameters"))
 		case "class_definition":
-			for _, m := range moduleStatements(d.child("body")) {
-				if md, _ := unwrap(m); md.kind == "function_definition" {
-					if n := md.child("name").text(src); n == "__init__" || n == "__new__" {
-						out = append(out, md.child("parameters"))
+			for _, m := range moduleStatements(d.Child("body")) {
+				if md, _ := unwrap(m); md.Kind == "function_definition" {
+					if n := md.Child("name").Text(src); n == "__init__" || n == "__new__" {
+						out = append(out, md.Child("parameters"))
 					}
 				}
 			}

@@ -1,5 +1,5 @@
 // Package python is the Python language frontend: it parses one Python file with
-// tree-sitter's Python grammar (github.com/tree-sitter/tree-sitter-python through the
+// tree-sitter's Python grammar (package syntax: tree-sitter-python through the
 // official Go bindings, cgo) and extracts what the language-agnostic dimensions need
 // (lang.File). It accepts Python 3.8 to 3.13 syntax (match, except*, PEP 695 generics
 // and type aliases, the walrus operator, f-strings) and recovers from syntax errors: every
@@ -105,4 +105,34 @@
 //
 // Comments are the grammar's comment tokens, so a noqa marker inside a string is none;
 // Text includes the '#'.
+//
+// # Layout
+//
+// By stage (design.md §4.3, §4.4):
+//
+//   - Parsing: package syntax (the tree-sitter tree with positions, import statements,
+//     pytest's file roles); cache.go keeps trees and what is derived from them by
+//     content.
+//   - Extraction (Parse): frontend.go, decls.go, assigndecls.go, idents.go, signature.go,
+//     scan.go (comments, syntax errors, code lines), metrics.go, mccabe.go, cognitive.go,
+//     skips.go.
+//   - Resolution: resolve.go runs the steps over a job; pyright (package pyright) in
+//     pyrightstep.go, the files it judges in pyrightinclude.go, its type disagreements in
+//     typemismatch.go and what idiomatic code draws from it in pyrightidioms.go. The
+//     checks beyond pyright, one unit each: modules pyright cannot see into
+//     (blindmodules.go, namespace.go and nscollect.go for what a module binds,
+//     modulegetattr.go, getattrtables.go and getattrsubmodules.go for module
+//     __getattr__); guards (fileindex.go: ImportError and version branches;
+//     versionguards.go: skip marks and version constants); attributes set at run time
+//     (setattr.go, projectclasses.go for mixins and class decorators,
+//     decoratorinit.go for the __init__ attrs generates); APIs newer than
+//     requires-python (toonew.go); **kwargs forwarding (kwargsforward.go, kwargstable.go);
+//     stale APIs (staleapis.go, deprecations.go); did-you-mean (moduledecls.go and
+//     members.go for what a module declares, closest.go, didyoumean.go,
+//     keywordsuggest.go, siblingcalls.go for by-signature).
+//   - Dependencies: package pydeps reads declarations and environments; depchecker.go
+//     (DepChecker), importverdict.go, localpackages.go, preexistingdeps.go,
+//     addedrequirements.go.
+//   - API: compareapi.go (CompareAPI), sigcompat.go (signature compatibility),
+//     brokenuses.go (callers the change breaks).
 package python

@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // scopeKind is what a scope's bindings are: module globals, class attributes or
@@ -28,12 +29,12 @@ type scope struct {
 	skip map[string]bool // names declared global or nonlocal: bound elsewhere
 }
 
-func newScope(kind scopeKind, body *node, src []byte) *scope {
+func newScope(kind scopeKind, body *syntax.Node, src []byte) *scope {
 	return &scope{kind: kind, seen: map[string]bool{}, skip: outerNames(body, src)}
 }
 
 // idents lists the identifiers the file declares, in source order.
-func (x *extractor) idents(root *node) {
+func (x *extractor) idents(root *syntax.Node) {
 	x.walkScope(root, newScope(moduleScope, nil, x.src))
 	sort.SliceStable(x.lf.Idents, func(i, j int) bool {
 		a, b := x.lf.Idents[i].Pos, x.lf.Idents[j].Pos
@@ -42,7 +43,7 @@ func (x *extractor) idents(root *node) {
 }
 
 // identRule handles one node kind during the identifier walk.
-type identRule func(x *extractor, n *node, sc *scope)
+type identRule func(x *extractor, n *syntax.Node, sc *scope)
 
 var identRules map[string]identRule
 
@@ -61,33 +62,33 @@ func init() {
 }
 
 // walkScope walks the children of n in scope sc.
-func (x *extractor) walkScope(n *node, sc *scope) {
+func (x *extractor) walkScope(n *syntax.Node, sc *scope) {
 	if n == nil {
 		return
 	}
-	for _, c := range n.children {
+	for _, c := range n.Children {
 		x.visitIdent(c, sc)
 	}
 }
 
-func (x *extractor) visitIdent(n *node, sc *scope) {
+func (x *extractor) visitIdent(n *syntax.Node, sc *scope) {
 	if n == nil {
 		return
 	}
-	if rule := identRules[n.kind]; rule != nil {
+	if rule := identRules[n.Kind]; rule != nil {
 		rule(x, n, sc)
 		return
 	}
 	x.walkScope(n, sc)
 }
 
-func (x *extractor) decoratedIdents(n *node, sc *scope) {
-	def := n.child("definition")
+func (x *extractor) decoratedIdents(n *syntax.Node, sc *scope) {
+	def := n.Child("definition")
 	if def == nil {
 		x.walkScope(n, sc)
 		return
 	}
-	if def.kind == "function_definition" {
+	if def.Kind == "function_definition" {
 		_, decs := unwrap(n)
 		x.funcIdents(def, sc, hasDecorator(decs, x.src, "override"))
 		return
@@ -95,73 +96,73 @@ func (x *extractor) decoratedIdents(n *node, sc *scope) {
 	x.visitIdent(def, sc)
 }
 
-func (x *extractor) defIdents(n *node, sc *scope) { x.funcIdents(n, sc, false) }
+func (x *extractor) defIdents(n *syntax.Node, sc *scope) { x.funcIdents(n, sc, false) }
 
 // funcIdents declares a function's name in sc, its parameters and its locals.
-func (x *extractor) funcIdents(def *node, sc *scope, override bool) {
+func (x *extractor) funcIdents(def *syntax.Node, sc *scope, override bool) {
 	kind := lang.IdentFunc
 	if sc.kind == classScope {
 		kind = lang.IdentMethod
 	}
-	if id := def.child("name"); id != nil && !override && !externalName(id.text(x.src)) {
+	if id := def.Child("name"); id != nil && !override && !externalName(id.Text(x.src)) {
 		x.ident(id, kind)
 	}
-	inner := newScope(functionScope, def.child("body"), x.src)
-	bound := boundGlobals(def.child("parameters"), x.src)
-	for _, p := range paramNames(def.child("parameters")) {
+	inner := newScope(functionScope, def.Child("body"), x.src)
+	bound := boundGlobals(def.Child("parameters"), x.src)
+	for _, p := range paramNames(def.Child("parameters")) {
 		x.param(p, inner, bound)
 	}
-	x.walkScope(def.child("body"), inner)
+	x.walkScope(def.Child("body"), inner)
 }
 
 // boundGlobals are the parameters whose default is the name itself (ValueError=ValueError,
 // len=len): the idiom that makes a global a fast local, whose name is the global's.
-func boundGlobals(ps *node, src []byte) map[string]bool {
+func boundGlobals(ps *syntax.Node, src []byte) map[string]bool {
 	out := map[string]bool{}
 	if ps == nil {
 		return out
 	}
-	for _, p := range ps.namedChildren() {
-		if p.kind != "default_parameter" && p.kind != "typed_default_parameter" {
+	for _, p := range ps.NamedChildren() {
+		if p.Kind != "default_parameter" && p.Kind != "typed_default_parameter" {
 			continue
 		}
-		id, v := p.child("name"), p.child("value")
-		if id != nil && v != nil && v.kind == "identifier" && v.text(src) == id.text(src) {
-			out[id.text(src)] = true
+		id, v := p.Child("name"), p.Child("value")
+		if id != nil && v != nil && v.Kind == "identifier" && v.Text(src) == id.Text(src) {
+			out[id.Text(src)] = true
 		}
 	}
 	return out
 }
 
-func (x *extractor) classIdents(def *node, sc *scope) {
-	if id := def.child("name"); id != nil {
+func (x *extractor) classIdents(def *syntax.Node, sc *scope) {
+	if id := def.Child("name"); id != nil {
 		x.ident(id, lang.IdentType)
 	}
 	inner := newScope(classScope, nil, x.src)
-	inner.keys = hasBase(def.child("superclasses"), x.src, "TypedDict")
-	x.walkScope(def.child("body"), inner)
+	inner.keys = hasBase(def.Child("superclasses"), x.src, "TypedDict")
+	x.walkScope(def.Child("body"), inner)
 }
 
-func (x *extractor) lambdaIdents(n *node, sc *scope) {
+func (x *extractor) lambdaIdents(n *syntax.Node, sc *scope) {
 	inner := newScope(functionScope, nil, x.src)
-	bound := boundGlobals(n.child("parameters"), x.src)
-	for _, p := range paramNames(n.child("parameters")) {
+	bound := boundGlobals(n.Child("parameters"), x.src)
+	for _, p := range paramNames(n.Child("parameters")) {
 		x.param(p, inner, bound)
 	}
-	x.visitIdent(n.child("body"), inner)
+	x.visitIdent(n.Child("body"), inner)
 }
 
-func (x *extractor) assignIdents(n *node, sc *scope) {
-	for _, id := range targets(n.child("left")) {
+func (x *extractor) assignIdents(n *syntax.Node, sc *scope) {
+	for _, id := range targets(n.Child("left")) {
 		x.bind(id, sc)
 	}
-	x.visitIdent(n.child("right"), sc)
+	x.visitIdent(n.Child("right"), sc)
 }
 
 // loopIdents binds a for loop's or a comprehension's targets and walks the rest.
-func (x *extractor) loopIdents(n *node, sc *scope) {
-	for _, c := range n.children {
-		if c.field == "left" {
+func (x *extractor) loopIdents(n *syntax.Node, sc *scope) {
+	for _, c := range n.Children {
+		if c.Field == "left" {
 			for _, id := range targets(c) {
 				x.bind(id, sc)
 			}
@@ -172,25 +173,25 @@ func (x *extractor) loopIdents(n *node, sc *scope) {
 }
 
 // targetIdents binds the name after "as" in with, except and case.
-func (x *extractor) targetIdents(n *node, sc *scope) {
+func (x *extractor) targetIdents(n *syntax.Node, sc *scope) {
 	for _, id := range targets(n) {
 		x.bind(id, sc)
 	}
 }
 
-func (x *extractor) walrusIdents(n *node, sc *scope) {
+func (x *extractor) walrusIdents(n *syntax.Node, sc *scope) {
 	if n == nil {
 		return
 	}
-	if id := n.child("name"); id != nil && id.kind == "identifier" {
+	if id := n.Child("name"); id != nil && id.Kind == "identifier" {
 		x.bind(id, sc)
 	}
-	x.visitIdent(n.child("value"), sc)
+	x.visitIdent(n.Child("value"), sc)
 }
 
 // bind declares the first binding of a name in sc.
-func (x *extractor) bind(id *node, sc *scope) {
-	name := id.text(x.src)
+func (x *extractor) bind(id *syntax.Node, sc *scope) {
+	name := id.Text(x.src)
 	if sc.skip[name] || sc.seen[name] {
 		return
 	}
@@ -203,9 +204,9 @@ func (x *extractor) bind(id *node, sc *scope) {
 
 // param declares a parameter of a function or lambda whose scope is sc, unless it binds
 // a global of its name (bound).
-func (x *extractor) param(id *node, sc *scope, bound map[string]bool) {
-	sc.seen[id.text(x.src)] = true
-	if bound[id.text(x.src)] {
+func (x *extractor) param(id *syntax.Node, sc *scope, bound map[string]bool) {
+	sc.seen[id.Text(x.src)] = true
+	if bound[id.Text(x.src)] {
 		return
 	}
 	x.ident(id, lang.IdentParam)
@@ -226,21 +227,21 @@ func bindingKind(k scopeKind, name string) lang.IdentKind {
 	return lang.IdentVar
 }
 
-func (x *extractor) ident(id *node, kind lang.IdentKind) {
-	name := id.text(x.src)
+func (x *extractor) ident(id *syntax.Node, kind lang.IdentKind) {
+	name := id.Text(x.src)
 	if name == "" || name == "_" || isDunder(name) {
 		return
 	}
-	x.lf.Idents = append(x.lf.Idents, lang.Ident{Name: name, Kind: kind, Pos: id.pos})
+	x.lf.Idents = append(x.lf.Idents, lang.Ident{Name: name, Kind: kind, Pos: id.Pos})
 }
 
 // outerNames returns the names a function body declares global or nonlocal.
-func outerNames(body *node, src []byte) map[string]bool {
+func outerNames(body *syntax.Node, src []byte) map[string]bool {
 	out := map[string]bool{}
-	body.walk(func(n *node) bool {
-		if n.kind == "global_statement" || n.kind == "nonlocal_statement" {
-			for _, id := range n.namedChildren() {
-				out[id.text(src)] = true
+	body.Walk(func(n *syntax.Node) bool {
+		if n.Kind == "global_statement" || n.Kind == "nonlocal_statement" {
+			for _, id := range n.NamedChildren() {
+				out[id.Text(src)] = true
 			}
 		}
 		return true

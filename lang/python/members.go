@@ -3,6 +3,7 @@ package python
 import (
 	"context"
 	"encoding/json"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -195,29 +196,29 @@ func moduleEntries(fsys fs.FS, dir string) []string {
 }
 
 // stubNames appends the names the statements under n bind, qualified by prefix.
-func stubNames(n *node, src []byte, prefix string, out *[]string) {
-	for _, s := range n.children {
-		switch s.kind {
+func stubNames(n *syntax.Node, src []byte, prefix string, out *[]string) {
+	for _, s := range n.Children {
+		switch s.Kind {
 		case "decorated_definition":
-			if d := s.child("definition"); d != nil {
-				stubNames(&node{children: []*node{d}}, src, prefix, out)
+			if d := s.Child("definition"); d != nil {
+				stubNames(&syntax.Node{Children: []*syntax.Node{d}}, src, prefix, out)
 			}
 		case "function_definition":
-			*out = append(*out, prefix+s.child("name").text(src))
+			*out = append(*out, prefix+s.Child("name").Text(src))
 		case "class_definition":
-			name := s.child("name").text(src)
+			name := s.Child("name").Text(src)
 			*out = append(*out, prefix+name)
 			if prefix == "" {
-				stubNames(s.child("body"), src, name+".", out)
+				stubNames(s.Child("body"), src, name+".", out)
 			}
 		case "expression_statement":
-			if a := s.firstOfKind("assignment"); a != nil && a.child("left").kind == "identifier" {
-				*out = append(*out, prefix+a.child("left").text(src))
+			if a := s.FirstOfKind("assignment"); a != nil && a.Child("left").Kind == "identifier" {
+				*out = append(*out, prefix+a.Child("left").Text(src))
 			}
 		case "import_from_statement":
-			for _, c := range s.children {
-				if c.field == "name" && c.kind == "aliased_import" {
-					*out = append(*out, prefix+c.child("alias").text(src))
+			for _, c := range s.Children {
+				if c.Field == "name" && c.Kind == "aliased_import" {
+					*out = append(*out, prefix+c.Child("alias").Text(src))
 				}
 			}
 		case "if_statement", "else_clause", "elif_clause", "try_statement", "block":

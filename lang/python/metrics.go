@@ -2,12 +2,13 @@ package python
 
 import (
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // metrics computes the complexity numbers of a function definition (see the package doc
 // for the exact definitions).
-func (x *extractor) metrics(def *node, name string) *lang.Metrics {
-	body := def.child("body")
+func (x *extractor) metrics(def *syntax.Node, name string) *lang.Metrics {
+	body := def.Child("body")
 	return &lang.Metrics{
 		Lines:      x.bodyLines(def, body),
 		Nesting:    nesting(body, 0),
@@ -18,17 +19,17 @@ func (x *extractor) metrics(def *node, name string) *lang.Metrics {
 
 // bodyLines counts the lines of the body after the header's ':' that hold code, the
 // docstring's lines excluded.
-func (x *extractor) bodyLines(def, body *node) int {
-	from := body.pos.Line
-	if colon := colonBefore(def, body); colon != nil && colon.pos.Line >= from {
-		from = colon.pos.Line + 1
+func (x *extractor) bodyLines(def, body *syntax.Node) int {
+	from := body.Pos.Line
+	if colon := colonBefore(def, body); colon != nil && colon.Pos.Line >= from {
+		from = colon.Pos.Line + 1
 	}
 	skipFrom, skipTo := 0, -1
 	if ds := docstring(body); ds != nil {
-		skipFrom, skipTo = ds.pos.Line, ds.endPos.Line
+		skipFrom, skipTo = ds.Pos.Line, ds.EndPos.Line
 	}
 	n := 0
-	for l := from; l <= body.endPos.Line && l < len(x.code); l++ {
+	for l := from; l <= body.EndPos.Line && l < len(x.code); l++ {
 		if x.code[l] && (l < skipFrom || l > skipTo) {
 			n++
 		}
@@ -37,13 +38,13 @@ func (x *extractor) bodyLines(def, body *node) int {
 }
 
 // colonBefore returns the ':' token that ends the header before body.
-func colonBefore(def, body *node) *node {
-	var colon *node
-	for _, c := range def.children {
+func colonBefore(def, body *syntax.Node) *syntax.Node {
+	var colon *syntax.Node
+	for _, c := range def.Children {
 		if c == body {
 			break
 		}
-		if c.kind == ":" {
+		if c.Kind == ":" {
 			colon = c
 		}
 	}
@@ -65,15 +66,15 @@ var nestKinds = map[string]bool{
 }
 
 // nesting returns the deepest nesting under n, which is at depth d.
-func nesting(n *node, d int) int {
+func nesting(n *syntax.Node, d int) int {
 	if n == nil {
 		return d
 	}
-	if nestKinds[n.kind] {
+	if nestKinds[n.Kind] {
 		d++
 	}
 	deepest := d
-	for _, c := range n.children {
+	for _, c := range n.Children {
 		deepest = max(deepest, nesting(c, d))
 	}
 	return deepest

@@ -181,7 +181,7 @@ func (j *job) namespaceOf(module string) *namespace {
 
 // readNamespace parses a module's source and collects its top-level names.
 func (j *job) readNamespace(module string, ms *modSource) *namespace {
-	tree, err := j.fe.g.parse(ms.src)
+	tree, err := j.fe.g.Parse(ms.src)
 	if err != nil {
 		return &namespace{dynamic: true}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/agentverify/agentverify/internal/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // step is one analysis of the resolver. Resolve runs the frontend's steps in order over
@@ -40,13 +41,13 @@ type job struct {
 	path    *[]string
 	// projClasses indexes the project's classes for the mixin check, once asked.
 	projClasses projectClasses
-	// decls are what modules' stubs and sources declare (memberdecls.go), once asked.
+	// decls are what modules' stubs and sources declare (moduledecls.go), once asked.
 	decls map[string]*modDecl
 	// pyRange is the Python versions requires-python admits (deprecated.go), once asked;
 	// depCands the names each module may declare deprecated.
 	pyRange  *pyRange
 	depCands map[string]map[string]bool
-	dyn      // what the checks beyond pyright's view of modules read (dynamic.go)
+	dyn      // what the checks beyond pyright's view of modules read (nscollect.go)
 }
 
 // target is one changed Python file, as the head of the change has it.
@@ -54,7 +55,7 @@ type target struct {
 	f    *change.File
 	src  []byte
 	lf   *lang.File
-	tree *node // nil when the grammar is unavailable
+	tree *syntax.Node // nil when the grammar is unavailable
 	// broken is set when the file has syntax errors: only they are reported for it.
 	broken bool
 	idx    *fileIndex
@@ -293,7 +294,7 @@ func lastName(s string) string {
 // dropGuarded drops the unknown imports that the code guards itself: inside a try whose
 // handler catches ImportError (an optional dependency), or a branch on sys.version_info
 // or sys.platform (an import for another Python). What the guarded import names is the
-// dependency checks' business. Then the false alarms of falsealarms.go.
+// dependency checks' business. Then the false alarms of pyrightidioms.go.
 func (j *job) dropGuarded(ps []lang.Problem) []lang.Problem {
 	byPath := map[string]*target{}
 	for _, t := range j.targets {

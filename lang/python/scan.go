@@ -6,28 +6,29 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // scan makes one pass over the whole tree for what is not about declarations: comments,
 // syntax errors and the lines that hold code.
-func (x *extractor) scan(root *node) {
+func (x *extractor) scan(root *syntax.Node) {
 	x.code = make([]bool, len(x.lf.Lines)+2)
-	root.walk(func(n *node) bool {
+	root.Walk(func(n *syntax.Node) bool {
 		switch {
-		case n.kind == "comment":
-			text := strings.TrimRight(n.text(x.src), "\r")
-			x.lf.Comments = append(x.lf.Comments, lang.Comment{Text: text, Pos: n.pos, EndLine: n.endPos.Line})
-		case n.missing:
-			x.syntaxError(n.pos, fmt.Sprintf("missing %s", describeKind(n.kind)))
-		case n.kind == "ERROR":
-			x.syntaxError(n.pos, "unexpected "+snippet(n.text(x.src)))
-		case py3Rules[n.kind] != nil:
-			if at, msg := py3Rules[n.kind](n, x.src); at != nil {
-				x.syntaxError(at.pos, msg)
+		case n.Kind == "comment":
+			text := strings.TrimRight(n.Text(x.src), "\r")
+			x.lf.Comments = append(x.lf.Comments, lang.Comment{Text: text, Pos: n.Pos, EndLine: n.EndPos.Line})
+		case n.Missing:
+			x.syntaxError(n.Pos, fmt.Sprintf("missing %s", describeKind(n.Kind)))
+		case n.Kind == "ERROR":
+			x.syntaxError(n.Pos, "unexpected "+snippet(n.Text(x.src)))
+		default:
+			if at, msg := syntax.Python3Error(n, x.src); at != nil {
+				x.syntaxError(at.Pos, msg)
 			}
 		}
-		if len(n.children) == 0 && n.end > n.start && n.kind != "comment" {
-			for l := n.pos.Line; l <= n.endPos.Line && l < len(x.code); l++ {
+		if len(n.Children) == 0 && n.End > n.Start && n.Kind != "comment" {
+			for l := n.Pos.Line; l <= n.EndPos.Line && l < len(x.code); l++ {
 				x.code[l] = true
 			}
 		}

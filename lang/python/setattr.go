@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // Attributes set by name: setattr(obj, "name", v) defines name; setattr(obj, expr, v),
@@ -31,14 +32,14 @@ type setInfo struct {
 func (j *job) setByName(class, attr string) bool {
 	if j.setIndex == nil {
 		j.setIndex = setAttrs{}
-		j.eachProjectFile(func(tree *node, src []byte) { collectSetattrs(tree, src, j.setIndex) })
+		j.eachProjectFile(func(tree *syntax.Node, src []byte) { collectSetattrs(tree, src, j.setIndex) })
 	}
 	c, any := j.setIndex[class], j.setIndex[anyClass]
 	return c != nil && (c.dynamic || c.attrs[attr]) || any != nil && any.attrs[attr]
 }
 
 // eachProjectFile calls fn with the syntax tree of each Python file of the head tree.
-func (j *job) eachProjectFile(fn func(tree *node, src []byte)) {
+func (j *job) eachProjectFile(fn func(tree *syntax.Node, src []byte)) {
 	fsys := j.headFS()
 	if fsys == nil {
 		return
@@ -53,7 +54,7 @@ func (j *job) eachProjectFile(fn func(tree *node, src []byte)) {
 			return nil
 		}
 		if src, err := fs.ReadFile(fsys, p); err == nil {
-			if tree, err := j.fe.g.parse(src); err == nil {
+			if tree, err := j.fe.g.Parse(src); err == nil {
 				fn(tree, src)
 			}
 		}
@@ -76,13 +77,13 @@ func (sa setAttrs) add(owner, attr string) {
 }
 
 // collectSetattrs records the setattr and __dict__ updates of a file in out.
-func collectSetattrs(root *node, src []byte, out setAttrs) {
+func collectSetattrs(root *syntax.Node, src []byte, out setAttrs) {
 	vars := instanceVars(root, src)
 	var class []string // the enclosing classes
-	var walk func(n *node)
-	walk = func(n *node) {
-		if n.kind == "class_definition" {
-			class = append(class, n.child("name").text(src))
+	var walk func(n *syntax.Node)
+	walk = func(n *syntax.Node) {
+		if n.Kind == "class_definition" {
+			class = append(class, n.Child("name").Text(src))
 			defer func() { class = class[:len(class)-1] }()
 		}
 		if obj, attr, ok := setByName(n, src); ok {
@@ -94,7 +95,7 @@ func collectSetattrs(root *node, src []byte, out setAttrs) {
 			}
 			out.add(owner, attr)
 		}
-		for _, c := range n.children {
+		for _, c := range n.Children {
 			walk(c)
 		}
 	}
@@ -103,15 +104,15 @@ func collectSetattrs(root *node, src []byte, out setAttrs) {
 }
 
 // instanceVars maps the module's variables bound to C(…) to C.
-func instanceVars(root *node, src []byte) map[string]string {
+func instanceVars(root *syntax.Node, src []byte) map[string]string {
 	vars := map[string]string{}
 	for _, s := range moduleStatements(root) {
-		as := s.firstOfKind("assignment")
-		if s.kind != "expression_statement" || as == nil || as.child("left").kind != "identifier" {
+		as := s.FirstOfKind("assignment")
+		if s.Kind != "expression_statement" || as == nil || as.Child("left").Kind != "identifier" {
 			continue
 		}
-		if r := as.child("right"); r != nil && r.kind == "call" && r.child("function").kind == "identifier" {
-			vars[as.child("left").text(src)] = r.child("function").text(src)
+		if r := as.Child("right"); r != nil && r.Kind == "call" && r.Child("function").Kind == "identifier" {
+			vars[as.Child("left").Text(src)] = r.Child("function").Text(src)
 		}
 	}
 	return vars
@@ -119,22 +120,22 @@ func instanceVars(root *node, src []byte) map[string]string {
 
 // setByName recognises setattr(obj, name, v) (attr the literal name, "" when computed)
 // and obj.__dict__.update(…) / vars(obj).update(…) (attr "").
-func setByName(call *node, src []byte) (obj, attr string, ok bool) {
-	if call.kind != "call" {
+func setByName(call *syntax.Node, src []byte) (obj, attr string, ok bool) {
+	if call.Kind != "call" {
 		return "", "", false
 	}
-	fn := call.child("function")
-	args := call.child("arguments")
+	fn := call.Child("function")
+	args := call.Child("arguments")
 	if fn == nil || args == nil {
 		return "", "", false
 	}
-	as := args.namedChildren()
-	switch t := fn.text(src); {
-	case t == "setattr" && len(as) == 3 && as[0].kind == "identifier":
+	as := args.NamedChildren()
+	switch t := fn.Text(src); {
+	case t == "setattr" && len(as) == 3 && as[0].Kind == "identifier":
 		name, _ := stringValue(as[1], src)
-		return as[0].text(src), name, true
-	case fn.kind == "attribute" && fn.child("attribute").text(src) == "update":
-		if obj := dictOwner(fn.child("object"), src); obj != "" {
+		return as[0].Text(src), name, true
+	case fn.Kind == "attribute" && fn.Child("attribute").Text(src) == "update":
+		if obj := dictOwner(fn.Child("object"), src); obj != "" {
 			return obj, "", true
 		}
 	}
@@ -144,57 +145,57 @@ func setByName(call *node, src []byte) (obj, attr string, ok bool) {
 // collectNewInstances records the attributes a class's methods set on an instance they
 // create with __new__ (a metaclass's obj = type.__new__(mcs, …); obj._styles = {} in
 // pygments' StyleMeta): attributes of the class's instances, self in its other methods.
-func collectNewInstances(root *node, src []byte, out setAttrs) {
-	root.walk(func(n *node) bool {
-		if n.kind != "class_definition" {
+func collectNewInstances(root *syntax.Node, src []byte, out setAttrs) {
+	root.Walk(func(n *syntax.Node) bool {
+		if n.Kind != "class_definition" {
 			return true
 		}
 		attrs := map[string]bool{}
-		for _, s := range blockOf(n.child("body")) {
-			if d, _ := unwrap(s); d.kind == "function_definition" {
-				newInstanceAttrs(d.child("body"), src, attrs)
+		for _, s := range blockOf(n.Child("body")) {
+			if d, _ := unwrap(s); d.Kind == "function_definition" {
+				newInstanceAttrs(d.Child("body"), src, attrs)
 			}
 		}
 		for a := range attrs {
-			out.add(n.child("name").text(src), a)
+			out.add(n.Child("name").Text(src), a)
 		}
 		return true
 	})
 }
 
 // newInstanceAttrs adds the attributes body assigns on names it binds to X.__new__(…).
-func newInstanceAttrs(body *node, src []byte, attrs map[string]bool) {
+func newInstanceAttrs(body *syntax.Node, src []byte, attrs map[string]bool) {
 	created := map[string]bool{}
-	var assigns []*node
-	body.walk(func(m *node) bool {
-		if m.kind != "assignment" {
-			return m.kind != "function_definition" && m.kind != "class_definition"
+	var assigns []*syntax.Node
+	body.Walk(func(m *syntax.Node) bool {
+		if m.Kind != "assignment" {
+			return m.Kind != "function_definition" && m.Kind != "class_definition"
 		}
-		l, r := m.child("left"), m.child("right")
-		if l != nil && l.kind == "identifier" && r != nil && r.kind == "call" &&
-			strings.HasSuffix(r.child("function").text(src), "__new__") {
-			created[l.text(src)] = true
+		l, r := m.Child("left"), m.Child("right")
+		if l != nil && l.Kind == "identifier" && r != nil && r.Kind == "call" &&
+			strings.HasSuffix(r.Child("function").Text(src), "__new__") {
+			created[l.Text(src)] = true
 		}
 		assigns = append(assigns, m)
 		return true
 	})
 	for _, a := range assigns {
-		l := a.child("left")
-		if l != nil && l.kind == "attribute" && created[l.child("object").text(src)] {
-			attrs[l.child("attribute").text(src)] = true
+		l := a.Child("left")
+		if l != nil && l.Kind == "attribute" && created[l.Child("object").Text(src)] {
+			attrs[l.Child("attribute").Text(src)] = true
 		}
 	}
 }
 
 // dictOwner returns obj of obj.__dict__ or vars(obj), "" for anything else.
-func dictOwner(o *node, src []byte) string {
+func dictOwner(o *syntax.Node, src []byte) string {
 	switch {
 	case o == nil:
-	case o.kind == "attribute" && o.child("attribute").text(src) == "__dict__" && o.child("object").kind == "identifier":
-		return o.child("object").text(src)
-	case o.kind == "call" && o.child("function").text(src) == "vars":
-		if va := o.child("arguments").namedChildren(); len(va) == 1 && va[0].kind == "identifier" {
-			return va[0].text(src)
+	case o.Kind == "attribute" && o.Child("attribute").Text(src) == "__dict__" && o.Child("object").Kind == "identifier":
+		return o.Child("object").Text(src)
+	case o.Kind == "call" && o.Child("function").Text(src) == "vars":
+		if va := o.Child("arguments").NamedChildren(); len(va) == 1 && va[0].Kind == "identifier" {
+			return va[0].Text(src)
 		}
 	}
 	return ""

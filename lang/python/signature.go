@@ -1,6 +1,7 @@
 package python
 
 import (
+	"github.com/agentverify/agentverify/lang/python/syntax"
 	"strings"
 )
 
@@ -8,29 +9,29 @@ import (
 // d, e=..., **kwargs)", prefixed by "async" and by the decorators that change how it
 // is called (staticmethod, classmethod, property). Annotations and default values are
 // left out: they change no call site's validity.
-func signature(def *node, decorators []*node, src []byte) string {
+func signature(def *syntax.Node, decorators []*syntax.Node, src []byte) string {
 	var b strings.Builder
 	for _, d := range []string{"staticmethod", "classmethod", "property"} {
 		if hasDecorator(decorators, src, d) {
 			b.WriteString("@" + d + " ")
 		}
 	}
-	if def.firstOfKind("async") != nil {
+	if def.FirstOfKind("async") != nil {
 		b.WriteString("async ")
 	}
 	b.WriteString("def(")
-	b.WriteString(strings.Join(params(def.child("parameters"), src), ", "))
+	b.WriteString(strings.Join(params(def.Child("parameters"), src), ", "))
 	b.WriteString(")")
 	return b.String()
 }
 
 // params lists the normalised parameters of a parameters or lambda_parameters node.
-func params(ps *node, src []byte) []string {
+func params(ps *syntax.Node, src []byte) []string {
 	if ps == nil {
 		return nil
 	}
 	var out []string
-	for _, p := range ps.namedChildren() {
+	for _, p := range ps.NamedChildren() {
 		if s := param(p, src); s != "" {
 			out = append(out, s)
 		}
@@ -40,21 +41,21 @@ func params(ps *node, src []byte) []string {
 
 // param is one normalised parameter: name, "name=..." with a default, "*args",
 // "**kwargs", "*" or "/".
-func param(p *node, src []byte) string {
+func param(p *syntax.Node, src []byte) string {
 	if p == nil {
 		return ""
 	}
-	switch p.kind {
+	switch p.Kind {
 	case "identifier":
-		return p.text(src)
+		return p.Text(src)
 	case "typed_parameter":
-		return param(firstNamed(p), src)
+		return param(p.FirstNamed(), src)
 	case "default_parameter", "typed_default_parameter":
-		return p.child("name").text(src) + "=..."
+		return p.Child("name").Text(src) + "=..."
 	case "list_splat_pattern":
-		return "*" + firstNamed(p).text(src)
+		return "*" + p.FirstNamed().Text(src)
 	case "dictionary_splat_pattern":
-		return "**" + firstNamed(p).text(src)
+		return "**" + p.FirstNamed().Text(src)
 	case "keyword_separator":
 		return "*"
 	case "positional_separator":
@@ -63,23 +64,13 @@ func param(p *node, src []byte) string {
 	return ""
 }
 
-// firstNamed returns the first named child of n, or nil.
-func firstNamed(n *node) *node {
-	for _, c := range n.children {
-		if c.named {
-			return c
-		}
-	}
-	return nil
-}
-
 // paramNames returns the identifiers a parameter list declares, in order.
-func paramNames(ps *node) []*node {
+func paramNames(ps *syntax.Node) []*syntax.Node {
 	if ps == nil {
 		return nil
 	}
-	var out []*node
-	for _, p := range ps.namedChildren() {
+	var out []*syntax.Node
+	for _, p := range ps.NamedChildren() {
 		if id := paramName(p); id != nil {
 			out = append(out, id)
 		}
@@ -87,14 +78,14 @@ func paramNames(ps *node) []*node {
 	return out
 }
 
-func paramName(p *node) *node {
-	switch p.kind {
+func paramName(p *syntax.Node) *syntax.Node {
+	switch p.Kind {
 	case "identifier":
 		return p
 	case "default_parameter", "typed_default_parameter":
-		return p.child("name")
+		return p.Child("name")
 	case "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern":
-		if c := firstNamed(p); c != nil {
+		if c := p.FirstNamed(); c != nil {
 			return paramName(c)
 		}
 	}
@@ -102,15 +93,15 @@ func paramName(p *node) *node {
 }
 
 // classSignature is "class(Base, metaclass=M)": the bases as written, on one line.
-func classSignature(def *node, src []byte) string {
-	bases := def.child("superclasses")
+func classSignature(def *syntax.Node, src []byte) string {
+	bases := def.Child("superclasses")
 	if bases == nil {
 		return "class()"
 	}
 	var parts []string
-	for _, b := range bases.namedChildren() {
-		if b.kind != "comment" {
-			parts = append(parts, strings.Join(strings.Fields(b.text(src)), " "))
+	for _, b := range bases.NamedChildren() {
+		if b.Kind != "comment" {
+			parts = append(parts, strings.Join(strings.Fields(b.Text(src)), " "))
 		}
 	}
 	return "class(" + strings.Join(parts, ", ") + ")"

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // skips records the places that skip a test unconditionally: a skip decorator
@@ -13,46 +14,46 @@ import (
 // statement of a function's or the module's body (not nested in an if: a skip on a
 // condition is how a test says where it cannot run) that calls pytest.skip or
 // self.skipTest or raises SkipTest.
-func (x *extractor) skips(root *node) {
-	x.skipStatements(root.children)
-	root.walk(func(n *node) bool {
-		switch n.kind {
+func (x *extractor) skips(root *syntax.Node) {
+	x.skipStatements(root.Children)
+	root.Walk(func(n *syntax.Node) bool {
+		switch n.Kind {
 		case "decorator":
-			if e := firstNamed(n); e != nil && skipMark(e, x.src) {
+			if e := n.FirstNamed(); e != nil && skipMark(e, x.src) {
 				x.skip(n)
 			}
 		case "function_definition":
-			if b := n.child("body"); b != nil {
-				x.skipStatements(b.children)
+			if b := n.Child("body"); b != nil {
+				x.skipStatements(b.Children)
 			}
 		case "class_definition":
-			if b := n.child("body"); b != nil {
-				x.skipMarks(b.children)
+			if b := n.Child("body"); b != nil {
+				x.skipMarks(b.Children)
 			}
 		}
 		return true
 	})
 }
 
-func (x *extractor) skip(n *node) {
-	text := strings.TrimSpace(n.text(x.src))
+func (x *extractor) skip(n *syntax.Node) {
+	text := strings.TrimSpace(n.Text(x.src))
 	if i := strings.IndexByte(text, '\n'); i >= 0 {
 		text = text[:i]
 	}
-	x.lf.Skips = append(x.lf.Skips, lang.Skip{Pos: n.pos, Text: text})
+	x.lf.Skips = append(x.lf.Skips, lang.Skip{Pos: n.Pos, Text: text})
 }
 
 // skipStatements records the skipping statements among one body's statements.
-func (x *extractor) skipStatements(stmts []*node) {
+func (x *extractor) skipStatements(stmts []*syntax.Node) {
 	x.skipMarks(stmts)
 	for _, s := range stmts {
-		switch s.kind {
+		switch s.Kind {
 		case "expression_statement":
-			if c := firstNamed(s); c != nil && c.kind == "call" && skipCall(c.child("function").text(x.src)) {
+			if c := s.FirstNamed(); c != nil && c.Kind == "call" && skipCall(c.Child("function").Text(x.src)) {
 				x.skip(s)
 			}
 		case "raise_statement":
-			if e := firstNamed(s); e != nil && lastName(calleeText(e, x.src)) == "SkipTest" {
+			if e := s.FirstNamed(); e != nil && lastName(calleeText(e, x.src)) == "SkipTest" {
 				x.skip(s)
 			}
 		}
@@ -60,16 +61,16 @@ func (x *extractor) skipStatements(stmts []*node) {
 }
 
 // skipMarks records `pytestmark = <skip mark>` (or a list holding one) among stmts.
-func (x *extractor) skipMarks(stmts []*node) {
+func (x *extractor) skipMarks(stmts []*syntax.Node) {
 	for _, s := range stmts {
-		a := s.firstOfKind("assignment")
-		if s.kind != "expression_statement" || a == nil || a.child("left").text(x.src) != "pytestmark" {
+		a := s.FirstOfKind("assignment")
+		if s.Kind != "expression_statement" || a == nil || a.Child("left").Text(x.src) != "pytestmark" {
 			continue
 		}
-		right := a.child("right")
-		marks := []*node{right}
-		if right != nil && right.kind == "list" {
-			marks = right.namedChildren()
+		right := a.Child("right")
+		marks := []*syntax.Node{right}
+		if right != nil && right.Kind == "list" {
+			marks = right.NamedChildren()
 		}
 		for _, m := range marks {
 			if m != nil && skipMark(m, x.src) {
@@ -86,15 +87,15 @@ func skipCall(fn string) bool {
 }
 
 // calleeText is the called function of a call expression, or the expression itself.
-func calleeText(e *node, src []byte) string {
-	if e.kind == "call" {
-		return e.child("function").text(src)
+func calleeText(e *syntax.Node, src []byte) string {
+	if e.Kind == "call" {
+		return e.Child("function").Text(src)
 	}
-	return e.text(src)
+	return e.Text(src)
 }
 
 // skipMark reports whether the expression e of a decorator or mark skips always.
-func skipMark(e *node, src []byte) bool {
+func skipMark(e *syntax.Node, src []byte) bool {
 	name := calleeText(e, src)
 	switch {
 	case strings.HasSuffix(name, "mark.skip"), name == "unittest.skip", name == "skip",
@@ -104,28 +105,28 @@ func skipMark(e *node, src []byte) bool {
 		// An expected failure hides a failing test as a skip does, unless its condition is
 		// computed (a platform, a version).
 		c := condition(e, src)
-		return e.kind != "call" || c == nil || literalTruth(c, src) == 1
+		return e.Kind != "call" || c == nil || literalTruth(c, src) == 1
 	case strings.HasSuffix(name, "mark.skipif"), name == "unittest.skipIf", name == "skipIf":
-		return e.kind == "call" && literalTruth(condition(e, src), src) == 1
+		return e.Kind == "call" && literalTruth(condition(e, src), src) == 1
 	case name == "unittest.skipUnless", name == "skipUnless":
-		return e.kind == "call" && literalTruth(condition(e, src), src) == 0
+		return e.Kind == "call" && literalTruth(condition(e, src), src) == 0
 	}
 	return false
 }
 
 // condition returns a skip mark's condition: its first positional argument, or its
 // condition= keyword.
-func condition(call *node, src []byte) *node {
-	args := call.child("arguments")
+func condition(call *syntax.Node, src []byte) *syntax.Node {
+	args := call.Child("arguments")
 	if args == nil {
 		return nil
 	}
-	for _, a := range args.namedChildren() {
-		if a.kind != "keyword_argument" {
+	for _, a := range args.NamedChildren() {
+		if a.Kind != "keyword_argument" {
 			return a
 		}
-		if a.child("name").text(src) == "condition" {
-			return a.child("value")
+		if a.Child("name").Text(src) == "condition" {
+			return a.Child("value")
 		}
 	}
 	return nil
@@ -133,11 +134,11 @@ func condition(call *node, src []byte) *node {
 
 // literalTruth is 1 for a literally true condition (True, a non-zero number), 0 for a
 // literally false one (False, None, 0), -1 when the condition is computed.
-func literalTruth(c *node, src []byte) int {
+func literalTruth(c *syntax.Node, src []byte) int {
 	if c == nil {
 		return -1
 	}
-	switch t := strings.TrimSpace(c.text(src)); t {
+	switch t := strings.TrimSpace(c.Text(src)); t {
 	case "True", "1":
 		return 1
 	case "False", "None", "0":

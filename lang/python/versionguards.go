@@ -1,6 +1,7 @@
 package python
 
 import (
+	"github.com/agentverify/agentverify/lang/python/syntax"
 	"regexp"
 	"strings"
 )
@@ -21,14 +22,14 @@ var skipCondition = regexp.MustCompile(`(?:\.skipif|skipIf|skipUnless)\s*\(`)
 
 // skipGuard guards a test function or class that pytest or unittest skips on the Pythons
 // or platforms its condition names: its body runs only where the condition lets it.
-func skipGuard(decorated *node, src []byte, consts map[string]bool) []guardedRange {
-	def := decorated.child("definition")
+func skipGuard(decorated *syntax.Node, src []byte, consts map[string]bool) []guardedRange {
+	def := decorated.Child("definition")
 	if def == nil {
 		return nil
 	}
 	for _, d := range decoratorTexts(decorated, src) {
 		if skipCondition.MatchString(d) && (guardCondition.MatchString(d) || mentionsAny(d, consts)) {
-			return []guardedRange{{from: def.pos.Line, to: def.endPos.Line}}
+			return []guardedRange{{from: def.Pos.Line, to: def.EndPos.Line}}
 		}
 	}
 	return nil
@@ -36,14 +37,14 @@ func skipGuard(decorated *node, src []byte, consts map[string]bool) []guardedRan
 
 // moduleSkip guards a whole test module that `pytestmark = pytest.mark.skipif(…)` skips on
 // a version or platform.
-func moduleSkip(root *node, src []byte, consts map[string]bool) []guardedRange {
+func moduleSkip(root *syntax.Node, src []byte, consts map[string]bool) []guardedRange {
 	for _, s := range moduleStatements(root) {
-		as := s.firstOfKind("assignment")
-		if s.kind != "expression_statement" || as == nil || as.child("left").text(src) != "pytestmark" {
+		as := s.FirstOfKind("assignment")
+		if s.Kind != "expression_statement" || as == nil || as.Child("left").Text(src) != "pytestmark" {
 			continue
 		}
-		if v := as.child("right").text(src); skipCondition.MatchString(v) && (guardCondition.MatchString(v) || mentionsAny(v, consts)) {
-			return []guardedRange{{from: root.pos.Line, to: root.endPos.Line}}
+		if v := as.Child("right").Text(src); skipCondition.MatchString(v) && (guardCondition.MatchString(v) || mentionsAny(v, consts)) {
+			return []guardedRange{{from: root.Pos.Line, to: root.EndPos.Line}}
 		}
 	}
 	return nil
@@ -52,24 +53,24 @@ func moduleSkip(root *node, src []byte, consts map[string]bool) []guardedRange {
 // constantGuards guards the branch of `if C:` (or the else branches of `if not C:`) that
 // runs on the Pythons a version constant C selects; a condition that mixes C with other
 // tests guards the whole statement.
-func constantGuards(n *node, src []byte, consts map[string]bool) []guardedRange {
-	cond := strings.TrimSpace(n.child("condition").text(src))
-	c := n.child("consequence")
+func constantGuards(n *syntax.Node, src []byte, consts map[string]bool) []guardedRange {
+	cond := strings.TrimSpace(n.Child("condition").Text(src))
+	c := n.Child("consequence")
 	switch {
 	case !mentionsAny(cond, consts):
 		return nil
 	case consts[cond] && c != nil:
-		return []guardedRange{{from: c.pos.Line, to: c.endPos.Line}}
+		return []guardedRange{{from: c.Pos.Line, to: c.EndPos.Line}}
 	case consts[strings.TrimSpace(strings.TrimPrefix(cond, "not "))] && strings.HasPrefix(cond, "not "):
 		return elseRanges(n)
 	}
-	return []guardedRange{{from: n.pos.Line, to: n.endPos.Line}}
+	return []guardedRange{{from: n.Pos.Line, to: n.EndPos.Line}}
 }
 
 // versionConstants are the names that hold version tests in a file: named like one
 // (versionConstant), or assigned a sys.version_info comparison at its top level. The
 // aliases of the major version (six's PY2, PY3) are not: their Python 3 branch is the one
-// pyright checks rightly (falsealarms.go guards the Python 2 one).
+// pyright checks rightly (pyrightidioms.go guards the Python 2 one).
 func versionConstants(t *target) map[string]bool {
 	out := map[string]bool{}
 	for n := range t.idx.names {
@@ -78,10 +79,10 @@ func versionConstants(t *target) map[string]bool {
 		}
 	}
 	for _, s := range moduleStatements(t.tree) {
-		as := s.firstOfKind("assignment")
-		if s.kind == "expression_statement" && as != nil && as.child("left").kind == "identifier" &&
-			strings.Contains(as.child("right").text(t.src), "version_info") && !majorAlias.MatchString(as.child("left").text(t.src)) {
-			out[as.child("left").text(t.src)] = true
+		as := s.FirstOfKind("assignment")
+		if s.Kind == "expression_statement" && as != nil && as.Child("left").Kind == "identifier" &&
+			strings.Contains(as.Child("right").Text(t.src), "version_info") && !majorAlias.MatchString(as.Child("left").Text(t.src)) {
+			out[as.Child("left").Text(t.src)] = true
 		}
 	}
 	return out
