@@ -44,6 +44,9 @@ func (c *converter) vet(pkg *load.Package, factsOnly bool) {
 	case c.port:
 		suite = without(suite, hostAnalyzers)
 	}
+	if c.release > 0 && !factsOnly {
+		suite = without(suite, releaseRewritten)
+	}
 	if ill && recursiveType(pkg) {
 		suite = without(suite, map[string]bool{"structtag": true})
 	}
@@ -64,6 +67,11 @@ func (c *converter) vet(pkg *load.Package, factsOnly bool) {
 // hostAnalyzers read the host's GOOS and GOARCH (go/build.Default), not the checked
 // configuration's: under another port they would judge its assembly by the host's rules.
 var hostAnalyzers = map[string]bool{"framepointer": true}
+
+// releaseRewritten read the files' text, which a check as an older release rewrote (its
+// newer release tags, in an overlay): buildtag would judge the rewrite, not the file, and
+// go vet never sees a fallback for older releases at all (the host build excludes it).
+var releaseRewritten = map[string]bool{"buildtag": true}
 
 // without returns suite without the analyzers named in names.
 func without(suite []*analysis.Analyzer, names map[string]bool) []*analysis.Analyzer {
