@@ -20,12 +20,12 @@ import (
 	"github.com/agentverify/agentverify/change/gitchange"
 	"github.com/agentverify/agentverify/change/patch"
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/crash"
 	"github.com/agentverify/agentverify/engine"
-	"github.com/agentverify/agentverify/internal/crash"
-	"github.com/agentverify/agentverify/internal/resultcache"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
+	"github.com/agentverify/agentverify/resultcache"
 )
 
 // Version is agentverify's version.

@@ -9,7 +9,6 @@ import (
 	"github.com/agentverify/agentverify/dimensions/scope"
 	"github.com/agentverify/agentverify/dimensions/semantic"
 	"github.com/agentverify/agentverify/dimensions/style"
-	"github.com/agentverify/agentverify/internal/resultcache"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/commonlisp"
 	"github.com/agentverify/agentverify/lang/commonlisp/resolve"
@@ -20,6 +19,7 @@ import (
 	"github.com/agentverify/agentverify/lang/typescript"
 	"github.com/agentverify/agentverify/lang/typescript/tsc"
 	"github.com/agentverify/agentverify/policy"
+	"github.com/agentverify/agentverify/resultcache"
 )
 
 // Dimensions returns the built-in dimensions in report order.

@@ -13,8 +13,8 @@ import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/engine"
-	"github.com/agentverify/agentverify/internal/resultcache"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/resultcache"
 )
 
 // cachePlan is what the result cache knows of one check-mode run: the change's files by

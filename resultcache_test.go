@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/agentverify/agentverify/check"
-	"github.com/agentverify/agentverify/internal/resultcache"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
+	"github.com/agentverify/agentverify/resultcache"
 )
 
 // cacheRepo is a module of three packages: b imports a, c stands alone, and each has a
