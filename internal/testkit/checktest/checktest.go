@@ -403,6 +403,9 @@ func (c *Case) Check(t testing.TB, dim *check.Dimension, got []check.Finding) {
 		if f.Location.Line < 1 {
 			t.Errorf("%s: finding %s at line %d (must be ≥ 1)", f.Location.File, f.Rule, f.Location.Line)
 		}
+		if f.Location.File == "" || strings.TrimSpace(f.Message) == "" { // P20: traceable to its source
+			t.Errorf("finding %s without a file or a message: %+v", f.Rule, f)
+		}
 		text := f.Rule + ": " + f.Message
 		if f.Suggestion != "" {
 			text += " [suggestion: " + f.Suggestion + "]"
