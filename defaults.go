@@ -1,8 +1,6 @@
 package agentverify
 
 import (
-	"slices"
-
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/dimensions/complexity"
 	"github.com/agentverify/agentverify/dimensions/hallucination"
@@ -18,7 +16,6 @@ import (
 	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/lang/typescript"
 	"github.com/agentverify/agentverify/lang/typescript/tsc"
-	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/resultcache"
 )
 
@@ -66,22 +63,4 @@ func languages(l *load.Loader, s *pyright.Servers) lang.Registry {
 		tsFrontend = typescript.NewWarm(tsc.NewServers()) // TypeScript 7 language servers, one per repository
 	}
 	return lang.Registry{goFrontend, pyFrontend, lispFrontend, tsFrontend}
-}
-
-// configured returns langs as the policy configures them: the Common Lisp frontend reads
-// #+/#- against the policy's features. langs itself is not modified.
-func configured(langs lang.Registry, pol *policy.Policy) lang.Registry {
-	features := pol.Languages.CommonLisp.Features
-	if features == nil {
-		return langs
-	}
-	out := slices.Clone(langs)
-	for i, fe := range out {
-		if lf, ok := fe.(*commonlisp.Frontend); ok {
-			c := *lf
-			c.Features = features
-			out[i] = &c
-		}
-	}
-	return out
 }

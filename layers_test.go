@@ -23,6 +23,7 @@ var layers = []struct {
 	{"agent/guard", 1}, {"agent/window", 1},
 	{"check", 2},
 	{"report", 3},
+	{"trust", 3}, // the policy in force, from the trusted side
 	{"engine", 4},
 	{"dimensions", 4},
 	{"internal/testkit", 5}, // test helpers may run the engine
@@ -34,6 +35,7 @@ var layers = []struct {
 	{"internal/integrations/claudehook", 7}, // Claude's codec of agenthook, above it
 	{"internal/cli", 8},
 	{"internal/attacks", 8}, // the adversarial suite drives the CLI
+	{"internal/e2e", 8},     // the frontends' end-to-end suites (tests only)
 	{"cmd", 9},
 	{"internal/bench", 9}, // a program that runs the built binary
 }
