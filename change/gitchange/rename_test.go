@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 
 // TestRenameWithEdit: a file moved and edited a little is a rename, as git reports it
@@ -44,20 +46,27 @@ func TestRenamesAsGit(t *testing.T) {
 		defer f.Value.Set(f.DefValue)
 	}
 	rapid.Check(t, func(rt *rapid.T) {
-		r := newRepo(t, nil)
-		base := randomFiles(rt)
-		r.Write(base)
-		r.Git("add", "-A")
-		r.Git("commit", "-q", "-m", "base")
-		for p, content := range base {
-			moveRandomly(rt, r.Dir, p, content)
-		}
-		r.Git("add", "-A")
+		r := randomStagedChange(t, rt)
 		want := gitRenames(r.Git("diff", "--cached", "-M", "--name-status", "-z"))
 		if got := stagedRenames(t, r.Dir); strings.Join(got, " ") != strings.Join(want, " ") {
 			rt.Fatalf("renames %v, git says %v", got, want)
 		}
 	})
+}
+
+// randomStagedChange commits random files, then moves, edits and deletes them at random
+// and stages the result.
+func randomStagedChange(t *testing.T, rt *rapid.T) *testrepo.Repo {
+	r := newRepo(t, nil)
+	base := randomFiles(rt)
+	r.Write(base)
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "-m", "base")
+	for p, content := range base {
+		moveRandomly(rt, r.Dir, p, content)
+	}
+	r.Git("add", "-A")
+	return r
 }
 
 // randomFiles draws up to 8 files of up to 12 lines in two directories.
@@ -144,15 +153,7 @@ func TestP24FilesAreGitDiffs(t *testing.T) {
 		defer f.Value.Set(f.DefValue)
 	}
 	rapid.Check(t, func(rt *rapid.T) {
-		r := newRepo(t, nil)
-		base := randomFiles(rt)
-		r.Write(base)
-		r.Git("add", "-A")
-		r.Git("commit", "-q", "-m", "base")
-		for p, content := range base {
-			moveRandomly(rt, r.Dir, p, content)
-		}
-		r.Git("add", "-A")
+		r := randomStagedChange(t, rt)
 		want := gitFiles(r.Git("diff", "--cached", "-M", "--name-status", "-z"))
 		repo, err := OpenEnv(r.Dir, []string{})
 		if err != nil {
