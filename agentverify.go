@@ -1,31 +1,29 @@
 // Package agentverify is the one entry point of the verification gate: Check takes a
-// request (which change, which policy), builds the change set, runs the five dimensions in
-// parallel and returns the canonical report. The CLI, the hooks, the MCP server and the
+// request (which change, which policy) and reads top-down as change set (change/source)
+// → trusted policy (trust) → engine (engine, engine/cacheplan) → report (report). The CLI, the hooks, the MCP server and the
 // agent runner all call it; there is no second code path.
 package agentverify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/change/editset"
-	"github.com/agentverify/agentverify/change/gitchange"
-	"github.com/agentverify/agentverify/change/patch"
+	"github.com/agentverify/agentverify/change/source"
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/crash"
 	"github.com/agentverify/agentverify/engine"
-	"github.com/agentverify/agentverify/internal/crash"
-	"github.com/agentverify/agentverify/internal/resultcache"
+	"github.com/agentverify/agentverify/engine/cacheplan"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/commonlisp"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
+	"github.com/agentverify/agentverify/resultcache"
+	"github.com/agentverify/agentverify/trust"
 )
 
 // Version is agentverify's version.
@@ -34,16 +32,16 @@ const Version = "0.1.0"
 // InformationURI is where the rules are documented (SARIF tool.driver.informationUri).
 const InformationURI = "https://github.com/agentverify/agentverify"
 
-// Source says which change a request verifies.
-type Source int
+// Source says which change a request verifies (design.md §3).
+type Source = source.Kind
 
 // Change sources (design.md §3).
 const (
-	WorkingTree Source = iota // Base (default HEAD) vs the working tree, untracked files included
-	Staged                    // the index vs HEAD, what a pre-commit hook sees
-	Patch                     // a unified diff applied to HEAD
-	Paths                     // files as they are, no base (agentverify check)
-	Edits                     // proposed in-memory edits over the working tree
+	WorkingTree = source.WorkingTree // Base (default HEAD) vs the working tree, untracked files included
+	Staged      = source.Staged      // the index vs HEAD, what a pre-commit hook sees
+	Patch       = source.Patch       // a unified diff applied to HEAD
+	Paths       = source.Paths       // files as they are, no base (agentverify check)
+	Edits       = source.Edits       // proposed in-memory edits over the working tree
 )
 
 // Request is one verification.
@@ -89,7 +87,7 @@ type Request struct {
 }
 
 // ErrUsage marks errors in the request itself (bad flags, missing inputs).
-var ErrUsage = errors.New("usage")
+var ErrUsage = source.ErrUsage
 
 // Checker runs verifications. A long-lived Checker (MCP server, agent runner) keeps what
 // its dimensions cache warm between calls. It is safe for concurrent use.
@@ -103,7 +101,7 @@ type Checker struct {
 	// Now measures durations; default time.Now (tests pin it for byte-identical output).
 	Now func() time.Time
 	// Cache, when set, replays in check mode the findings of the directories whose
-	// inputs are unchanged since a run stored them (resultcache.go, design.md §9).
+	// inputs are unchanged since a run stored them (engine/cacheplan, design.md §9).
 	Cache *resultcache.Cache
 }
 
@@ -141,34 +139,47 @@ func (c *Checker) Check(ctx context.Context, req Request) (rep *report.Report, e
 	return c.check(ctx, req)
 }
 
-// check is Check without the recover.
+// check is Check without the recover: change set, trusted policy, engine, report.
 func (c *Checker) check(ctx context.Context, req Request) (*report.Report, error) {
 	now := c.Now
 	if now == nil {
 		now = time.Now
 	}
 	start := now()
-	dims := c.Dims()
+	set, pol, tr, err := changeAndPolicy(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	dims, rules := c.Dims(), Rules(c.Dims())
+	if err := pol.ValidateRules(func(id string) bool { return rules[id] != nil }); err != nil {
+		return nil, err
+	}
+	pass := c.pass(ctx, req, set, pol, tr)
+	outcomes := c.run(ctx, pass, dims)
+	outcomes = engine.ConfirmAtBase(ctx, pass, dims, outcomes, c.options(pol), rules)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("verification interrupted: %w", err)
+	}
+	violations, results := engine.Process(pass, outcomes, rules)
+	rep := report.New(tool(), pol.Name, req.Task, set, violations, results, engine.RuleList(dims))
+	if rep.Status == report.Errored {
+		rep.Error = engine.RelativePaths(set.Root, engine.UnverifiedReason(outcomes))
+	}
+	rep.Root, rep.Source = set.Root, report.ChangeSource(set)
+	rep.DurationMS = now().Sub(start).Milliseconds()
+	return rep, nil
+}
+
+// pass is what the dimensions see of one verification.
+func (c *Checker) pass(ctx context.Context, req Request, set *change.Set, pol *policy.Policy, tr *check.Trust) *check.Pass {
 	langs := c.Languages
 	if langs == nil {
 		langs = Languages()
 	}
-	dir := req.Dir
-	if dir == "" {
-		dir = "."
-	}
-	set, pol, trust, err := changeAndPolicy(ctx, dir, req)
-	if err != nil {
-		return nil, err
-	}
+	langs = commonlisp.WithFeatures(langs, pol.Languages.CommonLisp.Features)
 	polPath := policy.DefaultFile
-	if trust != nil && trust.PolicyFile != "" {
-		polPath = trust.PolicyFile
-	}
-	langs = configured(langs, pol)
-	rules := Rules(dims)
-	if err := pol.ValidateRules(func(id string) bool { return rules[id] != nil }); err != nil {
-		return nil, err
+	if tr != nil && tr.PolicyFile != "" {
+		polPath = tr.PolicyFile
 	}
 	mode := check.Diff
 	switch {
@@ -177,58 +188,52 @@ func (c *Checker) check(ctx context.Context, req Request) (*report.Report, error
 	case req.All:
 		mode = check.All
 	}
-	pass := &check.Pass{
-		Context:    ctx,
-		Changes:    set,
-		Policy:     pol,
-		PolicyPath: polPath,
-		Trust:      trust,
-		Mode:       mode,
-		Languages:  langs,
-		Files:      check.NewFiles(langs),
-		Memo:       check.NewMemo(),
-	}
-	timeout := c.Timeout
-	if timeout == 0 {
-		timeout = pol.Limits.Timeout()
-	}
-	opts := engine.Options{Timeout: timeout}
-	var outcomes []engine.Outcome
-	if c.Cache != nil && mode == check.Check {
-		outcomes = runCached(ctx, c.Cache, pass, dims, opts)
-	} else {
-		outcomes = engine.Run(ctx, pass, dims, opts)
-	}
-	outcomes = engine.ConfirmAtBase(ctx, pass, dims, outcomes, opts, rules)
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("verification interrupted: %w", err)
-	}
-	violations, results := engine.Process(pass, outcomes, rules)
-	rep := newReport(pol.Name, req.Task, set, violations, results, ruleList(dims))
-	if rep.Status == report.Errored {
-		rep.Error = engine.RelativePaths(set.Root, unverifiedReason(outcomes))
-	}
-	rep.Root = set.Root
-	rep.Source = source(set)
-	rep.DurationMS = now().Sub(start).Milliseconds()
-	return rep, nil
+	return &check.Pass{Context: ctx, Changes: set, Policy: pol, PolicyPath: polPath, Trust: tr, Mode: mode,
+		Languages: langs, Files: check.NewFiles(langs), Memo: check.NewMemo()}
 }
 
-// unverifiedReason is why a run could not verify its change: the first dimension that
-// could not complete, in report order. A lang.SetupError is the user's to fix and says
-// how (install pyright, download the modules), so it is given as is.
-func unverifiedReason(outcomes []engine.Outcome) string {
-	for _, o := range outcomes {
-		var se *lang.SetupError
-		switch {
-		case o.Err == nil:
-		case errors.As(o.Err, &se):
-			return oneLine(se.Error())
-		default:
-			return "the " + o.Dimension + " dimension could not complete: " + oneLine(o.Err.Error())
+// run runs the dimensions, over the result cache in check mode when the checker has one.
+func (c *Checker) run(ctx context.Context, pass *check.Pass, dims []*check.Dimension) []engine.Outcome {
+	if c.Cache != nil && pass.Mode == check.Check {
+		return cacheplan.Run(ctx, c.Cache, Version, pass, dims, c.options(pass.Policy))
+	}
+	return engine.Run(ctx, pass, dims, c.options(pass.Policy))
+}
+
+// options bound each dimension's run: the checker's timeout, else the policy's.
+func (c *Checker) options(pol *policy.Policy) engine.Options {
+	if c.Timeout != 0 {
+		return engine.Options{Timeout: c.Timeout}
+	}
+	return engine.Options{Timeout: pol.Limits.Timeout()}
+}
+
+// changeAndPolicy builds the change set of req and decides the policy in force from the
+// trusted side. The set is built with the default file-size limit, which the trusted
+// policy may lower (applied to the set) or raise (the set is built again, which only a
+// policy with a larger max_file_size costs): the change cannot pick its own limit.
+func changeAndPolicy(ctx context.Context, req Request) (*change.Set, *policy.Policy, *check.Trust, error) {
+	spec := source.Spec{Dir: req.Dir, Kind: req.Source, Base: req.Base, Patch: req.Patch, PatchName: req.PatchName,
+		Paths: req.Paths, Edits: req.Edits, GitEnv: req.GitEnv}
+	if spec.Dir == "" {
+		spec.Dir = "."
+	}
+	set, err := source.Build(ctx, spec, change.DefaultMaxFileSize)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pol, tr, err := trust.Resolve(set, trust.Request{Kind: req.Source, GitEnv: req.GitEnv, PolicyFile: req.PolicyFile,
+		Policy: req.Policy, AllowPolicyChange: req.AllowPolicyChange, TrustedPolicy: req.TrustedPolicy})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if limit := pol.Limits.FileSize(); limit > change.DefaultMaxFileSize && req.Source != Patch { // a patch is read once, and whole
+		if set, err = source.Build(ctx, spec, limit); err != nil {
+			return nil, nil, nil, err
 		}
 	}
-	return "a dimension could not complete"
+	set.Limit(pol.Limits.FileSize())
+	return set, pol, tr, nil
 }
 
 // ErrorReport is the report of a verification that could not start (err from Check, or
@@ -238,236 +243,22 @@ func unverifiedReason(outcomes []engine.Outcome) string {
 func ErrorReport(err error) *report.Report {
 	return &report.Report{
 		SchemaVersion: report.SchemaVersion,
-		Tool:          report.Tool{Name: "agentverify", Version: Version, InformationURI: InformationURI},
+		Tool:          tool(),
 		Status:        report.Errored,
-		Error:         oneLine(strings.TrimPrefix(err.Error(), ErrUsage.Error()+": ")),
-		Rules:         ruleList(Dimensions()),
+		Error:         strings.Join(strings.Fields(strings.TrimPrefix(err.Error(), ErrUsage.Error()+": ")), " "),
+		Rules:         engine.RuleList(Dimensions()),
 	}
 }
 
-// source reads the files of a report on either side of set, for the SARIF writer's
-// columns: a changed file's content from the set, any other from the side's tree.
-func source(set *change.Set) func(path string, base bool) ([]byte, bool) {
-	return func(path string, base bool) ([]byte, bool) {
-		if data, ok, found := changed(set, path, base); found {
-			return data, ok
-		}
-		fsys := set.HeadFS
-		if base {
-			fsys = set.BaseFS
-		}
-		return readSmall(fsys, path)
-	}
-}
-
-// changed returns the content of path on one side when the change has the file there
-// (found), and whether that content is known (not too large).
-func changed(set *change.Set, path string, base bool) (data []byte, ok, found bool) {
-	f := set.File(path)
-	switch {
-	case f == nil:
-		return nil, false, false
-	case !base && f.Path == path && f.Op != change.Delete:
-		return f.Head, f.Head != nil && !f.TooLarge, true
-	case base && (f.OldPath == path || f.Path == path && f.Op != change.Create):
-		return f.Base, f.Base != nil && !f.TooLarge, true
-	}
-	return nil, false, false
-}
-
-// readSmall reads a regular file of fsys no larger than the default size limit.
-func readSmall(fsys fs.FS, path string) ([]byte, bool) {
-	if fsys == nil || !fs.ValidPath(path) {
-		return nil, false
-	}
-	if fi, err := fs.Stat(fsys, path); err != nil || !fi.Mode().IsRegular() || fi.Size() > change.DefaultMaxFileSize {
-		return nil, false
-	}
-	data, err := fs.ReadFile(fsys, path)
-	return data, err == nil
-}
-
-// newReport assembles the canonical report of a run.
-func newReport(policyName, task string, set *change.Set, violations []report.Violation, results []report.DimensionResult, rules []*check.Rule) *report.Report {
-	rep := &report.Report{
-		SchemaVersion:    report.SchemaVersion,
-		Tool:             report.Tool{Name: "agentverify", Version: Version, InformationURI: InformationURI},
-		Policy:           policyName,
-		Task:             task,
-		Violations:       violations,
-		DimensionResults: results,
-		Files:            make([]report.FileEntry, 0, len(set.Files)),
-		Rules:            rules,
-	}
-	for _, f := range set.Files {
-		e := report.FileEntry{Path: f.Path, Operation: f.Op}
-		if f.Op == change.Rename {
-			e.OldPath = f.OldPath
-		}
-		rep.Files = append(rep.Files, e)
-	}
-	if !set.NoBase {
-		rep.Base = set.BaseRev
-	}
-	rep.Notes = set.Notes
-	rep.Status = report.StatusOf(violations)
-	rep.Passed = rep.Status.OK()
-	ok := func(dim string) bool {
-		for _, r := range results {
-			if r.Dimension == dim {
-				return r.Status.OK()
-			}
-		}
-		return true
-	}
-	rep.Dimensions = report.Dimensions{
-		Scope: ok(policy.Scope), Hallucination: ok(policy.Hallucination), Style: ok(policy.Style),
-		Semantics: ok(policy.Semantics), Complexity: ok(policy.Complexity),
-	}
-	return rep
-}
-
-// changeAndPolicy builds the change set of req and decides the policy in force from the
-// trusted side (trust.go). The set is built with the default file-size limit, which the
-// trusted policy may lower (applied to the set) or raise (the set is built again, which
-// only a policy with a larger max_file_size costs): the change cannot pick its own limit.
-func changeAndPolicy(ctx context.Context, dir string, req Request) (*change.Set, *policy.Policy, *check.Trust, error) {
-	set, err := changeSet(ctx, dir, req, change.DefaultMaxFileSize)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	pol, trust, err := resolvePolicy(set, req)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	pol = guardScope(pol, trust)
-	if limit := pol.Limits.FileSize(); limit > change.DefaultMaxFileSize && req.Source != Patch { // a patch is read once, and whole
-		if set, err = changeSet(ctx, dir, req, limit); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	set.Limit(pol.Limits.FileSize())
-	return set, pol, trust, nil
-}
-
-// changeSet builds the change of req; files over limit bytes are not loaded.
-func changeSet(ctx context.Context, dir string, req Request, limit int64) (*change.Set, error) {
-	switch req.Source {
-	case WorkingTree, Staged, Patch:
-		if err := checkBase(req.Base); err != nil {
-			return nil, err
-		}
-		repo, err := gitchange.OpenEnv(dir, req.GitEnv)
-		if err != nil {
-			return nil, err
-		}
-		repo.MaxFileSize = limit
-		return repoChangeSet(ctx, repo, req, limit)
-	case Paths:
-		paths := req.Paths
-		if len(paths) == 0 {
-			paths = []string{dir}
-		}
-		return gitchange.PathsLimit(ctx, dir, paths, limit)
-	case Edits:
-		root := dir
-		if repo, err := gitchange.OpenEnv(dir, req.GitEnv); err == nil {
-			root = repo.Root()
-		}
-		return editset.BuildLimit(root, req.Edits, limit)
-	}
-	return nil, fmt.Errorf("%w: unknown change source %d", ErrUsage, req.Source)
-}
-
-// reflogSuffix matches a reflog selector (main@{2}, @{yesterday}, HEAD@{2024-01-02 10:00}),
-// which may hold a colon that is not a tree path's.
-var reflogSuffix = regexp.MustCompile(`@\{[^}]*\}`)
-
-// peel matches a peeling suffix: ^{commit}, ^{} and ^{/message} name commits, ^{tree},
-// ^{blob} and ^{tag} do not.
-var peel = regexp.MustCompile(`\^\{([^}]*)\}`)
-
-// checkBase refuses a base revision that names something other than a commit — a file
-// in a tree (HEAD:go.mod, :0:path), a tree (HEAD^{tree}) — which go-git would resolve to
-// the commit before it and so verify against the wrong base.
-func checkBase(rev string) error {
-	plain := reflogSuffix.ReplaceAllString(rev, "")
-	if strings.Contains(plain, ":") {
-		return fmt.Errorf("%w: base %q names a file in a tree or the index, not a commit", ErrUsage, rev)
-	}
-	for _, m := range peel.FindAllStringSubmatch(plain, -1) {
-		if kind := m[1]; kind != "" && kind != "commit" && !strings.HasPrefix(kind, "/") {
-			return fmt.Errorf("%w: base %q names a %s, not a commit", ErrUsage, rev, kind)
-		}
-	}
-	return nil
-}
-
-// repoChangeSet builds the change of a source that needs a repository.
-func repoChangeSet(ctx context.Context, repo *gitchange.Repo, req Request, limit int64) (*change.Set, error) {
-	switch req.Source {
-	case Staged:
-		return repo.Staged(ctx)
-	case Patch:
-		if req.Patch == nil {
-			return nil, fmt.Errorf("%w: no patch given", ErrUsage)
-		}
-		base, err := repo.HeadFS()
-		if err != nil {
-			return nil, err
-		}
-		// The patch is in memory whole; changeAndPolicy applies the policy's limit to it.
-		return patch.Load(ctx, repo.Root(), base, req.Patch, req.PatchName)
-	}
-	return repo.WorkingTree(ctx, req.Base)
-}
-
-// loadPolicy returns the policy found on the disk (check mode, or no repository) and its
-// repository-relative path.
-func loadPolicy(root string, req Request) (*policy.Policy, string, error) {
-	if req.Policy != nil {
-		return req.Policy, policy.DefaultFile, nil
-	}
-	if req.PolicyFile != "" {
-		p, err := policy.Load(req.PolicyFile)
-		if err != nil {
-			return nil, "", err
-		}
-		abs, _ := filepath.Abs(req.PolicyFile)
-		if rel, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(rel) {
-			return p, filepath.ToSlash(rel), nil
-		}
-		return p, policy.DefaultFile, nil
-	}
-	path, found, err := policy.Find(root)
-	if err != nil {
-		return nil, "", err
-	}
-	if !found {
-		return policy.Default(), policy.DefaultFile, nil
-	}
-	p, err := policy.Load(path)
-	if err != nil {
-		return nil, "", err
-	}
-	rel, _ := filepath.Rel(root, path)
-	return p, filepath.ToSlash(rel), nil
+func tool() report.Tool {
+	return report.Tool{Name: "agentverify", Version: Version, InformationURI: InformationURI}
 }
 
 // Rules returns every rule of dims, the synthesised internal-error rules included, by ID.
 func Rules(dims []*check.Dimension) map[string]*check.Rule {
 	m := map[string]*check.Rule{}
-	for _, r := range ruleList(dims) {
+	for _, r := range engine.RuleList(dims) {
 		m[r.ID] = r
 	}
 	return m
-}
-
-func ruleList(dims []*check.Dimension) []*check.Rule {
-	var out []*check.Rule
-	for _, d := range dims {
-		out = append(out, d.Rules...)
-		out = append(out, engine.InternalErrorRule(d.Name))
-	}
-	return out
 }

@@ -1,15 +1,12 @@
 package agentverify
 
 import (
-	"slices"
-
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/dimensions/complexity"
 	"github.com/agentverify/agentverify/dimensions/hallucination"
 	"github.com/agentverify/agentverify/dimensions/scope"
 	"github.com/agentverify/agentverify/dimensions/semantic"
 	"github.com/agentverify/agentverify/dimensions/style"
-	"github.com/agentverify/agentverify/internal/resultcache"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/commonlisp"
 	"github.com/agentverify/agentverify/lang/commonlisp/resolve"
@@ -19,7 +16,7 @@ import (
 	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/lang/typescript"
 	"github.com/agentverify/agentverify/lang/typescript/tsc"
-	"github.com/agentverify/agentverify/policy"
+	"github.com/agentverify/agentverify/resultcache"
 )
 
 // Dimensions returns the built-in dimensions in report order.
@@ -66,22 +63,4 @@ func languages(l *load.Loader, s *pyright.Servers) lang.Registry {
 		tsFrontend = typescript.NewWarm(tsc.NewServers()) // TypeScript 7 language servers, one per repository
 	}
 	return lang.Registry{goFrontend, pyFrontend, lispFrontend, tsFrontend}
-}
-
-// configured returns langs as the policy configures them: the Common Lisp frontend reads
-// #+/#- against the policy's features. langs itself is not modified.
-func configured(langs lang.Registry, pol *policy.Policy) lang.Registry {
-	features := pol.Languages.CommonLisp.Features
-	if features == nil {
-		return langs
-	}
-	out := slices.Clone(langs)
-	for i, fe := range out {
-		if lf, ok := fe.(*commonlisp.Frontend); ok {
-			c := *lf
-			c.Features = features
-			out[i] = &c
-		}
-	}
-	return out
 }

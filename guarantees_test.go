@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// TestGuaranteesAreBound checks docs/guarantees.md: every property P1–P24 has a row, and
-// every test a row names exists in the named package.
+// TestGuaranteesAreBound checks docs/guarantees.md: every property P1–P24 of the origin
+// has a row, and every test and case file a row (P or G) names exists.
 func TestGuaranteesAreBound(t *testing.T) {
 	doc, err := os.ReadFile("docs/guarantees.md")
 	if err != nil {
@@ -18,7 +18,7 @@ func TestGuaranteesAreBound(t *testing.T) {
 	}
 	rows := map[string]string{}
 	for _, line := range strings.Split(string(doc), "\n") {
-		if m := regexp.MustCompile(`^\| (P\d+) \|`).FindStringSubmatch(line); m != nil {
+		if m := regexp.MustCompile(`^\| ([PG]\d+) \|`).FindStringSubmatch(line); m != nil {
 			rows[m[1]] = line
 		}
 	}
@@ -45,10 +45,26 @@ func TestGuaranteesAreBound(t *testing.T) {
 		return nil
 	})
 	for id, row := range rows {
-		for _, m := range regexp.MustCompile("`(\\w+)\\.(Test\\w+)`").FindAllStringSubmatch(row, -1) {
-			if !tests[m[1]+"."+m[2]] {
-				t.Errorf("%s names %s.%s, which does not exist", id, m[1], m[2])
-			}
+		checkRow(t, id, row, tests)
+	}
+}
+
+// checkRow fails when a row names a test or a case file that does not exist, or none.
+func checkRow(t *testing.T, id, row string, tests map[string]bool) {
+	bound := 0
+	for _, m := range regexp.MustCompile("`(\\w+)\\.(Test\\w+)`").FindAllStringSubmatch(row, -1) {
+		bound++
+		if !tests[m[1]+"."+m[2]] {
+			t.Errorf("%s names %s.%s, which does not exist", id, m[1], m[2])
 		}
+	}
+	for _, m := range regexp.MustCompile("`([\\w./-]+/[\\w.-]+\\.(?:txtar|go))`").FindAllStringSubmatch(row, -1) {
+		bound++
+		if _, err := os.Stat(m[1]); err != nil {
+			t.Errorf("%s names %s, which does not exist", id, m[1])
+		}
+	}
+	if bound == 0 {
+		t.Errorf("%s is bound to no test", id)
 	}
 }

@@ -16,13 +16,14 @@ var layers = []struct {
 }{
 	{"policy", 0},
 	{"change", 0},
-	{"internal/resultcache", 0}, // a store of bytes: imports nothing of the project
-	{"internal/crash", -1},      // panics as errors, for every goroutine of every layer: below all
-	{"lang", 1},                 // the language contract speaks of changes; frontends under it
+	{"resultcache", 0}, // a store of bytes: imports nothing of the project
+	{"crash", -1},      // panics as errors, for every goroutine of every layer: below all
+	{"lang", 1},        // the language contract speaks of changes; frontends under it
 	{"agent/core", 0}, {"agent/fanout", 0}, {"agent/llm", 0}, {"agent/toolout", 0},
 	{"agent/guard", 1}, {"agent/window", 1},
 	{"check", 2},
 	{"report", 3},
+	{"trust", 3}, // the policy in force, from the trusted side
 	{"engine", 4},
 	{"dimensions", 4},
 	{"internal/testkit", 5}, // test helpers may run the engine
@@ -33,6 +34,7 @@ var layers = []struct {
 	{"analyzer", 6},        // go/analysis front door: go vet -vettool, nogo
 	{"internal/cli", 7},
 	{"internal/attacks", 7}, // the adversarial suite drives the CLI
+	{"internal/e2e", 7},     // the frontends' end-to-end suites (tests only)
 	{"cmd", 8},
 	{"internal/bench", 8}, // a program that runs the built binary
 }
@@ -57,6 +59,10 @@ func layerOf(rel string) (rank int, area string, ok bool) {
 	return rank, area, ok
 }
 
+// frontDoors is the rank of the front doors (internal/cli, internal/server,
+// internal/integrations/*): below it, nothing imports a package under internal/.
+const frontDoors = 6
+
 // allowed says why an import from one package to another breaks the layering, or "".
 func allowed(from, to string) string {
 	fromRank, fromArea, ok1 := layerOf(from)
@@ -66,6 +72,8 @@ func allowed(from, to string) string {
 		return "a package with no layer; add it to layers"
 	case strings.HasPrefix(to, "internal/testkit") && !strings.HasPrefix(from, "internal/testkit"):
 		return "the test helpers are for tests only"
+	case fromRank < frontDoors && !strings.HasPrefix(from, "internal/") && strings.HasPrefix(to, "internal/"):
+		return "below the front doors, nothing imports internal/ (move the package to its layer)"
 	case toRank > fromRank:
 		return "upward import"
 	case toRank == fromRank && fromArea != toArea:
@@ -87,9 +95,16 @@ func TestLayerRules(t *testing.T) {
 		{"change/gitchange", "", true},
 		{"dimensions/style", "dimensions/scope", true},
 		{"internal/integrations/agenthook", "internal/integrations/mcpserver", true},
+		{"internal/integrations/lsp", "internal/integrations/mcpserver", true},
 		{"engine", "internal/testkit/checktest", true},
 		{"report", "engine", true},
 		{"policy", "check", true},
+		{"lang/golang/load", "internal/resultcache", true},
+		{"engine", "internal/crash", true},
+		{"", "internal/cli", true},
+		{"lang/golang/load", "resultcache", false},
+		{"engine", "crash", false},
+		{"internal/server", "resultcache", false},
 	} {
 		if got := allowed(c.from, c.to) != ""; got != c.bad {
 			t.Errorf("%q imports %q: broken = %v, want %v (%s)", c.from, c.to, got, c.bad, allowed(c.from, c.to))
@@ -98,7 +113,8 @@ func TestLayerRules(t *testing.T) {
 }
 
 // TestLayersReadTopDown fails on an import that runs from a lower layer back up, across
-// areas of one layer, or into the test helpers from non-test code.
+// areas of one layer, into the test helpers from non-test code, or into internal/ from
+// below the front doors. Tests below the front doors may import the test helpers only.
 func TestLayersReadTopDown(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...").Output()
 	if err != nil {
@@ -119,6 +135,28 @@ func TestLayersReadTopDown(t *testing.T) {
 	}
 	if edges < 50 {
 		t.Fatalf("only %d internal imports seen; is go list reading the module?", edges)
+	}
+	testsImportOnlyHelpers(t)
+}
+
+// testsImportOnlyHelpers fails on a test below the front doors that imports a package
+// under internal/ other than the test helpers.
+func testsImportOnlyHelpers(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		from := rel(fields[0])
+		if rank, _, _ := layerOf(from); rank >= frontDoors || strings.HasPrefix(from, "internal/") {
+			continue
+		}
+		for _, imp := range fields[1:] {
+			if to := rel(imp); imp != to && strings.HasPrefix(to, "internal/") && !strings.HasPrefix(to, "internal/testkit/") {
+				t.Errorf("a test of %s imports %s: below the front doors, tests import only internal/testkit", fields[0], imp)
+			}
+		}
 	}
 }
 

@@ -10,10 +10,11 @@ import (
 	"time"
 
 	"github.com/agentverify/agentverify/check"
-	"github.com/agentverify/agentverify/internal/resultcache"
+	"github.com/agentverify/agentverify/engine/cacheplan"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
+	"github.com/agentverify/agentverify/resultcache"
 )
 
 // cacheRepo is a module of three packages: b imports a, c stands alone, and each has a
@@ -106,16 +107,16 @@ func TestResultCacheReplaysByteIdentical(t *testing.T) {
 func planKey(t *testing.T, root, dir, dim string) resultcache.Key {
 	t.Helper()
 	ctx := context.Background()
-	set, pol, _, err := changeAndPolicy(ctx, root, Request{Source: Paths})
+	set, pol, _, err := changeAndPolicy(ctx, Request{Dir: root, Source: Paths})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pass := &check.Pass{Context: ctx, Changes: set, Policy: pol, PolicyPath: policy.DefaultFile, Languages: Languages()}
-	pl := newCachePlan(ctx, nil, pass)
-	if _, ok := pl.keys[dir]; !ok {
+	key, ok := cacheplan.Key(ctx, Version, pass, dir, dim)
+	if !ok {
 		t.Fatalf("directory %s has no key", dir)
 	}
-	return pl.key(dir, dim)
+	return key
 }
 
 // TestResultCacheEntries shows that a hit is replayed as stored, and that what the run

@@ -17,7 +17,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
-	"github.com/agentverify/agentverify/internal/crash"
+	"github.com/agentverify/agentverify/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/policy"
@@ -158,8 +158,8 @@ func TestPanicMessageNamesSite(t *testing.T) {
 	}
 }
 
-// TestP22InternalErrorFailsClosed: no policy can turn a dimension's failure into a pass.
-func TestP22InternalErrorFailsClosed(t *testing.T) {
+// TestG5InternalErrorFailsClosed: no policy can turn a dimension's failure into a pass.
+func TestG5InternalErrorFailsClosed(t *testing.T) {
 	pol := policy.Default()
 	pol.Rules = []policy.RuleSeverity{{Pattern: "*/internal-error", Severity: policy.Off}, {Pattern: "**", Severity: policy.Off}}
 	dims := []*check.Dimension{fakeDim("style", 0, fails)}
@@ -181,9 +181,9 @@ func TestSkippedDimensionNotRun(t *testing.T) {
 	}
 }
 
-// TestP10DiffModeReportsOnlyIntroduced: in diff mode a finding survives iff it is on a
+// TestG1DiffModeReportsOnlyIntroduced: in diff mode a finding survives iff it is on a
 // changed line of a file of the change or its dimension marked it introduced.
-func TestP10DiffModeReportsOnlyIntroduced(t *testing.T) {
+func TestG1DiffModeReportsOnlyIntroduced(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 30).Draw(t, "lines")
 		var base, head []string
@@ -240,10 +240,10 @@ func TestSuppressions(t *testing.T) {
 	}
 }
 
-// TestP21SuppressionNeedsReasonAndNeverSilencesScope: a suppression silences a matching
+// TestG2SuppressionNeedsReasonAndNeverSilencesScope: a suppression silences a matching
 // finding on its target line only when it gives a reason, and never a scope finding or an
 // internal error.
-func TestP21SuppressionNeedsReasonAndNeverSilencesScope(t *testing.T) {
+func TestG2SuppressionNeedsReasonAndNeverSilencesScope(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		dim := rapid.SampledFrom([]string{"style", "scope", "complexity"}).Draw(t, "dim")
 		reason := rapid.SampledFrom([]string{"", "because the generator names it so"}).Draw(t, "reason")
@@ -273,9 +273,9 @@ func TestP21SuppressionNeedsReasonAndNeverSilencesScope(t *testing.T) {
 	})
 }
 
-// TestP24ProcessIsDeterministic: the violations do not depend on the order in which
+// TestG3ProcessIsDeterministic: the violations do not depend on the order in which
 // dimensions or findings arrive.
-func TestP24ProcessIsDeterministic(t *testing.T) {
+func TestG3ProcessIsDeterministic(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var findings []check.Finding
 		for i := rapid.IntRange(0, 20).Draw(t, "n"); i > 0; i-- {
@@ -302,8 +302,8 @@ func TestP24ProcessIsDeterministic(t *testing.T) {
 	})
 }
 
-// TestP20SeverityFromPolicy: each finding gets the severity the policy gives its rule; off drops it.
-func TestP20SeverityFromPolicy(t *testing.T) {
+// TestG4SeverityFromPolicy: each finding gets the severity the policy gives its rule; off drops it.
+func TestG4SeverityFromPolicy(t *testing.T) {
 	pol := policy.Default()
 	pol.Rules = []policy.RuleSeverity{{Pattern: "style/a", Severity: policy.Off}}
 	rules := map[string]*check.Rule{"style/a": {ID: "style/a", Default: policy.Warning}, "style/b": {ID: "style/b", Default: policy.Warning}}
@@ -337,4 +337,64 @@ func TestMessagesAreRepositoryRelative(t *testing.T) {
 	if len(vs) != 1 || vs[0].Message != want || vs[0].Related[0].Message != "see pkg/c.go" {
 		t.Fatalf("got %+v\nwant message %q", vs, want)
 	}
+}
+
+// TestP20ViolationsAreTraceable: every violation names its file, its dimension (the one
+// that reported it) and a message, and its rule belongs to that dimension.
+func TestP20ViolationsAreTraceable(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var outcomes []Outcome
+		rules := map[string]*check.Rule{}
+		for _, dim := range policy.Dimensions {
+			rule := dim + "/x"
+			rules[rule] = &check.Rule{ID: rule, Default: rapid.SampledFrom([]policy.Severity{policy.Error, policy.Warning}).Draw(t, rule)}
+			o := Outcome{Dimension: dim}
+			for i := rapid.IntRange(0, 3).Draw(t, dim+"-n"); i > 0; i-- {
+				o.Findings = append(o.Findings, check.Finding{Rule: rule, Introduced: true,
+					Location: check.Location{File: rapid.SampledFrom([]string{"a.go", "b.go"}).Draw(t, "file"), Line: rapid.IntRange(1, 9).Draw(t, "line")},
+					Message:  rapid.StringMatching(`[a-z]{1,8}`).Draw(t, "msg")})
+			}
+			outcomes = append(outcomes, o)
+		}
+		vs, _ := Process(testPass(policy.Default()), outcomes, rules)
+		for _, v := range vs {
+			if v.Location.File == "" || v.Dimension == "" || v.Message == "" || !strings.HasPrefix(v.Rule, v.Dimension+"/") {
+				t.Fatalf("untraceable violation %+v", v)
+			}
+		}
+	})
+}
+
+// TestP22StatusIsWorstDimensionStatus: the run's status is the worst of its dimensions'
+// statuses (error > failed > warnings > passed).
+func TestP22StatusIsWorstDimensionStatus(t *testing.T) {
+	rank := map[report.Status]int{report.Passed: 0, report.Warnings: 1, report.Failed: 2, report.Errored: 3}
+	rapid.Check(t, func(t *rapid.T) {
+		var outcomes []Outcome
+		rules := map[string]*check.Rule{}
+		for _, dim := range policy.Dimensions {
+			o := Outcome{Dimension: dim}
+			for i := rapid.IntRange(0, 3).Draw(t, dim+"-n"); i > 0; i-- {
+				rule := dim + "/" + rapid.SampledFrom([]string{"e", "w"}).Draw(t, "rule")
+				rules[dim+"/e"] = &check.Rule{ID: dim + "/e", Default: policy.Error}
+				rules[dim+"/w"] = &check.Rule{ID: dim + "/w", Default: policy.Warning}
+				o.Findings = append(o.Findings, check.Finding{Rule: rule, Introduced: true, Message: "m",
+					Location: check.Location{File: "a.go", Line: rapid.IntRange(1, 9).Draw(t, "line")}})
+			}
+			if rapid.IntRange(0, 5).Draw(t, dim+"-fails") == 0 {
+				o.Err = errors.New("boom")
+			}
+			outcomes = append(outcomes, o)
+		}
+		vs, results := Process(testPass(policy.Default()), outcomes, rules)
+		worst := report.Passed
+		for _, r := range results {
+			if rank[r.Status] > rank[worst] {
+				worst = r.Status
+			}
+		}
+		if got := report.StatusOf(vs); got != worst {
+			t.Fatalf("status %s, worst dimension status %s (%+v)", got, worst, results)
+		}
+	})
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 
 // TestRenameWithEdit: a file moved and edited a little is a rename, as git reports it
@@ -44,20 +46,27 @@ func TestRenamesAsGit(t *testing.T) {
 		defer f.Value.Set(f.DefValue)
 	}
 	rapid.Check(t, func(rt *rapid.T) {
-		r := newRepo(t, nil)
-		base := randomFiles(rt)
-		r.Write(base)
-		r.Git("add", "-A")
-		r.Git("commit", "-q", "-m", "base")
-		for p, content := range base {
-			moveRandomly(rt, r.Dir, p, content)
-		}
-		r.Git("add", "-A")
+		r := randomStagedChange(t, rt)
 		want := gitRenames(r.Git("diff", "--cached", "-M", "--name-status", "-z"))
 		if got := stagedRenames(t, r.Dir); strings.Join(got, " ") != strings.Join(want, " ") {
 			rt.Fatalf("renames %v, git says %v", got, want)
 		}
 	})
+}
+
+// randomStagedChange commits random files, then moves, edits and deletes them at random
+// and stages the result.
+func randomStagedChange(t *testing.T, rt *rapid.T) *testrepo.Repo {
+	r := newRepo(t, nil)
+	base := randomFiles(rt)
+	r.Write(base)
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "-m", "base")
+	for p, content := range base {
+		moveRandomly(rt, r.Dir, p, content)
+	}
+	r.Git("add", "-A")
+	return r
 }
 
 // randomFiles draws up to 8 files of up to 12 lines in two directories.
@@ -130,4 +139,58 @@ func gitRenames(out string) []string {
 	}
 	sort.Strings(rs)
 	return rs
+}
+
+// TestP24FilesAreGitDiffs: on random moves, edits, deletions and creations, the change
+// holds exactly the files 'git diff --cached -M --name-status' lists, each with git's
+// operation: no file the diff does not list, none it lists left out.
+func TestP24FilesAreGitDiffs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs git many times")
+	}
+	if f := flag.Lookup("rapid.checks"); f != nil && f.Value.String() == f.DefValue {
+		f.Value.Set("30")
+		defer f.Value.Set(f.DefValue)
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		r := randomStagedChange(t, rt)
+		want := gitFiles(r.Git("diff", "--cached", "-M", "--name-status", "-z"))
+		repo, err := OpenEnv(r.Dir, []string{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, err := repo.Staged(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range set.Files {
+			got = append(got, string(f.Op)+" "+f.Path)
+		}
+		sort.Strings(got)
+		if strings.Join(got, ", ") != strings.Join(want, ", ") {
+			rt.Fatalf("files %v, git says %v", got, want)
+		}
+	})
+}
+
+// gitFiles parses 'git diff --name-status -z' into "op path", sorted.
+func gitFiles(out string) []string {
+	ops := map[byte]string{'A': "create", 'M': "modify", 'D': "delete", 'R': "rename"}
+	f := strings.Split(out, "\x00")
+	var fs []string
+	for i := 0; i+1 < len(f); i++ {
+		if f[i] == "" {
+			continue
+		}
+		if f[i][0] == 'R' && i+2 < len(f) {
+			fs = append(fs, "rename "+f[i+2])
+			i += 2
+			continue
+		}
+		fs = append(fs, ops[f[i][0]]+" "+f[i+1])
+		i++
+	}
+	sort.Strings(fs)
+	return fs
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/agentverify/agentverify/change/regular"
-	"github.com/agentverify/agentverify/internal/crash"
+	"github.com/agentverify/agentverify/crash"
 )
 
 // ignorer decides which working-tree paths git ignores.

@@ -194,9 +194,9 @@ func run(t *rapid.T, mode check.Mode, base, head string, opts policy.ComplexityO
 	return kept
 }
 
-// TestP16P17P18AtLimitNeverReported: with every limit equal to the function's own
+// TestP19AtLimitNeverReportedBelowReported: with every limit equal to the function's own
 // metric nothing is reported; one below, exactly that rule fires.
-func TestP16P17P18AtLimitNeverReported(t *testing.T) {
+func TestP19AtLimitNeverReportedBelowReported(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := drawFunc(t, "_ = a")
 		m := metricsOf(t, g.src)
@@ -221,9 +221,9 @@ func TestP16P17P18AtLimitNeverReported(t *testing.T) {
 	})
 }
 
-// TestP18NotWorseNeverReportedInDiff: a function whose statements changed but whose
+// TestG1NotWorseNeverReportedInDiff: a function whose statements changed but whose
 // metrics did not is never reported in diff mode, however low the limits.
-func TestP18NotWorseNeverReportedInDiff(t *testing.T) {
+func TestG1NotWorseNeverReportedInDiff(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := drawFunc(t, "_ = FILL")
 		base := strings.ReplaceAll(g.src, "FILL", "a")

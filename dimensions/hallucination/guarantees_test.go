@@ -41,7 +41,7 @@ func mutate(t *rapid.T, name string) string {
 
 // TestP7UnknownSymbolAlwaysReported: a call to a misspelled member of a standard-library
 // package is always reported as unknown-symbol at the selector, with the real name among
-// the suggestions (P7), and every suggested name is one the package really declares (P12).
+// the suggestions (P7), and every suggested name is one the package really declares (P21).
 func TestP7UnknownSymbolAlwaysReported(t *testing.T) {
 	// The file on disk imports every package the edits use, so each edit keeps the import
 	// set and takes the loader's warm path.
@@ -75,9 +75,9 @@ func TestP7UnknownSymbolAlwaysReported(t *testing.T) {
 	})
 }
 
-// TestP8UnknownImportReportedWithoutGoGet: an import nobody published is reported as
+// TestP9UnknownImportReportedWithoutGoGet: an import nobody published is reported as
 // unknown-import, and no message tells the agent to fetch it.
-func TestP8UnknownImportReportedWithoutGoGet(t *testing.T) {
+func TestP9UnknownImportReportedWithoutGoGet(t *testing.T) {
 	for _, imp := range []string{"github.com/go-utilities/stringhelpers", "golang.org/x/stringutil", "stringhelpers"} {
 		root := writeTree(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "app/app.go": "package app\n"})
 		src := "package app\n\nimport _ \"" + imp + "\"\n"
@@ -96,9 +96,9 @@ func TestP8UnknownImportReportedWithoutGoGet(t *testing.T) {
 	}
 }
 
-// TestP9CorrectProgramsPass: correct programs using the newest standard library produce no
+// TestG6CorrectProgramsPass: correct programs using the newest standard library produce no
 // finding (the ok_*.txtar cases have no expectations, so any finding fails them).
-func TestP9CorrectProgramsPass(t *testing.T) {
+func TestG6CorrectProgramsPass(t *testing.T) {
 	matches, _ := filepath.Glob(filepath.Join("testdata", "ok_*.txtar"))
 	if len(matches) < 10 {
 		t.Fatalf("%d correct-program cases, want at least 10", len(matches))

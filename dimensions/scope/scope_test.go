@@ -157,10 +157,10 @@ func TestP5ForbiddenSupersedesAllowed(t *testing.T) {
 	})
 }
 
-// TestP4ScopeCleanChangePasses: a change whose every path is allowed and not forbidden,
+// TestG8ScopeCleanChangePasses: a change whose every path is allowed and not forbidden,
 // with allowed operations, within the file limit and not touching the policy, yields no
 // scope finding.
-func TestP4ScopeCleanChangePasses(t *testing.T) {
+func TestG8ScopeCleanChangePasses(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 8).Draw(t, "files")
 		seen := map[string]bool{}
@@ -180,8 +180,8 @@ func TestP4ScopeCleanChangePasses(t *testing.T) {
 	})
 }
 
-// TestP6ScopeIgnoresContent: scope findings depend only on paths and operations.
-func TestP6ScopeIgnoresContent(t *testing.T) {
+// TestG7ScopeIgnoresContent: scope findings depend only on paths and operations.
+func TestG7ScopeIgnoresContent(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		opts := policy.ScopeOptions{AllowedPaths: []string{"src/**"}, ForbiddenPaths: []string{"vendor/**"}, AllowedOperations: []string{"create", "modify"}, MaxFilesChanged: 2}
 		p := genPath(t, "path")
@@ -215,4 +215,75 @@ func gitlink(path string, op change.Op, base, head string, dirty bool) *change.F
 // (lang.ConfigGuard) through the TypeScript frontend; no compiler is needed.
 func TestConfigWeakenings(t *testing.T) {
 	checktest.Run(t, "testdata/typescript", Dimension, lang.Registry{typescript.New()})
+}
+
+// TestP4PathMatchesIffGlob: a path is forbidden exactly when a glob matches it, with the
+// standard glob semantics: '**' any number of directories, '*' any run within one name,
+// '?' one character, and nothing else as a wildcard.
+func TestP4PathMatchesIffGlob(t *testing.T) {
+	for _, c := range []struct {
+		glob, path string
+		match      bool
+	}{
+		{"**", "a/b/c.go", true},
+		{"src/**", "src/a.go", true},
+		{"src/**", "src/x/y/a.go", true},
+		{"src/**", "srcx/a.go", false},
+		{"src/**", "lib/src/a.go", false},
+		{"*.go", "a.go", true},
+		{"*.go", "d/a.go", false},
+		{"**/*.go", "d/e/a.go", true},
+		{"**/*.go", "a.go", true},
+		{"**/*_test.go", "pkg/a_test.go", true},
+		{"**/*_test.go", "pkg/a_test.go.orig", false},
+		{"docs/*", "docs/a.md", true},
+		{"docs/*", "docs/sub/a.md", false},
+		{"a?.go", "ab.go", true},
+		{"a?.go", "a.go", false},
+		{"a?.go", "a/b.go", false},
+		{"**/.env", ".env", true},
+		{"**/.env", "x/.env.local", false},
+		{"[ab].go", "a.go", true},
+		{"[ab].go", "c.go", false},
+	} {
+		opts := policy.ScopeOptions{ForbiddenPaths: []string{c.glob}, AllowedOperations: allOps}
+		got := summary(runScope(t, opts, file(c.path, "", change.Modify))) == "scope/forbidden-path "+c.path
+		if got != c.match {
+			t.Errorf("forbidden %q, path %q: matched %v, want %v", c.glob, c.path, got, c.match)
+		}
+	}
+}
+
+// TestP6EveryFileClassified: in a change of many files, each file is forbidden (reported
+// as forbidden-path), outside the allowed paths (outside-allowed) or neither (no path
+// finding), exactly one of the three, whatever the other files are.
+func TestP6EveryFileClassified(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		opts := policy.ScopeOptions{
+			AllowedPaths:      rapid.SliceOfN(rapid.SampledFrom(globs), 0, 3).Draw(t, "allowed"),
+			ForbiddenPaths:    rapid.SliceOfN(rapid.SampledFrom(globs), 0, 3).Draw(t, "forbidden"),
+			AllowedOperations: allOps,
+		}
+		seen := map[string]bool{}
+		var files []*change.File
+		var want []string
+		for i, n := 0, rapid.IntRange(1, 6).Draw(t, "files"); i < n; i++ {
+			p := genPath(t, fmt.Sprint(i))
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			files = append(files, file(p, "", change.Modify))
+			switch {
+			case firstMatch(opts.ForbiddenPaths, p) != "":
+				want = append(want, "scope/forbidden-path "+p)
+			case len(opts.AllowedPaths) > 0 && firstMatch(opts.AllowedPaths, p) == "":
+				want = append(want, "scope/outside-allowed "+p)
+			}
+		}
+		sort.Strings(want)
+		if got := summary(runScope(t, opts, files...)); got != strings.Join(want, "; ") {
+			t.Fatalf("allowed %v, forbidden %v: got %q, want %q", opts.AllowedPaths, opts.ForbiddenPaths, got, strings.Join(want, "; "))
+		}
+	})
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/agentverify/agentverify/lang"
 )
 
-// TestMajorityNamingDetection (the P12): over random projects of multi-word names in lisp-case,
+// TestMajorityNamingDetection (P12): over random projects of multi-word names in lisp-case,
 // snake_case and camelCase (and one-word names, which tell nothing), detection picks the
 // convention with the most names, the earlier one on a tie.
 func TestMajorityNamingDetection(t *testing.T) {

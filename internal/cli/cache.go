@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentverify/agentverify"
-	"github.com/agentverify/agentverify/internal/resultcache"
+	"github.com/agentverify/agentverify/resultcache"
 )
 
 const cacheLong = `Manages the result cache: check replays from it the findings of every directory whose

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentverify/agentverify/internal/resultcache"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
+	"github.com/agentverify/agentverify/resultcache"
 )
 
 // TestCacheCommand: check stores in the cache named by $AGENTVERIFY_CACHE_DIR, --no-cache

@@ -136,7 +136,7 @@ func TestFormatsAndOutputFile(t *testing.T) {
 		if out != string(want) {
 			t.Errorf("%s output differs from %s:\n%s", format, golden, out)
 		}
-		// The same input gives byte-identical output (P24).
+		// The same input gives byte-identical output (G3).
 		if _, again, _ := run(t, r.Dir, "", "diff", "--format", format, "--no-timings"); strings.ReplaceAll(strings.ReplaceAll(again, r.Dir, "$REPO"), head, "$BASE") != out {
 			t.Errorf("%s output is not deterministic", format)
 		}

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify"
-	"github.com/agentverify/agentverify/internal/crash"
+	"github.com/agentverify/agentverify/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/report"

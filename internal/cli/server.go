@@ -17,8 +17,8 @@ import (
 	"github.com/agentverify/agentverify"
 	"github.com/agentverify/agentverify/change/gitchange"
 	"github.com/agentverify/agentverify/internal/integrations/agenthook"
-	"github.com/agentverify/agentverify/internal/resultcache"
 	"github.com/agentverify/agentverify/internal/server"
+	"github.com/agentverify/agentverify/resultcache"
 )
 
 // Environment variables of the shared warm server (design.md §9).

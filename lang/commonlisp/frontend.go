@@ -3,6 +3,7 @@ package commonlisp
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentverify/agentverify/change"
@@ -261,4 +262,22 @@ func splitLines(src []byte) []string {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}
 	return lines
+}
+
+// WithFeatures returns langs with its Common Lisp frontend reading #+/#- against
+// features (the policy's languages.common_lisp.features); nil leaves langs as they are.
+// langs itself is not modified.
+func WithFeatures(langs lang.Registry, features []string) lang.Registry {
+	if features == nil {
+		return langs
+	}
+	out := slices.Clone(langs)
+	for i, fe := range out {
+		if lf, ok := fe.(*Frontend); ok {
+			c := *lf
+			c.Features = features
+			out[i] = &c
+		}
+	}
+	return out
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/agentverify/agentverify/internal/crash"
+	"github.com/agentverify/agentverify/crash"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 )

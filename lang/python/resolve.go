@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/change"
-	"github.com/agentverify/agentverify/internal/crash"
+	"github.com/agentverify/agentverify/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/lang/python/syntax"

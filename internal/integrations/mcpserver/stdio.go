@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentverify/agentverify/internal/crash"
+	"github.com/agentverify/agentverify/crash"
 )
 
 // MaxLine bounds one message on standard input (a verify_edit carries a whole file).

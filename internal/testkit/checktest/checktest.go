@@ -382,6 +382,21 @@ func RunDimension(t testing.TB, c *Case, dim *check.Dimension, langs lang.Regist
 	return kept
 }
 
+// checkTraceable fails on a finding of a rule its dimension does not declare, or one not
+// traceable to its source: no file, no message, or no line (P20).
+func checkTraceable(t testing.TB, f check.Finding, known map[string]bool) {
+	t.Helper()
+	if !known[f.Rule] {
+		t.Errorf("%s:%d: finding of undeclared rule %q: %s", f.Location.File, f.Location.Line, f.Rule, f.Message)
+	}
+	if f.Location.Line < 1 {
+		t.Errorf("%s: finding %s at line %d (must be ≥ 1)", f.Location.File, f.Rule, f.Location.Line)
+	}
+	if f.Location.File == "" || strings.TrimSpace(f.Message) == "" {
+		t.Errorf("finding %s without a file or a message: %+v", f.Rule, f)
+	}
+}
+
 // Check compares findings with the case's expectations.
 func (c *Case) Check(t testing.TB, dim *check.Dimension, got []check.Finding) {
 	t.Helper()
@@ -397,12 +412,7 @@ func (c *Case) Check(t testing.TB, dim *check.Dimension, got []check.Finding) {
 		return a.Line < b.Line
 	})
 	for _, f := range got {
-		if !known[f.Rule] {
-			t.Errorf("%s:%d: finding of undeclared rule %q: %s", f.Location.File, f.Location.Line, f.Rule, f.Message)
-		}
-		if f.Location.Line < 1 {
-			t.Errorf("%s: finding %s at line %d (must be ≥ 1)", f.Location.File, f.Rule, f.Location.Line)
-		}
+		checkTraceable(t, f, known)
 		text := f.Rule + ": " + f.Message
 		if f.Suggestion != "" {
 			text += " [suggestion: " + f.Suggestion + "]"

@@ -21,7 +21,7 @@ import (
 
 	"golang.org/x/tools/go/gcexportdata"
 
-	"github.com/agentverify/agentverify/internal/resultcache"
+	"github.com/agentverify/agentverify/resultcache"
 )
 
 // A process that checks one edit and exits (the Claude Code hook) would run go list on

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agentverify/agentverify/internal/resultcache"
+	"github.com/agentverify/agentverify/resultcache"
 )
 
 func newStore(t testing.TB) *Store {

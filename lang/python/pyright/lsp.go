@@ -19,7 +19,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
-	"github.com/agentverify/agentverify/internal/crash"
+	"github.com/agentverify/agentverify/crash"
 )
 
 // Servers keeps one pyright language server per project (root and options) running for

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentverify/agentverify/internal/crash"
+	"github.com/agentverify/agentverify/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/typescript/npm"
 	"github.com/agentverify/agentverify/lang/typescript/syntax"

@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/agentverify/agentverify/change"
-	"github.com/agentverify/agentverify/internal/crash"
+	"github.com/agentverify/agentverify/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/typescript/npm"
 	"github.com/agentverify/agentverify/lang/typescript/syntax"

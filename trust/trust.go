@@ -1,4 +1,8 @@
-package agentverify
+// Package trust decides the policy in force for a change, from the trusted side: the
+// command line (--policy) or the policy file of the base commit, read from git objects —
+// never from the disk the change controls — and says what the change must not touch
+// (check.Trust). The gated party never controls its own verification (design.md §7).
+package trust
 
 import (
 	"errors"
@@ -11,6 +15,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/change/gitchange"
+	"github.com/agentverify/agentverify/change/source"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/policy"
 )
@@ -22,17 +27,44 @@ var policyNames = []string{policy.DefaultFile, ".agentverify.yml"}
 // maxLinks bounds how many symbolic links a committed policy path may go through.
 const maxLinks = 8
 
-// resolvePolicy decides the policy in force for req over set, and what the change must
-// not touch. Check mode reads the working tree's policy and protects nothing. Every other
+// Request says where a verification's policy may come from.
+type Request struct {
+	Kind   source.Kind // the change's source
+	GitEnv []string    // the caller's git variables, as source.Spec's
+	// PolicyFile overrides the policy found at the repository root; Policy, when set, is
+	// used as is. A PolicyFile inside the repository is read as committed at the base
+	// when the base has it.
+	PolicyFile string
+	Policy     *policy.Policy
+	// AllowPolicyChange puts the change's own policy in force (a human's
+	// --allow-policy-change); never set on behalf of an agent.
+	AllowPolicyChange bool
+	// TrustedPolicy makes check mode (source.Paths) read the policy from HEAD instead of
+	// the working tree, for agent-facing callers; the other sources always do.
+	TrustedPolicy bool
+}
+
+// Resolve decides the policy in force for req over set, and what the change must not
+// touch. Check mode reads the working tree's policy and protects nothing. Every other
 // mode reads the trusted side: --policy, or the policy file of the base commit from git
-// objects — never the disk the change controls.
-func resolvePolicy(set *change.Set, req Request) (*policy.Policy, *check.Trust, error) {
-	if req.Source == Paths && !req.TrustedPolicy {
+// objects — never the disk the change controls. In trusted modes the scope dimension
+// runs even when the policy skips it, so its guard rules always can fire.
+func Resolve(set *change.Set, req Request) (*policy.Policy, *check.Trust, error) {
+	pol, tr, err := resolve(set, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	return guardScope(pol, tr), tr, nil
+}
+
+// resolve is Resolve before the scope guard.
+func resolve(set *change.Set, req Request) (*policy.Policy, *check.Trust, error) {
+	if req.Kind == source.Paths && !req.TrustedPolicy {
 		pol, _, err := loadPolicy(set.Root, req)
 		return pol, nil, err
 	}
 	pol, trust, err := trustedSide(set, req)
-	if req.Source == Paths {
+	if req.Kind == source.Paths {
 		trust = nil // check mode has no change to guard, only a trusted policy
 	}
 	return pol, trust, err
@@ -70,7 +102,7 @@ func trustedSide(set *change.Set, req Request) (*policy.Policy, *check.Trust, er
 			return nil, nil, err
 		}
 		return pol, &check.Trust{PolicyFile: rel, PolicyFiles: names, AllowGateConfig: allowsGateConfig(pol), BaseContent: noBase}, nil
-	case req.Source == Paths:
+	case req.Kind == source.Paths:
 		// Check mode for an agent: HEAD's policy.
 		pol, _, _, err := basePolicy(snap, names)
 		if pol == nil && err == nil {
@@ -79,7 +111,7 @@ func trustedSide(set *change.Set, req Request) (*policy.Policy, *check.Trust, er
 		return pol, nil, err
 	}
 	pol, trust, err := trustedPolicy(snap, set, req, names)
-	if err == nil && req.Source == Edits {
+	if err == nil && req.Kind == source.Edits {
 		trust.BaseContent = snapshotReader(snap)
 	}
 	return pol, trust, err
@@ -127,13 +159,13 @@ func trustedPolicy(snap *gitchange.Snapshot, set *change.Set, req Request, names
 func baseSnapshot(root string, req Request, set *change.Set) (*gitchange.Snapshot, error) {
 	repo, err := gitchange.OpenEnv(root, req.GitEnv)
 	if err != nil {
-		if req.Source == Edits || req.Source == Paths {
+		if req.Kind == source.Edits || req.Kind == source.Paths {
 			return nil, nil
 		}
 		return nil, err
 	}
 	rev := ""
-	if req.Source == WorkingTree {
+	if req.Kind == source.WorkingTree {
 		rev = set.BaseRev
 	}
 	return repo.Snapshot(rev)
@@ -206,6 +238,7 @@ func headPolicy(head fs.FS, names []string) (*policy.Policy, error) {
 	return policy.Default(), nil
 }
 
+// allowsGateConfig reports whether p lets a change edit the gate's own configuration.
 func allowsGateConfig(p *policy.Policy) bool {
 	return p.Scope != nil && p.Scope.AllowGateConfigChanges
 }
@@ -248,4 +281,37 @@ func guardScope(pol *policy.Policy, trust *check.Trust) *policy.Policy {
 	return &p
 }
 
+// oneLine joins s into one line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// loadPolicy returns the policy found on the disk (check mode, or no repository) and its
+// repository-relative path.
+func loadPolicy(root string, req Request) (*policy.Policy, string, error) {
+	if req.Policy != nil {
+		return req.Policy, policy.DefaultFile, nil
+	}
+	if req.PolicyFile != "" {
+		p, err := policy.Load(req.PolicyFile)
+		if err != nil {
+			return nil, "", err
+		}
+		abs, _ := filepath.Abs(req.PolicyFile)
+		if rel, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(rel) {
+			return p, filepath.ToSlash(rel), nil
+		}
+		return p, policy.DefaultFile, nil
+	}
+	path, found, err := policy.Find(root)
+	if err != nil {
+		return nil, "", err
+	}
+	if !found {
+		return policy.Default(), policy.DefaultFile, nil
+	}
+	p, err := policy.Load(path)
+	if err != nil {
+		return nil, "", err
+	}
+	rel, _ := filepath.Rel(root, path)
+	return p, filepath.ToSlash(rel), nil
+}

@@ -1,4 +1,4 @@
-package agentverify_test
+package e2e
 
 import (
 	"context"

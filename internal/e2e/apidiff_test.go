@@ -1,4 +1,4 @@
-package agentverify_test
+package e2e
 
 import (
 	"context"
@@ -12,12 +12,6 @@ import (
 	"github.com/agentverify/agentverify/internal/testkit/apidiffsuite"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 	"github.com/agentverify/agentverify/report"
-)
-
-const (
-	tokenBase = "package auth\n\n// Issue makes a token.\nfunc Issue() string { return \"t\" }\n\n// Verify checks a token.\nfunc Verify(t string) bool { return t != \"\" }\n\n// Revoke revokes.\nfunc Revoke(t string) {}\n"
-	tokenHead = "package auth\n\n// Issue makes a token.\nfunc Issue() string { return \"t\" }\n\n// Revoke revokes.\nfunc Revoke(t string) {}\n"
-	handler   = "package api\n\nimport \"example.com/m/auth\"\n\n// Handle handles.\nfunc Handle(a, b string) bool {\n\treturn auth.Verify(a) && auth.Verify(b)\n}\n"
 )
 
 // semantics lists the semantics violations as "rule file:line:col message | related".
@@ -35,35 +29,6 @@ func semantics(rep *report.Report) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// TestDiffRemovedExportEndToEnd: through Check on a real repository, for a working-tree
-// diff and for a staged one whose working tree has already undone the change, a removed
-// function is reported at the head's package clause with its base line related (never
-// at its base line, which is other code in the head file), and each of the two broken
-// calls at its own column, naming the caller's import path.
-func TestDiffRemovedExportEndToEnd(t *testing.T) {
-	for _, src := range []agentverify.Source{agentverify.WorkingTree, agentverify.Staged} {
-		r := testrepo.New(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "auth/token.go": tokenBase, "api/handler.go": handler})
-		r.Write(map[string]string{"auth/token.go": tokenHead})
-		if src == agentverify.Staged {
-			r.Git("add", "-A")
-			r.Write(map[string]string{"auth/token.go": tokenBase}) // the working tree differs from the index
-		}
-		rep, err := agentverify.Check(context.Background(), agentverify.Request{Dir: r.Dir, Source: src})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := strings.Join(semantics(rep), "\n")
-		want := strings.Join([]string{
-			"semantics/broken-dependent api/handler.go:7:14 package example.com/m/api is broken: undefined: auth.Verify (broken by the change to example.com/m/auth.Verify) | auth/token.go:1 base=false",
-			"semantics/broken-dependent api/handler.go:7:32 package example.com/m/api is broken: undefined: auth.Verify (broken by the change to example.com/m/auth.Verify) | auth/token.go:1 base=false",
-			"semantics/removed-export auth/token.go:1:1 package example.com/m/auth: Verify: removed; callers outside the change break | auth/token.go:7 base=true",
-		}, "\n")
-		if got != want {
-			t.Errorf("source %d:\n%s\nwant\n%s", src, got, want)
-		}
-	}
 }
 
 // TestApidiffSuiteThroughDiff runs every case of golang.org/x/exp/apidiff's testdata

@@ -1,4 +1,9 @@
-package agentverify
+// Package cacheplan runs the dimensions of a check-mode verification over a result
+// store (package resultcache): the findings of every per-directory dimension in every
+// directory whose inputs have not changed since a run stored them are replayed, and what
+// is computed is stored (design.md §9). Only check mode is cached: the other modes'
+// findings depend on a base, and are what an agent's edit is judged by.
+package cacheplan
 
 import (
 	"context"
@@ -13,24 +18,24 @@ import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/engine"
-	"github.com/agentverify/agentverify/internal/resultcache"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/resultcache"
 )
 
-// cachePlan is what the result cache knows of one check-mode run: the change's files by
+// plan is what the result cache knows of one check-mode run: the change's files by
 // directory, and the key of each directory whose inputs are all named (design.md §9).
-type cachePlan struct {
+type plan struct {
 	cache *resultcache.Cache
 	dirs  map[string][]*change.File
 	keys  map[string][sha256.Size]byte // per cacheable directory, before the dimension
 }
 
-// runCached runs dims over pass, replaying from the cache the findings of every
+// Run runs dims over pass as engine.Run does, replaying from cache the findings of every
 // per-directory dimension in every directory whose inputs have not changed since a run
-// stored them, and storing what it computes. Only check mode is cached: the other modes'
-// findings depend on a base, and are what an agent's edit is judged by.
-func runCached(ctx context.Context, cache *resultcache.Cache, pass *check.Pass, dims []*check.Dimension, opts engine.Options) []engine.Outcome {
-	plan := newCachePlan(ctx, cache, pass)
+// stored them, and storing what it computes. version names the agentverify release: a
+// rebuilt binary never replays what another stored.
+func Run(ctx context.Context, cache *resultcache.Cache, version string, pass *check.Pass, dims []*check.Dimension, opts engine.Options) []engine.Outcome {
+	plan := newPlan(ctx, cache, version, pass)
 	out := make([]engine.Outcome, len(dims))
 	hits := make([]map[string][]check.Finding, len(dims))
 	var whole []*check.Dimension
@@ -85,7 +90,7 @@ func runCached(ctx context.Context, cache *resultcache.Cache, pass *check.Pass, 
 
 // subset returns the per-directory dimensions with something to recompute and the pass
 // over the directories to recompute.
-func (pl *cachePlan) subset(pass *check.Pass, dims []*check.Dimension, hits []map[string][]check.Finding, recompute map[string]bool) ([]*check.Dimension, []int, *check.Pass) {
+func (pl *plan) subset(pass *check.Pass, dims []*check.Dimension, hits []map[string][]check.Finding, recompute map[string]bool) ([]*check.Dimension, []int, *check.Pass) {
 	var sub []*check.Dimension
 	var at []int
 	for i, d := range dims {
@@ -142,7 +147,7 @@ func merge(ran []check.Finding, hits map[string][]check.Finding, recompute map[s
 // store keeps a dimension's findings per recomputed cacheable directory. It stores nothing
 // when a finding lies outside the directories run: such a finding came from another
 // directory's analysis, which a per-directory replay could not reproduce.
-func (pl *cachePlan) store(dim string, fs []check.Finding, recompute map[string]bool, hits map[string][]check.Finding) {
+func (pl *plan) store(dim string, fs []check.Finding, recompute map[string]bool, hits map[string][]check.Finding) {
 	byDir := map[string][]check.Finding{}
 	for _, f := range fs {
 		dir := path.Dir(f.Location.File)
@@ -169,7 +174,7 @@ func (pl *cachePlan) store(dim string, fs []check.Finding, recompute map[string]
 // get returns the replayed findings of dim in dir. An entry that does not decode, or
 // holds a finding of another dimension or outside dir, is a miss: the cache is never
 // trusted beyond what it could have stored.
-func (pl *cachePlan) get(dir, dim string) ([]check.Finding, bool) {
+func (pl *plan) get(dir, dim string) ([]check.Finding, bool) {
 	if _, ok := pl.keys[dir]; !ok {
 		return nil, false
 	}
@@ -189,22 +194,23 @@ func (pl *cachePlan) get(dir, dim string) ([]check.Finding, bool) {
 	return fs, true
 }
 
-func (pl *cachePlan) key(dir, dim string) resultcache.Key {
+// key names the entry of dim's findings in dir.
+func (pl *plan) key(dir, dim string) resultcache.Key {
 	base := pl.keys[dir]
 	return sha256.Sum256(fmt.Appendf(nil, "%x\x00%s", base, dim))
 }
 
-// newCachePlan groups the change's files by directory and keys each directory by
+// newPlan groups the change's files by directory and keys each directory by
 // everything its findings depend on: the agentverify build, the repository root, the
 // policy, the directory's files, and the inputs its frontends name. A directory with a
 // file of a frontend that names no inputs (or not this directory's) gets no key.
-func newCachePlan(ctx context.Context, cache *resultcache.Cache, pass *check.Pass) *cachePlan {
-	pl := &cachePlan{cache: cache, dirs: map[string][]*change.File{}, keys: map[string][sha256.Size]byte{}}
+func newPlan(ctx context.Context, cache *resultcache.Cache, version string, pass *check.Pass) *plan {
+	pl := &plan{cache: cache, dirs: map[string][]*change.File{}, keys: map[string][sha256.Size]byte{}}
 	for _, f := range pass.Changes.Files {
 		dir := path.Dir(f.Path)
 		pl.dirs[dir] = append(pl.dirs[dir], f)
 	}
-	build := buildID()
+	build := buildID(version)
 	pol, err := json.Marshal(pass.Policy)
 	if build == "" || err != nil {
 		return pl
@@ -268,7 +274,7 @@ func frontendInputs(ctx context.Context, pass *check.Pass, dirs map[string][]*ch
 // buildID names the agentverify build: its version and its executable (path, size and
 // modification time), so a rebuilt binary never replays what an older one stored. It is
 // "" when the executable cannot be found, and then nothing is cached.
-func buildID() string {
+func buildID(version string) string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
@@ -277,5 +283,15 @@ func buildID() string {
 	if err != nil {
 		return ""
 	}
-	return fmt.Sprintf("%s\x00%s\x00%d\x00%d", Version, exe, fi.Size(), fi.ModTime().UnixNano())
+	return fmt.Sprintf("%s\x00%s\x00%d\x00%d", version, exe, fi.Size(), fi.ModTime().UnixNano())
+}
+
+// Key returns the key under which a run of version over pass stores dim's findings in
+// dir, and false when dir gets no key (a frontend there names no inputs).
+func Key(ctx context.Context, version string, pass *check.Pass, dir, dim string) (resultcache.Key, bool) {
+	pl := newPlan(ctx, nil, version, pass)
+	if _, ok := pl.keys[dir]; !ok {
+		return resultcache.Key{}, false
+	}
+	return pl.key(dir, dim), true
 }

@@ -25,9 +25,9 @@ func TestRecoverNamesOurFrame(t *testing.T) {
 		fn    func()
 		where string // regexp over Error()
 	}{
-		{"ours", boom, `^panicked: assignment to entry in nil map at crash\.boom \(internal/crash/crash_test\.go:\d+\)$`},
-		{"inside go/types", viaTypes, `^panicked: runtime error: invalid memory address or nil pointer dereference in go/types\.\(\*Scope\)\.Lookup, called from crash\.viaTypes \(internal/crash/crash_test\.go:\d+\)$`},
-		{"a value", func() { panic("plain") }, `^panicked: plain at crash\.TestRecoverNamesOurFrame\.func\d+ \(internal/crash/crash_test\.go:\d+\)$`},
+		{"ours", boom, `^panicked: assignment to entry in nil map at crash\.boom \(crash/crash_test\.go:\d+\)$`},
+		{"inside go/types", viaTypes, `^panicked: runtime error: invalid memory address or nil pointer dereference in go/types\.\(\*Scope\)\.Lookup, called from crash\.viaTypes \(crash/crash_test\.go:\d+\)$`},
+		{"a value", func() { panic("plain") }, `^panicked: plain at crash\.TestRecoverNamesOurFrame\.func\d+ \(crash/crash_test\.go:\d+\)$`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := func() (err error) {

@@ -1,9 +1,10 @@
-package agentverify
+package trust
 
 import (
 	"testing"
 
 	"github.com/agentverify/agentverify/change/editset"
+	"github.com/agentverify/agentverify/change/source"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 
@@ -14,16 +15,16 @@ func BenchmarkResolvePolicy(b *testing.B) {
 	files := testrepo.Module(20, 200)
 	files[".agentverify.yaml"] = "version: 1\nscope: {forbidden_paths: [\"secret/**\"]}\nhallucination: {}\n"
 	dir := testrepo.New(b, files).Dir
-	req := Request{Dir: dir, Source: Edits, Edits: []editset.Edit{{Path: "p1/p.go", Content: []byte("package p1\n")}}}
-	set, err := editset.Build(dir, req.Edits)
+	req := Request{Kind: source.Edits}
+	set, err := editset.Build(dir, []editset.Edit{{Path: "p1/p.go", Content: []byte("package p1\n")}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		pol, trust, err := resolvePolicy(set, req)
+		pol, trust, err := Resolve(set, req)
 		if err != nil || pol.Scope == nil || trust == nil {
-			b.Fatalf("resolvePolicy: %v", err)
+			b.Fatalf("Resolve: %v", err)
 		}
 	}
 }

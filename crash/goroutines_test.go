@@ -19,7 +19,7 @@ var trivial = map[string]string{
 	"internal/server/sys_unix.go:Spawn":                "waits for the child process",
 	"internal/cli/cli_hooks.go:serveHTTP":              "shuts the HTTP server down; net/http recovers its handlers",
 	"agent/fanout/pool.go:Run":                         "the agent's pool, outside the gate (its jobs recover)",
-	"internal/crash/crash.go:Go":                       "the Group itself",
+	"crash/crash.go:Go":                                "the Group itself",
 	"internal/integrations/mcpserver/stdio.go:Connect": "stdioConn.read defers Recover itself",
 }
 
@@ -27,7 +27,7 @@ var trivial = map[string]string{
 // (or runs under a Group), so a panic in a dimension, a frontend, a loader or the server
 // becomes an internal error, never a crash of the process (issue #22).
 func TestEveryGoroutineRecovers(t *testing.T) {
-	root := filepath.Join("..", "..")
+	root := ".."
 	fset := token.NewFileSet()
 	seen := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
