@@ -90,9 +90,13 @@ func TestFallbackToOlderCompiler(t *testing.T) {
 	}
 	older := olderTSC(t)
 	c := checktest.Load(t, "testdata/project.txtar")
-	cfg := filepath.Join(c.HeadDir, "tsconfig.json")
-	if err := os.WriteFile(cfg, []byte(`{ "compilerOptions": { "target": "es2022", "strict": true, "baseUrl": ".", "moduleResolution": "node", "types": [] }, "include": ["src"] }`), 0o644); err != nil {
-		t.Fatal(err)
+	// The project's own configuration, the same at the base (which the options are
+	// trusted from) and the head.
+	for _, dir := range []string{c.BaseDir, c.HeadDir} {
+		cfg := filepath.Join(dir, "tsconfig.json")
+		if err := os.WriteFile(cfg, []byte(`{ "compilerOptions": { "target": "es2022", "strict": true, "baseUrl": ".", "moduleResolution": "node", "types": [] }, "include": ["src"] }`), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	t.Setenv(tsc.EnvVar+"_FALLBACK", "")
 	if _, err := typescript.New().Resolve(c.Pass(lang.Registry{typescript.New()}).Request()); err == nil || !strings.Contains(err.Error(), "refuses") {
