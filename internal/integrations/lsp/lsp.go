@@ -70,11 +70,15 @@ func (s *Server) Run(ctx context.Context, r io.Reader, w io.Writer) error {
 	s.docs, s.published = map[string]*document{}, map[string]bool{}
 	stream := jsonrpc2.NewBufferedStream(pipe{r, w}, jsonrpc2.VSCodeObjectCodec{})
 	quiet := jsonrpc2.SetLogger(log.New(io.Discard, "", 0))
-	s.conn = jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle), quiet)
+	// The connection serves requests as soon as it exists, before NewConn returns: the
+	// handler records it (under mu), and so does Run, so a verification never reads it
+	// unguarded.
+	conn := jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle), quiet)
+	s.setConn(conn)
 	select {
-	case <-s.conn.DisconnectNotify():
+	case <-conn.DisconnectNotify():
 	case <-ctx.Done():
-		s.conn.Close()
+		conn.Close()
 	}
 	cancel()
 	s.wg.Wait()
@@ -92,7 +96,15 @@ func (pipe) Close() error { return nil }
 // errUnknown answers a request the server does not implement.
 var errUnknown = &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not supported"}
 
+// setConn records the connection the client speaks on.
+func (s *Server) setConn(conn *jsonrpc2.Conn) {
+	s.mu.Lock()
+	s.conn = conn
+	s.mu.Unlock()
+}
+
 func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	s.setConn(conn)
 	switch req.Method {
 	case "initialize":
 		return s.initialize(req)
@@ -282,6 +294,7 @@ func (s *Server) publish(gen int, docs map[string]document, diags map[string][]D
 	for uri := range diags {
 		s.published[uri] = true
 	}
+	conn := s.conn
 	s.mu.Unlock()
 	for _, uri := range sortedKeys(uris) {
 		p := PublishDiagnosticsParams{URI: uri, Diagnostics: diags[uri]}
@@ -292,7 +305,7 @@ func (s *Server) publish(gen int, docs map[string]document, diags map[string][]D
 			v := d.version
 			p.Version = &v
 		}
-		if err := s.conn.Notify(s.ctx, "textDocument/publishDiagnostics", p); err != nil {
+		if err := conn.Notify(s.ctx, "textDocument/publishDiagnostics", p); err != nil {
 			return
 		}
 	}
