@@ -37,19 +37,7 @@ func (c *converter) vet(pkg *load.Package, factsOnly bool) {
 	if pkg.Types == nil || pkg.Info == nil || c.err != nil || ill && factsOnly || !c.inRepo(pkg) {
 		return
 	}
-	suite := vet.Suite
-	switch {
-	case factsOnly:
-		suite = vet.FactSuite
-	case c.port:
-		suite = without(suite, hostAnalyzers)
-	}
-	if c.release > 0 && !factsOnly {
-		suite = without(suite, releaseRewritten)
-	}
-	if ill && recursiveType(pkg) {
-		suite = without(suite, map[string]bool{"structtag": true})
-	}
+	suite := c.vetSuite(pkg, ill, factsOnly)
 	vp := c.vetPackage(pkg)
 	vp.IllTyped = ill
 	diags, err := vet.Run(vp, suite, c.facts)
@@ -62,6 +50,26 @@ func (c *converter) vet(pkg *load.Package, factsOnly bool) {
 			c.add(p)
 		}
 	}
+}
+
+// vetSuite returns the analyzers to run on pkg: for facts only, the ones that make facts;
+// else go vet's, less those that would judge another port or release by the host's rules,
+// and structtag on an invalid recursive type (it would not end).
+func (c *converter) vetSuite(pkg *load.Package, ill, factsOnly bool) []*analysis.Analyzer {
+	if factsOnly {
+		return vet.FactSuite
+	}
+	suite := vet.Suite
+	if c.port {
+		suite = without(suite, hostAnalyzers)
+	}
+	if c.release > 0 {
+		suite = without(suite, releaseRewritten)
+	}
+	if ill && recursiveType(pkg) {
+		suite = without(suite, map[string]bool{"structtag": true})
+	}
+	return suite
 }
 
 // hostAnalyzers read the host's GOOS and GOARCH (go/build.Default), not the checked
