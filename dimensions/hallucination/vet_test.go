@@ -192,3 +192,45 @@ func applyEdits(t *testing.T, src string, edits []check.Edit) string {
 	}
 	return src
 }
+
+// buildtag judges the text of every file of a package's directory, the files its build
+// leaves out too: each changed file is judged once, by the host check where it loaded the
+// directory, else under the configuration that builds the file (older releases included,
+// whose rewritten release tags keep a file's lines as consistent as they were).
+func TestVetBuildtagOncePerFile(t *testing.T) {
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.20\n",
+		"m.go":   "package m\n\n// F does nothing.\nfunc F() {}\n",
+		// The host build leaves these out; the host check's go vet reads them.
+		"tags.go": "//go:build foo\n// +build bar\n\npackage m\n",
+		"old.go":  "//go:build !go1.21\n// +build !go1.22\n\npackage m\n",
+		// No file of these directories is in the host build.
+		"sub/old.go":        "//go:build !go1.21\n// +build !go1.22\n\npackage sub\n",
+		"sub/tags.go":       "//go:build foo\n// +build bar\n\npackage sub\n",
+		"fallback/both.go":  "//go:build !go1.21\n// +build !go1.21\n\npackage fallback\n",
+		"fallback/plus.go":  "// +build !go1.21\n// +build !go1.20 go1.19\n\npackage fallback\n",
+		"fallback/other.go": "//go:build !go1.21 && (go1.19 || !go1.20)\n\npackage fallback\n",
+	}
+	root := writeTree(t, files)
+	var cf []*change.File
+	for p, src := range files {
+		cf = append(cf, change.NewFile(p, "", nil, []byte(src)))
+	}
+	set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true, OnDisk: true, Files: cf}
+	set.Sort()
+	fs, err := Dimension.Run(&check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Check, Languages: languages})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fs {
+		if f.Rule == "hallucination/vet-buildtag" {
+			got = append(got, f.Location.File)
+		}
+		t.Logf("%s %s:%d %s", f.Rule, f.Location.File, f.Location.Line, f.Message)
+	}
+	slices.Sort(got)
+	if want := []string{"old.go", "sub/old.go", "sub/tags.go", "tags.go"}; !slices.Equal(got, want) {
+		t.Errorf("vet-buildtag in %q, want one in each of %q", got, want)
+	}
+}

@@ -49,7 +49,7 @@ func headerExpr(src []byte) constraint.Expr {
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "package ") || line != "" && !strings.HasPrefix(line, "//") && !strings.HasPrefix(line, "/*") && !strings.HasPrefix(line, "*") {
+		if headerEnds(line) {
 			break
 		}
 		switch {
@@ -64,6 +64,12 @@ func headerExpr(src []byte) constraint.Expr {
 		}
 	}
 	return plus
+}
+
+// headerEnds reports whether the (trimmed) line ends a Go file's header, where its build
+// constraints are: the package clause, or any line but a blank one or a comment.
+func headerEnds(line string) bool {
+	return strings.HasPrefix(line, "package ") || line != "" && !strings.HasPrefix(line, "//") && !strings.HasPrefix(line, "/*") && !strings.HasPrefix(line, "*")
 }
 
 func andExpr(a, b constraint.Expr) constraint.Expr {

@@ -135,3 +135,20 @@ func TestStdAPIVersions(t *testing.T) {
 		t.Errorf("byName[rand] = %v", got)
 	}
 }
+
+// asRelease renames, on every constraint line of the header and in place, the release
+// tags an older release does not set, each to a tag of its own.
+func TestAsRelease(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"//go:build !go1.21\n// +build !go1.21\n\npackage p\n", "//go:build !agentverify_go1.21\n// +build !agentverify_go1.21\n\npackage p\n"},
+		{"// +build !go1.21,linux\n// +build go1.19 !go1.22\n\npackage p\n", "// +build !agentverify_go1.21,linux\n// +build go1.19 !agentverify_go1.22\n\npackage p\n"},
+		{"//go:build (go1.18 || xgo1.21) && !go1.21\n\npackage p // go1.22\n\n//go:build go1.22\n", "//go:build (go1.18 || xgo1.21) && !agentverify_go1.21\n\npackage p // go1.22\n\n//go:build go1.22\n"},
+		{"//go:build go1.20\n\npackage p\n", ""},
+		{"package p\n", ""},
+	} {
+		out, changed := asRelease([]byte(c.src), 20)
+		if string(out) != c.want || changed != (c.want != "") {
+			t.Errorf("asRelease(%q) = %q, %v; want %q", c.src, out, changed, c.want)
+		}
+	}
+}

@@ -47,6 +47,10 @@ type converter struct {
 	release int
 	// port is set for a check under another GOOS or GOARCH than the host's.
 	port bool
+	// hostRead holds, for a check under another configuration, the (absolute) directories
+	// whose packages the host check loaded: its go vet read the text of all their files,
+	// those the host build leaves out too (vet.go, textAnalyzers).
+	hostRead map[string]bool
 	// mod is the checked module's go.mod, read on first use (modRead).
 	mod     *modInfo
 	modRead bool

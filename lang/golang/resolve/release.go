@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
-// newerRelease is the tag that stands for a release tag an older release does not set:
-// no build sets it.
-const newerRelease = "agentverify_newer_release"
+// newerRelease prefixes the tag that stands for a release tag an older release does not
+// set ("agentverify_go1.22" for go1.22): no build sets it, and each release keeps a tag of
+// its own, so that the lines of a file still say what they said to each other.
+const newerRelease = "agentverify_"
 
 // releaseView returns req as release go1.rel would see the directories of its files: the
 // go command of the installed toolchain sets every release tag it knows, so a file for
@@ -59,63 +61,52 @@ func releaseView(req load.Request, rel int) load.Request {
 	return req
 }
 
-// asRelease returns src with the release tags of its build constraint that release go1.rel
-// does not set replaced by newerRelease; changed is false when there are none. The
-// //go:build line is rewritten in place; a file with only // +build lines gets the
-// //go:build line in place of its first one (the go command then reads that alone).
+// asRelease returns src with the release tags of its build constraint lines that release
+// go1.rel does not set renamed (newerRelease); changed is false when there are none. Every
+// constraint line of the header is rewritten in place, the //go:build line and the
+// // +build lines alike: the file stays as consistent as it was (go vet's buildtag reads
+// the rewrite), whichever line the go command reads.
 func asRelease(src []byte, rel int) (out []byte, changed bool) {
-	x := headerExpr(src)
-	if x == nil || !renameNewer(x, rel) {
-		return nil, false
-	}
 	lines := bytes.SplitAfter(src, []byte("\n"))
-	at := constraintIndex(lines)
-	if at < 0 {
+	for i, l := range lines {
+		line := strings.TrimSpace(string(l))
+		if headerEnds(line) {
+			break
+		}
+		if constraint.IsGoBuild(line) || constraint.IsPlusBuild(line) {
+			if r := renameNewer(l, rel); r != nil {
+				lines[i], changed = r, true
+			}
+		}
+	}
+	if !changed {
 		return nil, false
 	}
-	nl := ""
-	if bytes.HasSuffix(lines[at], []byte("\n")) {
-		nl = "\n"
-	}
-	lines[at] = []byte("//go:build " + x.String() + nl)
 	return bytes.Join(lines, nil), true
 }
 
-// renameNewer replaces, in x, each release tag newer than go1.rel by newerRelease, and
-// reports whether there was one.
-func renameNewer(x constraint.Expr, rel int) bool {
-	switch x := x.(type) {
-	case *constraint.TagExpr:
-		if n, ok := releaseMinor(x.Tag); ok && n > rel {
-			x.Tag = newerRelease
-			return true
+// renameNewer returns line with each release tag newer than go1.rel prefixed by
+// newerRelease, or nil when it names none.
+func renameNewer(line []byte, rel int) []byte {
+	isTag := func(r rune) bool { return r == '_' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+	var out []byte
+	changed := false
+	for len(line) > 0 {
+		n := bytes.IndexFunc(line, func(r rune) bool { return !isTag(r) })
+		if n < 0 {
+			n = len(line)
 		}
-	case *constraint.NotExpr:
-		return renameNewer(x.X, rel)
-	case *constraint.AndExpr:
-		a, b := renameNewer(x.X, rel), renameNewer(x.Y, rel)
-		return a || b
-	case *constraint.OrExpr:
-		a, b := renameNewer(x.X, rel), renameNewer(x.Y, rel)
-		return a || b
-	}
-	return false
-}
-
-// constraintIndex returns the index of the line to hold the file's //go:build line: its
-// //go:build line, else its first // +build line, in the header; -1 when there is none.
-func constraintIndex(lines [][]byte) int {
-	plus := -1
-	for i, l := range lines {
-		line := strings.TrimSpace(string(l))
-		switch {
-		case constraint.IsGoBuild(line):
-			return i
-		case constraint.IsPlusBuild(line) && plus < 0:
-			plus = i
-		case strings.HasPrefix(line, "package "):
-			return plus
+		if n == 0 {
+			out, line = append(out, line[0]), line[1:]
+			continue
 		}
+		if m, ok := releaseMinor(string(line[:n])); ok && m > rel {
+			out, changed = append(out, newerRelease...), true
+		}
+		out, line = append(out, line[:n]...), line[n:]
 	}
-	return plus
+	if !changed {
+		return nil
+	}
+	return out
 }

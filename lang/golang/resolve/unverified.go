@@ -48,8 +48,9 @@ func checkExcluded(p *lang.Request, loader *load.Loader, req load.Request, u *un
 		k := describe(c)
 		groups[k], configs[k] = append(groups[k], e), c
 	}
+	hostRead := hostDirs(req, u, files)
 	for _, k := range slices.Sorted(maps.Keys(groups)) {
-		fs, err := checkUnder(p, loader, req, u, configs[k], groups[k])
+		fs, err := checkUnder(p, loader, req, u, configs[k], groups[k], hostRead)
 		if err != nil {
 			return nil, err
 		}
@@ -58,8 +59,30 @@ func checkExcluded(p *lang.Request, loader *load.Loader, req load.Request, u *un
 	return out, nil
 }
 
-// checkUnder type-checks files in build configuration c and keeps the findings in them.
-func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit, c config, files []excluded) ([]lang.Problem, error) {
+// hostDirs returns the directories of the host check's packages: in a module, each
+// directory of req with a Go file the host build does not exclude (the request names
+// every Go file of a checked directory, newRequest). Outside a module only the named files
+// are loaded, and go vet reads no other.
+func hostDirs(req load.Request, u *unit, excl []excluded) map[string]bool {
+	dirs := map[string]bool{}
+	if !u.inModule {
+		return dirs
+	}
+	skip := map[string]bool{}
+	for _, e := range excl {
+		skip[e.abs] = true
+	}
+	for _, f := range req.Files {
+		if !skip[f] {
+			dirs[filepath.Dir(f)] = true
+		}
+	}
+	return dirs
+}
+
+// checkUnder type-checks files in build configuration c and keeps the findings in them;
+// hostRead is converter.hostRead.
+func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit, c config, files []excluded, hostRead map[string]bool) ([]lang.Problem, error) {
 	all := req.Files
 	req.Build, req.Files = loadBuild(c), nil
 	for _, e := range files {
@@ -85,7 +108,7 @@ func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit,
 	}
 	conv := newConverter(p, res, u)
 	conv.only, conv.note, conv.release = map[string]bool{}, "built for "+describe(c), c.release
-	conv.port = !c.isHost()
+	conv.port, conv.hostRead = !c.isHost(), hostRead
 	for _, e := range files {
 		conv.only[e.file.Path] = true
 	}

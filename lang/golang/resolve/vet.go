@@ -53,8 +53,9 @@ func (c *converter) vet(pkg *load.Package, factsOnly bool) {
 }
 
 // vetSuite returns the analyzers to run on pkg: for facts only, the ones that make facts;
-// else go vet's, less those that would judge another port or release by the host's rules,
-// and structtag on an invalid recursive type (it would not end).
+// else go vet's, less those that would judge another port by the host's rules, those that
+// would judge again the text the host check judged, and structtag on an invalid recursive
+// type (it would not end).
 func (c *converter) vetSuite(pkg *load.Package, ill, factsOnly bool) []*analysis.Analyzer {
 	if factsOnly {
 		return vet.FactSuite
@@ -63,8 +64,8 @@ func (c *converter) vetSuite(pkg *load.Package, ill, factsOnly bool) []*analysis
 	if c.port {
 		suite = without(suite, hostAnalyzers)
 	}
-	if c.release > 0 {
-		suite = without(suite, releaseRewritten)
+	if len(pkg.Files) > 0 && c.hostRead[filepath.Dir(pkg.Files[0])] {
+		suite = without(suite, textAnalyzers)
 	}
 	if ill && recursiveType(pkg) {
 		suite = without(suite, map[string]bool{"structtag": true})
@@ -76,10 +77,11 @@ func (c *converter) vetSuite(pkg *load.Package, ill, factsOnly bool) []*analysis
 // configuration's: under another port they would judge its assembly by the host's rules.
 var hostAnalyzers = map[string]bool{"framepointer": true}
 
-// releaseRewritten read the files' text, which a check as an older release rewrote (its
-// newer release tags, in an overlay): buildtag would judge the rewrite, not the file, and
-// go vet never sees a fallback for older releases at all (the host build excludes it).
-var releaseRewritten = map[string]bool{"buildtag": true}
+// textAnalyzers judge the text of every file of a package's directory, the files its
+// build leaves out too (buildtag): a check under another configuration leaves them out in
+// the directories the host check read (converter.hostRead), so that each file is judged
+// once.
+var textAnalyzers = map[string]bool{"buildtag": true}
 
 // without returns suite without the analyzers named in names.
 func without(suite []*analysis.Analyzer, names map[string]bool) []*analysis.Analyzer {
