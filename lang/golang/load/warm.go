@@ -189,9 +189,6 @@ func (s *snapshot) reusable(req Request) ([]*pkgState, map[*pkgState][]string, b
 		}
 		states = append(states, sts...)
 	}
-	if !recompiledWith(states) {
-		return nil, nil, false
-	}
 	files := map[*pkgState][]string{}
 	for _, st := range states {
 		fs, ok := s.viewFiles(st, req.Overlay)
@@ -201,26 +198,6 @@ func (s *snapshot) reusable(req Request) ([]*pkgState, map[*pkgState][]string, b
 		files[st] = fs
 	}
 	return states, files, true
-}
-
-// recompiledWith reports whether every import of states that go list recompiled for a
-// test ("q [p.test]": q imports p, and p's test variant is in the graph) is among states.
-// Such a package's types name those of the test variant of p the cold load made; a warm
-// re-check of p makes new ones, and the two p's are different types to go/types ("cannot
-// use zapcore.Entry as zapcore.Entry"), so only go list can settle the graph again.
-func recompiledWith(states []*pkgState) bool {
-	ids := make(map[string]bool, len(states))
-	for _, st := range states {
-		ids[st.id] = true
-	}
-	for _, st := range states {
-		for _, im := range st.imports {
-			if strings.Contains(im.ID, " [") && !ids[im.ID] {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // depsUnchanged reports whether st's dependencies whose files can change (in the module,
@@ -323,7 +300,10 @@ func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]by
 // staleThrough reports whether an import of st that is not re-checked depends on one that
 // is (top imports base directly and through mid, base and top are re-checked): mid's
 // types refer to the old base, the re-check would see two packages of one path and
-// report "cannot use *base.T as *base.T". Such a package is loaded anew instead.
+// report "cannot use *base.T as *base.T". Such a package is loaded anew instead. A
+// package go list recompiled for a test is one such mid: "obs [core.test]", imported by
+// core's external test, names the types of core's test variant, which a re-check of
+// core's directory makes anew ("cannot use zapcore.Entry as zapcore.Entry").
 func staleThrough(st *pkgState, fresh map[string]*types.Package) bool {
 	if len(fresh) == 0 {
 		return false
