@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"errors"
 	"fmt"
 	"go/types"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/lang/golang/modfetch"
@@ -480,6 +482,9 @@ func loadFailure(p *lang.Request, u *unit, err error) (lang.Problem, error) {
 	if p.Context.Err() != nil {
 		return lang.Problem{}, p.Context.Err()
 	}
+	if crashed(err) {
+		return lang.Problem{}, fmt.Errorf("type-checking %s: %w", displayDir(u.dir), err)
+	}
 	f := u.goMod
 	if f == nil {
 		f = u.goSum
@@ -497,6 +502,13 @@ func loadFailure(p *lang.Request, u *unit, err error) (lang.Problem, error) {
 		Symbol:     f.Path,
 		Introduced: true,
 	}, nil
+}
+
+// crashed reports whether err is a panic the loader recovered (crash.Error): a failure
+// of the verification, never the change's, whatever files it touched.
+func crashed(err error) bool {
+	var ce *crash.Error
+	return errors.As(err, &ce)
 }
 
 // setupFix returns what the user runs when go list fails for a reason that lies in the

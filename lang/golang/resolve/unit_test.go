@@ -1,6 +1,9 @@
 package resolve
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -8,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/lang/suggest"
@@ -145,5 +149,20 @@ func TestRelMsg(t *testing.T) {
 		if got := c.relMsg(msg); got != want {
 			t.Errorf("relMsg(%q) = %q, want %q", msg, got, want)
 		}
+	}
+}
+
+// A panic the loader recovered is the verification's failure: it is never reported as
+// the changed go.mod's problem (exit 1), whatever the change touched.
+func TestLoadFailureCrash(t *testing.T) {
+	p := &lang.Request{Context: context.Background(), Changes: &change.Set{Root: t.TempDir()}}
+	u := &unit{dir: ".", inModule: true, goMod: change.NewFile("go.mod", "", nil, []byte("module m\n"))}
+	crashErr := fmt.Errorf("go list: %w", &crash.Error{Value: "nil map", Inner: "go/types.(*Checker).objDecl"})
+	if f, err := loadFailure(p, u, crashErr); err == nil || !errors.Is(err, crashErr) {
+		t.Errorf("loadFailure(crash) = %+v, %v; want the crash as the run's error", f, err)
+	}
+	f, err := loadFailure(p, u, errors.New("go: errors parsing go.mod"))
+	if err != nil || f.Location.File != "go.mod" {
+		t.Errorf("loadFailure(go.mod error) = %+v, %v; want a finding at go.mod", f, err)
 	}
 }

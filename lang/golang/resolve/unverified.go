@@ -100,6 +100,9 @@ func checkUnder(p *lang.Request, loader *load.Loader, req load.Request, u *unit,
 		if p.Context.Err() != nil {
 			return nil, p.Context.Err()
 		}
+		if crashed(err) {
+			return nil, fmt.Errorf("type-checking %s for %s: %w", displayDir(u.dir), describe(c), err)
+		}
 		var out []lang.Problem
 		for _, e := range files {
 			out = append(out, unverified(e, fmt.Sprintf("it could not be loaded for %s: %s", describe(c), oneLine(err.Error()))))
