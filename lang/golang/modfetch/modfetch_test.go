@@ -243,3 +243,25 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
+
+// The module cache is the go command's, as `go env` resolves it: here from the go env
+// file (`go env -w GOMODCACHE=…`), which the process environment does not show.
+func TestCachedModule(t *testing.T) {
+	cache, goenv := t.TempDir(), filepath.Join(t.TempDir(), "env")
+	if err := os.WriteFile(goenv, []byte("GOMODCACHE="+cache+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(cache, "cache", "download", "example.com", "!big", "@v"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := New(env(t, "GOMODCACHE=", "GOENV="+goenv))
+	ctx := context.Background()
+	if got := f.ModuleCache(ctx); got != cache {
+		t.Errorf("ModuleCache = %q, want %q", got, cache)
+	}
+	for ipath, want := range map[string]string{"example.com/Big/sub/pkg": "example.com/Big", "example.com/Big": "example.com/Big", "example.com/big/x": "", "example.com/other": ""} {
+		if got := f.CachedModule(ctx, ipath); got != want {
+			t.Errorf("CachedModule(%q) = %q, want %q", ipath, got, want)
+		}
+	}
+}

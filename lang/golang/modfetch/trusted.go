@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 
 	"golang.org/x/mod/modfile"
@@ -132,12 +133,49 @@ func replacement(main *modfile.File, m module.Version) module.Version {
 // cacheFile returns the module cache's download file of m with the given suffix
 // (".mod", ".zip", ".ziphash", ".info").
 func cacheFile(cache string, m module.Version, suffix string) string {
-	path, err1 := module.EscapePath(m.Path)
-	ver, err2 := module.EscapeVersion(m.Version)
-	if err1 != nil || err2 != nil {
+	dir := versionsDir(cache, m.Path)
+	ver, err := module.EscapeVersion(m.Version)
+	if dir == "" || err != nil {
 		return ""
 	}
-	return filepath.Join(cache, "cache", "download", filepath.FromSlash(path), "@v", ver+suffix)
+	return filepath.Join(dir, ver+suffix)
+}
+
+// versionsDir returns the module cache's directory of the downloaded versions of the
+// module path, or "" for a path that is not one.
+func versionsDir(cache, modPath string) string {
+	esc, err := module.EscapePath(modPath)
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(cache, "cache", "download", filepath.FromSlash(esc), "@v")
+}
+
+// ModuleCache returns the module cache the go command uses (go env GOMODCACHE, which the
+// go env file may set), or "" when the go command does not say.
+func (f *Fetcher) ModuleCache(ctx context.Context) string {
+	s, err := f.settings(ctx)
+	if err != nil {
+		return ""
+	}
+	return s.ModCache
+}
+
+// CachedModule returns the longest prefix of the import path ipath that is a module the
+// module cache (ModuleCache) holds a version of, or "".
+func (f *Fetcher) CachedModule(ctx context.Context, ipath string) string {
+	cache := f.ModuleCache(ctx)
+	if cache == "" {
+		return ""
+	}
+	for mod := ipath; mod != "." && mod != "/" && mod != ""; mod = path.Dir(mod) {
+		if dir := versionsDir(cache, mod); dir != "" {
+			if st, err := os.Stat(dir); err == nil && st.IsDir() {
+				return mod
+			}
+		}
+	}
+	return ""
 }
 
 func exists(p string) bool {

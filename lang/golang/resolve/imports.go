@@ -2,7 +2,6 @@ package resolve
 
 import (
 	"fmt"
-	"go/build"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -27,7 +26,7 @@ func (c *converter) classifyImport(ipath, reason string) (rule lang.Kind, msg, s
 	if rule, msg, suggestion, young, ok := c.lookupImport(ipath); ok {
 		return rule, msg, suggestion, young
 	}
-	if mod := cachedModule(ipath); mod != "" {
+	if mod := c.cachedModule(ipath); mod != "" {
 		return lang.UndeclaredDependency, fmt.Sprintf("import %q belongs to module %s, which go.mod does not require (do not add unreviewed dependencies)", ipath, mod), "", nil
 	}
 	if mod := guessModule(ipath); mod != "" {
@@ -274,7 +273,7 @@ func (c *converter) modInfo() *modInfo {
 			if c.unit.goMod != nil {
 				head = c.unit.goMod.Head
 			}
-			c.mod = readModInfo(c.res.Module.Dir, head)
+			c.mod = readModInfo(c.res.Module.Dir, head, c.moduleCache())
 		}
 	}
 	return c.mod
@@ -298,39 +297,21 @@ func guessModule(ipath string) string {
 	return ""
 }
 
-// cachedModule returns the longest prefix of ipath that is a module present in the local
-// module cache, or "".
-func cachedModule(ipath string) string {
-	cache := modCache()
-	if cache == "" {
+// cachedModule returns the longest prefix of ipath that is a module in the module cache,
+// or "".
+func (c *converter) cachedModule(ipath string) string {
+	if c.unit.fetch == nil {
 		return ""
 	}
-	elems := strings.Split(ipath, "/")
-	for n := len(elems); n >= 1; n-- {
-		mod := strings.Join(elems[:n], "/")
-		esc, err := module.EscapePath(mod)
-		if err != nil {
-			continue
-		}
-		if st, err := os.Stat(filepath.Join(cache, "cache", "download", filepath.FromSlash(esc), "@v")); err == nil && st.IsDir() {
-			return mod
-		}
-	}
-	return ""
+	return c.unit.fetch.CachedModule(c.pass.Context, ipath)
 }
 
-func modCache() string {
-	if c := os.Getenv("GOMODCACHE"); c != "" {
-		return c
+// moduleCache returns the module cache the go command uses, or "".
+func (c *converter) moduleCache() string {
+	if c.unit.fetch == nil {
+		return ""
 	}
-	gopath := os.Getenv("GOPATH")
-	if gopath == "" {
-		gopath = build.Default.GOPATH
-	}
-	if list := filepath.SplitList(gopath); len(list) > 0 && list[0] != "" {
-		return filepath.Join(list[0], "pkg", "mod")
-	}
-	return ""
+	return c.unit.fetch.ModuleCache(c.pass.Context)
 }
 
 var goGetAdvice = regexp.MustCompile(`(?s)(;\s*to add it:.*|\n\s*go (get|mod download)[^\n]*)`)

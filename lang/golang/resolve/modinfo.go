@@ -27,8 +27,9 @@ type modInfo struct {
 }
 
 // readModInfo reads the go.mod of the module at dir as the change has it (head, when the
-// change edits it). It returns nil when there is none or it does not parse.
-func readModInfo(dir string, headGoMod []byte) *modInfo {
+// change edits it); cache is the module cache ("" when unknown). It returns nil when there
+// is none or it does not parse.
+func readModInfo(dir string, headGoMod []byte, cache string) *modInfo {
 	data := headGoMod
 	if data == nil {
 		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
@@ -46,15 +47,15 @@ func readModInfo(dir string, headGoMod []byte) *modInfo {
 	vendored := fileExists(filepath.Join(dir, "vendor", "modules.txt"))
 	for _, r := range mf.Require {
 		req := requirement{path: r.Mod.Path, version: r.Mod.Version, indirect: r.Indirect}
-		req.dir = sourceDir(dir, mf, r.Mod, vendored)
+		req.dir = sourceDir(dir, mf, r.Mod, vendored, cache)
 		info.requires = append(info.requires, req)
 	}
 	return info
 }
 
 // sourceDir returns the directory holding the source of required module m: its local
-// replacement, its vendored copy, or its module cache directory.
-func sourceDir(modDir string, mf *modfile.File, m module.Version, vendored bool) string {
+// replacement, its vendored copy, or its directory in the module cache.
+func sourceDir(modDir string, mf *modfile.File, m module.Version, vendored bool, cache string) string {
 	for _, r := range mf.Replace {
 		if r.Old.Path != m.Path || (r.Old.Version != "" && r.Old.Version != m.Version) {
 			continue
@@ -72,7 +73,7 @@ func sourceDir(modDir string, mf *modfile.File, m module.Version, vendored bool)
 	}
 	esc, err1 := module.EscapePath(m.Path)
 	ver, err2 := module.EscapeVersion(m.Version)
-	if cache := modCache(); cache != "" && err1 == nil && err2 == nil {
+	if cache != "" && err1 == nil && err2 == nil {
 		return filepath.Join(cache, filepath.FromSlash(esc)+"@"+ver)
 	}
 	return ""
