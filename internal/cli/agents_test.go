@@ -15,9 +15,11 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/internal/integrations/agenthook"
 	"github.com/agentverify/agentverify/internal/integrations/lsp"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
+	"github.com/agentverify/agentverify/policy"
 )
 
 const upGo = "package m\n\nimport \"strings\"\n\n// Up shouts.\nfunc Up(s string) string { return strings.ToUpper(s) }\n"
@@ -75,6 +77,35 @@ func TestAgentDocs(t *testing.T) {
 				t.Error("the hook wrote the file")
 			}
 		})
+	}
+}
+
+// TestHookBudgetPerAgent: 'hook AGENT' without --timeout bounds the verification by the
+// agent's own default (under that agent's hook time-out), and --timeout replaces it.
+func TestHookBudgetPerAgent(t *testing.T) {
+	r := testrepo.New(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, "up.go": upGo})
+	var left time.Duration
+	record := &check.Dimension{Name: policy.Style, Doc: "records the verification's deadline", Run: func(p *check.Pass) ([]check.Finding, error) {
+		if d, ok := p.Context.Deadline(); ok {
+			left = time.Until(d)
+		}
+		return nil, nil
+	}}
+	checker := &agentverify.Checker{Dimensions: []*check.Dimension{record}, Timeout: time.Hour}
+	for _, a := range agenthook.Agents {
+		payload := strings.ReplaceAll(docBlock(t, "agent-payload", a.Name), "$ROOT", r.Dir)
+		for _, tc := range []struct {
+			flags []string
+			want  time.Duration
+		}{{nil, a.Timeout}, {[]string{"--timeout", "3s"}, 3 * time.Second}} {
+			left = 0
+			var out, errb bytes.Buffer
+			env := &Env{Stdin: strings.NewReader(payload), Stdout: &out, Stderr: &errb, Dir: r.Dir, Getenv: func(string) string { return "" }, Checker: checker}
+			Main(context.Background(), append([]string{"hook", a.Name}, tc.flags...), env)
+			if left > tc.want || left < tc.want-10*time.Second {
+				t.Errorf("hook %s %q: the verification had %v left, want about %v\n%s%s", a.Name, tc.flags, left, tc.want, out.String(), errb.String())
+			}
+		}
 	}
 }
 

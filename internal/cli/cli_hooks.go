@@ -96,10 +96,6 @@ func runHook(ctx context.Context, env *Env, args []string) int {
 	return runAgentHook(ctx, env, agent, *policyFile, *budget, *noCache)
 }
 
-// DefaultHookTimeout bounds one Claude Code hook run. It stays under Claude Code's own
-// hook timeout (60 seconds), because when that one fires the tool runs unverified.
-const DefaultHookTimeout = 50 * time.Second
-
 // runAgentHook answers one payload of agent's hook. A verification that does not finish
 // within budget denies the edit: the hook must answer before the agent gives up on it.
 func runAgentHook(ctx context.Context, env *Env, agent agenthook.Agent, policyFile string, budget time.Duration, noCache bool) int {

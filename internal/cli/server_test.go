@@ -412,10 +412,10 @@ func TestHookDeadline(t *testing.T) {
 		args []string
 		want time.Duration
 	}{
-		{[]string{"hook", "claude"}, DefaultHookTimeout},
+		{[]string{"hook", "claude"}, 50 * time.Second},
 		{[]string{"hook", "claude", "--timeout", "3s"}, 3 * time.Second},
 		{[]string{"hook", "claude", "-timeout=4s"}, 4 * time.Second},
-		{[]string{"hook", "claude", "--timeout", "soon"}, DefaultHookTimeout},
+		{[]string{"hook", "claude", "--timeout", "soon"}, 50 * time.Second},
 		{[]string{"hook", "cline"}, 25 * time.Second},
 		{[]string{"hook", "codex", "--timeout", "7s"}, 7 * time.Second},
 	} {

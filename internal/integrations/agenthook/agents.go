@@ -25,8 +25,8 @@ type Agent struct {
 // SWE-agent) and editors (through 'agentverify lsp') have no hook and are not here.
 var Agents = []Agent{
 	{Name: "claude", Title: "Claude Code", Codec: Claude, Timeout: 50 * time.Second, Config: ".claude/settings.json"},
-	{Name: "codex", Title: "OpenAI Codex CLI", Codec: codexCodec{}, Timeout: 50 * time.Second, Config: ".codex/hooks.json"},
-	{Name: "gemini", Title: "Gemini CLI", Codec: geminiCodec{}, Timeout: 50 * time.Second, Config: ".gemini/settings.json"},
+	{Name: "codex", Title: "OpenAI Codex CLI", Codec: codex, Timeout: 50 * time.Second, Config: ".codex/hooks.json"},
+	{Name: "gemini", Title: "Gemini CLI", Codec: gemini, Timeout: 50 * time.Second, Config: ".gemini/settings.json"},
 	{Name: "cursor", Title: "Cursor", Codec: cursorCodec{}, Timeout: 25 * time.Second, Config: ".cursor/hooks.json"},
 	{Name: "copilot", Title: "GitHub Copilot (CLI, coding agent)", Codec: copilotCodec{}, Timeout: 25 * time.Second, Config: ".github/hooks/agentverify.json"},
 	{Name: "cline", Title: "Cline", Codec: clineCodec{}, Timeout: 25 * time.Second, Config: ".clinerules/hooks/PreToolUse"},

@@ -31,7 +31,8 @@ type ClaudeDecision struct {
 
 // claudeCodec is Claude Code's PreToolUse protocol with an agent's own tool names: Kiro,
 // Qwen Code, Factory Droid and OpenHands send the same payload and read the same answer,
-// and differ only in what their file tools are called and take.
+// and differ only in what their file tools are called and take. Codex CLI and Gemini CLI
+// send the same payload too, and embed it for their own answers.
 type claudeCodec struct {
 	agent string
 	tools map[string]toolKind
@@ -45,13 +46,13 @@ type claudeCodec struct {
 
 // Decode reads a PreToolUse payload.
 func (c claudeCodec) Decode(data []byte) (Proposal, error) {
-	var in ClaudeInput
-	if err := strictUnmarshal(data, &in); err != nil {
-		return Proposal{}, fmt.Errorf("could not parse the PreToolUse input: %v", err)
-	}
 	event := c.event
 	if event == "" {
 		event = "PreToolUse"
+	}
+	var in ClaudeInput
+	if err := strictUnmarshal(data, &in); err != nil {
+		return Proposal{}, fmt.Errorf("could not parse the %s input: %v", event, err)
 	}
 	if in.HookEventName != "" && in.HookEventName != event {
 		return Proposal{}, fmt.Errorf("hook %s handles %s, not %s", c.agent, event, in.HookEventName)

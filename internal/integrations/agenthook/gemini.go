@@ -1,7 +1,6 @@
 package agenthook
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -12,36 +11,12 @@ import (
 // geminiCodec is Gemini CLI's BeforeTool hook for write_file and replace. A deny is exit 2
 // with the reason on stderr, which Gemini CLI sends to the model as the tool's error; the
 // turn goes on. Warnings go to the user as a systemMessage.
-type geminiCodec struct{}
+type geminiCodec struct{ claudeCodec }
 
-type geminiInput struct {
-	HookEventName string          `json:"hook_event_name"`
-	ToolName      string          `json:"tool_name"`
-	ToolInput     json.RawMessage `json:"tool_input"`
-	Cwd           string          `json:"cwd"`
-}
-
-// Decode reads a BeforeTool payload.
-func (geminiCodec) Decode(data []byte) (Proposal, error) {
-	var in geminiInput
-	if err := strictUnmarshal(data, &in); err != nil {
-		return Proposal{}, fmt.Errorf("could not parse the BeforeTool input: %v", err)
-	}
-	if in.HookEventName != "" && in.HookEventName != "BeforeTool" {
-		return Proposal{}, fmt.Errorf("hook gemini handles BeforeTool, not %s", in.HookEventName)
-	}
-	var kind toolKind
-	switch in.ToolName {
-	case "write_file":
-		kind = writeTool
-	case "replace":
-		kind = geminiReplaceTool
-	default:
-		return Proposal{}, fmt.Errorf("agentverify hook gemini verifies write_file and replace; got tool %q (set the hook's matcher to \"write_file|replace\")", in.ToolName)
-	}
-	edits, err := decodeTool(in.Cwd, in.ToolName, in.ToolInput, kind)
-	return Proposal{Dir: in.Cwd, Edits: edits}, err
-}
+// gemini decodes as Claude Code's protocol with Gemini CLI's event and tools.
+var gemini = geminiCodec{claudeCodec{agent: "gemini", event: "BeforeTool", names: "write_file and replace", matcher: "write_file|replace", tools: map[string]toolKind{
+	"write_file": writeTool, "replace": geminiReplaceTool,
+}}}
 
 // Encode answers as Gemini CLI reads it.
 func (geminiCodec) Encode(v Verdict) Result {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf16"
 
@@ -15,18 +16,17 @@ import (
 const source = "agentverify"
 
 // diagnostics converts a report (or the error that kept it from being made) into
-// diagnostics by file URI. A verification that failed to run is one error diagnostic at
-// the top of each open document: it is never shown as a clean file.
+// diagnostics by file URI. A verification that failed to run, or whose report says it
+// could not verify the change, is an error diagnostic at the top of each open document
+// that has no internal error of its own: none is ever shown as a clean file.
 func diagnostics(rep *report.Report, err error, docs map[string]document, root string) map[string][]Diagnostic {
 	out := map[string][]Diagnostic{}
 	if err != nil || rep == nil {
-		msg := "agentverify could not verify this file"
+		reason := ""
 		if err != nil {
-			msg += ": " + oneLine(err.Error())
+			reason = err.Error()
 		}
-		for uri := range docs {
-			out[uri] = []Diagnostic{{Severity: SeverityError, Code: "agentverify/could-not-verify", Source: source, Message: msg}}
-		}
+		unverified(out, docs, reason)
 		return out
 	}
 	if rep.Root != "" {
@@ -37,7 +37,25 @@ func diagnostics(rep *report.Report, err error, docs map[string]document, root s
 		uri := fileURI(filepath.Join(root, filepath.FromSlash(v.Location.File)))
 		out[uri] = append(out[uri], t.diagnostic(v))
 	}
+	if !rep.Status.OK() && rep.Status != report.Failed {
+		unverified(out, docs, rep.Error)
+	}
 	return out
+}
+
+// unverified adds the could-not-verify diagnostic, with reason, to every open document
+// that does not already show an internal error: the report places a dimension's internal
+// error at one file of the change, and the other documents were not verified either.
+func unverified(out map[string][]Diagnostic, docs map[string]document, reason string) {
+	msg := "agentverify could not verify this file"
+	if reason = oneLine(reason); reason != "" {
+		msg += ": " + reason
+	}
+	for uri := range docs {
+		if !slices.ContainsFunc(out[uri], func(d Diagnostic) bool { return report.IsInternalError(d.Code) }) {
+			out[uri] = append(out[uri], Diagnostic{Severity: SeverityError, Code: report.UnverifiedRule, Source: source, Message: msg})
+		}
+	}
 }
 
 // texts finds the text of a file: the editor's buffer when open, else the disk.

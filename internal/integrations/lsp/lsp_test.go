@@ -173,6 +173,40 @@ func TestUnverifiedIsNeverClean(t *testing.T) {
 	}
 }
 
+// TestUnverifiedReportIsNeverClean: a report that could not verify the change shows its
+// reason on every open document; one with a dimension's internal error at one file (where
+// the engine places it) still marks the others, which were not verified either.
+func TestUnverifiedReportIsNeverClean(t *testing.T) {
+	dir := t.TempDir()
+	x, y := fileURI(filepath.Join(dir, "x.go")), fileURI(filepath.Join(dir, "y.go"))
+	docs := map[string]document{x: {path: filepath.Join(dir, "x.go"), text: "package x\n"}, y: {path: filepath.Join(dir, "y.go"), text: "package x\n"}}
+	internal := report.Violation{Rule: "hallucination/internal-error", Severity: "error", Message: "the hallucination dimension could not complete"}
+	internal.Location.File, internal.Location.Line = "x.go", 1
+	for _, tc := range []struct {
+		name string
+		rep  *report.Report
+		want map[string]string // codes by URI
+	}{
+		{"error only", &report.Report{Status: report.Errored, Error: "pyright is not installed"}, map[string]string{x: report.UnverifiedRule, y: report.UnverifiedRule}},
+		{"internal error at one file", &report.Report{Status: report.Errored, Error: "pyright is not installed", Violations: []report.Violation{internal}}, map[string]string{x: "hallucination/internal-error", y: report.UnverifiedRule}},
+		{"failed", &report.Report{Status: report.Failed}, map[string]string{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := diagnostics(tc.rep, nil, docs, dir)
+			for _, uri := range []string{x, y} {
+				if c := codes(PublishDiagnosticsParams{Diagnostics: got[uri]}); c != tc.want[uri] {
+					t.Errorf("%s: codes %q, want %q", uri, c, tc.want[uri])
+				}
+				for _, d := range got[uri] {
+					if d.Code == report.UnverifiedRule && !strings.Contains(d.Message, "pyright is not installed") {
+						t.Errorf("%s: message %q does not say why", uri, d.Message)
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestPositionsAreUTF16: columns are counted in UTF-16 code units, as the protocol says.
 func TestPositionsAreUTF16(t *testing.T) {
 	uri := fileURI("/r/a.go")
