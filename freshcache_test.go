@@ -15,11 +15,11 @@ import (
 // clone's committed source, an empty module cache and an empty build cache, the module
 // proxy reachable — so a developer's warm cache can never hide a failure again (issue
 // #22: a go/types panic, then hundreds of false findings, on exactly this). `check ./...`
-// and `diff` of a one-line change exit 0 with no error finding. It runs in CI's full
-// `go test ./...`; .ci/run's dogfood step does the same on the checkout itself.
+// and `diff` of a one-line change exit 0 with no error finding.
 //
 // .ci/run's dogfood step does the same on the checkout itself, so this copy (minutes on
-// two cores: it compiles every dependency) runs only when AGENTVERIFY_TEST_FRESH=1 asks.
+// two cores: it compiles every dependency) runs only when AGENTVERIFY_TEST_FRESH=1 asks:
+// not in `go test ./...`, CI's included.
 func TestSelfFromEmptyCaches(t *testing.T) {
 	if os.Getenv("AGENTVERIFY_TEST_FRESH") != "1" {
 		t.Skip("compiles every dependency from empty caches (minutes); .ci/run's dogfood step does the same: set AGENTVERIFY_TEST_FRESH=1 to run it here")

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/policy"
 )
@@ -270,7 +271,8 @@ func (fs *Files) Parse(f *change.File, s change.Side) (*lang.File, error) {
 func parse(fe lang.Frontend, path string, src []byte) (lf *lang.File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			lf, err = nil, fmt.Errorf("%s: the %s frontend crashed: %v", path, fe.Name(), r)
+			c := crash.New(r)
+			lf, err = nil, fmt.Errorf("%s: the %s frontend crashed: %v%s", path, fe.Name(), c.Value, c.Site())
 		}
 	}()
 	return fe.Parse(path, src)

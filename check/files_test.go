@@ -1,6 +1,8 @@
 package check_test
 
 import (
+	"context"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -8,6 +10,7 @@ import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/policy"
 )
 
 // crashing is a frontend that panics on every file.
@@ -39,5 +42,32 @@ func TestFrontendCrashIsAnErrorForEveryCaller(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "x.go: the crash frontend crashed: frontend bug") {
 			t.Errorf("caller %d: err = %v, want the crash", i, err)
 		}
+	}
+}
+
+// TestFrontendCrashNamesSite: a frontend's crash says where it happened, as every other
+// crash does (crash.Error): the first frame of agentverify's code.
+func TestFrontendCrashNamesSite(t *testing.T) {
+	f := change.NewFile("x.go", "", nil, []byte("package x\n"))
+	_, err := check.NewFiles(lang.Registry{crashing{}}).Parse(f, change.Head)
+	if err == nil || !regexp.MustCompile(`^x\.go: the crash frontend crashed: frontend bug at check_test\.crashing\.Parse \(check/files_test\.go:\d+\)$`).MatchString(err.Error()) {
+		t.Errorf("err = %v, want the crash and its site in check/files_test.go", err)
+	}
+}
+
+// crashingResolver is a frontend whose resolver panics.
+type crashingResolver struct{ crashing }
+
+func (crashingResolver) Resolve(*lang.Request) ([]lang.Problem, error) { panic("resolver bug") }
+
+// TestResolverCrashNamesSite: a resolver's crash is an error for the dimension that asks,
+// saying where it happened.
+func TestResolverCrashNamesSite(t *testing.T) {
+	langs := lang.Registry{crashingResolver{}}
+	pass := &check.Pass{Context: context.Background(), Changes: &change.Set{}, Policy: policy.Default(), Languages: langs,
+		Files: check.NewFiles(langs), Memo: check.NewMemo()}
+	_, err := pass.Resolved(policy.Hallucination, nil)
+	if err == nil || !regexp.MustCompile(`^the crash resolver crashed: resolver bug at check_test\.crashingResolver\.Resolve \(check/files_test\.go:\d+\)$`).MatchString(err.Error()) {
+		t.Errorf("err = %v, want the crash and its site in check/files_test.go", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentverify/agentverify/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/policy"
 )
@@ -74,7 +75,8 @@ func (p *Pass) resolve(fe lang.Frontend, r lang.Resolver) ([]lang.Problem, error
 func (p *Pass) runResolver(fe lang.Frontend, r lang.Resolver) (ps []lang.Problem, err error) {
 	defer func() {
 		if x := recover(); x != nil {
-			ps, err = nil, fmt.Errorf("the %s resolver crashed: %v", fe.Name(), x)
+			c := crash.New(x)
+			ps, err = nil, fmt.Errorf("the %s resolver crashed: %v%s", fe.Name(), c.Value, c.Site())
 		}
 	}()
 	ps, err = r.Resolve(p.Request())

@@ -32,16 +32,22 @@ type Error struct {
 
 // Error is one line: the panic's value and where it happened.
 func (e *Error) Error() string {
-	msg := fmt.Sprintf("panicked: %s", oneLine(fmt.Sprint(e.Value)))
+	return "panicked: " + oneLine(fmt.Sprint(e.Value)) + e.Site()
+}
+
+// Site is where the panic happened, as Error words it after the value: " at WHERE",
+// " in INNER, called from WHERE", " in INNER", or "" when nothing is known. A caller
+// that words its own message ("the python frontend crashed: VALUE") appends it.
+func (e *Error) Site() string {
 	switch {
 	case e.Inner != "" && e.Where != "":
-		msg += " in " + e.Inner + ", called from " + e.Where
+		return " in " + e.Inner + ", called from " + e.Where
 	case e.Inner != "":
-		msg += " in " + e.Inner
+		return " in " + e.Inner
 	case e.Where != "":
-		msg += " at " + e.Where
+		return " at " + e.Where
 	}
-	return msg
+	return ""
 }
 
 // Unwrap returns the panic's value when it is an error (a runtime.Error, say).

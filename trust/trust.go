@@ -158,11 +158,16 @@ func trustedPolicy(snap *gitchange.Snapshot, set *change.Set, req Request, names
 // diff, HEAD for the index, a patch and in-memory edits. It is nil outside a repository.
 func baseSnapshot(root string, req Request, set *change.Set) (*gitchange.Snapshot, error) {
 	repo, err := gitchange.OpenEnv(root, req.GitEnv)
-	if err != nil {
-		if req.Kind == source.Edits || req.Kind == source.Paths {
-			return nil, nil
-		}
+	if errors.Is(err, gitchange.ErrNotRepository) && (req.Kind == source.Edits || req.Kind == source.Paths) {
+		return nil, nil
+	}
+	if errors.Is(err, gitchange.ErrNotRepository) {
 		return nil, err
+	}
+	if err != nil {
+		// A repository that is there but cannot be read is no reason to take the policy
+		// on the disk, which the change controls, for the committed one.
+		return nil, fmt.Errorf("opening the git repository: %w", err)
 	}
 	rev := ""
 	if req.Kind == source.WorkingTree {

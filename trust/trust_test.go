@@ -1,6 +1,9 @@
 package trust
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentverify/agentverify/change/editset"
@@ -26,5 +29,33 @@ func BenchmarkResolvePolicy(b *testing.B) {
 		if err != nil || pol.Scope == nil || trust == nil {
 			b.Fatalf("Resolve: %v", err)
 		}
+	}
+}
+
+// TestUnreadableRepositoryFailsClosed: for in-memory edits, a directory outside any
+// repository has the policy on the disk; a repository that is there but cannot be opened
+// (a broken .git/config) is an error, never a reason to take the disk's policy, which
+// the change controls, for the committed one.
+func TestUnreadableRepositoryFailsClosed(t *testing.T) {
+	edit := []editset.Edit{{Path: "a.go", Content: []byte("package a\n\nvar X = 1\n")}}
+	plain := t.TempDir()
+	if err := os.WriteFile(filepath.Join(plain, ".agentverify.yaml"), []byte("version: 1\nname: disk\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := editset.Build(plain, edit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pol, _, err := Resolve(set, Request{Kind: source.Edits}); err != nil || pol.Name != "disk" {
+		t.Errorf("outside a repository: policy %v, %v; want the disk's", pol, err)
+	}
+
+	r := testrepo.New(t, map[string]string{".agentverify.yaml": "version: 1\nname: committed\n", "a.go": "package a\n"})
+	r.Write(map[string]string{".agentverify.yaml": "version: 1\nname: disk\n", ".git/config": "[core\nbroken"})
+	if set, err = editset.Build(r.Dir, edit); err != nil {
+		t.Fatal(err)
+	}
+	if pol, _, err := Resolve(set, Request{Kind: source.Edits}); err == nil || !strings.Contains(err.Error(), "opening the git repository") {
+		t.Errorf("unreadable repository: policy %v, %v; want an error", pol, err)
 	}
 }

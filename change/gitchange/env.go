@@ -112,12 +112,14 @@ func (e *callerEnv) discover(dir string) (layout, error) {
 			return l, err
 		}
 		if filepath.Dir(d) == d {
-			return layout{}, errNotRepo
+			return layout{}, ErrNotRepository
 		}
 	}
 }
 
-var errNotRepo = errors.New("not a git repository")
+// ErrNotRepository is the error of opening a directory that no git repository holds;
+// any other error of OpenEnv is a repository that is there but cannot be read.
+var ErrNotRepository = errors.New("not a git repository")
 
 // askLayout asks git where the repository of dir is.
 func (e *callerEnv) askLayout(dir string) (layout, error) {

@@ -18,11 +18,18 @@ import (
 // submodule or a nested repository belong to another repository's rules and are never
 // reported ignored.
 func IgnoredFunc(root string) func(ctx context.Context, paths []string) ([]string, error) {
+	return ignoredFunc(root, nil)
+}
+
+// ignoredFunc is IgnoredFunc with git run in the environment env (nil: this process's),
+// so a repository opened for a caller is asked with the caller's git variables (its
+// GIT_DIR, GIT_INDEX_FILE, GIT_CONFIG_PARAMETERS), as every other git command is.
+func ignoredFunc(root string, env []string) func(ctx context.Context, paths []string) ([]string, error) {
 	return func(ctx context.Context, paths []string) ([]string, error) {
 		if len(paths) == 0 {
 			return nil, nil
 		}
-		out, err := checkIgnore(ctx, root, paths)
+		out, err := checkIgnore(ctx, root, env, paths)
 		if !errors.Is(err, errOtherRepository) {
 			return out, err
 		}
@@ -33,7 +40,7 @@ func IgnoredFunc(root string) func(ctx context.Context, paths []string) ([]strin
 			byDir[path.Dir(p)] = append(byDir[path.Dir(p)], p)
 		}
 		for _, dir := range slices.Sorted(maps.Keys(byDir)) {
-			ign, err := checkIgnore(ctx, root, byDir[dir])
+			ign, err := checkIgnore(ctx, root, env, byDir[dir])
 			if err != nil && !errors.Is(err, errOtherRepository) {
 				return nil, err
 			}
@@ -46,10 +53,10 @@ func IgnoredFunc(root string) func(ctx context.Context, paths []string) ([]strin
 // errOtherRepository is git's refusal to judge a path of a submodule or nested repository.
 var errOtherRepository = errors.New("path in another repository")
 
-// checkIgnore runs git check-ignore on paths in root.
-func checkIgnore(ctx context.Context, root string, paths []string) ([]string, error) {
+// checkIgnore runs git check-ignore on paths in root, in the environment env.
+func checkIgnore(ctx context.Context, root string, env, paths []string) ([]string, error) {
 	cmd := exec.CommandContext(ctx, "git", "check-ignore", "-z", "--stdin")
-	cmd.Dir = root
+	cmd.Dir, cmd.Env = root, env
 	cmd.Stdin = strings.NewReader(strings.Join(paths, "\x00") + "\x00")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

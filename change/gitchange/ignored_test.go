@@ -2,6 +2,8 @@ package gitchange_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -29,5 +31,29 @@ func TestIgnoredFunc(t *testing.T) {
 	}
 	if got, err := gitchange.IgnoredFunc(t.TempDir())(ctx, []string{"x_local.go"}); err != nil || got != nil {
 		t.Errorf("outside a repository: %q, %v", got, err)
+	}
+}
+
+// The working tree's Ignored asks git with the caller's git variables, as every git
+// command run for the caller does: an exclude file the caller's 'git -c
+// core.excludesFile=…' names (GIT_CONFIG_PARAMETERS) counts, though this process has none.
+func TestWorkingTreeIgnoredUsesCallerEnv(t *testing.T) {
+	r := testrepo.New(t, map[string]string{"m.go": "package m\n"})
+	excludes := filepath.Join(t.TempDir(), "excludes")
+	if err := os.WriteFile(excludes, []byte("*_local.go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.Write(map[string]string{"m.go": "package m\n\nvar X = 1\n", "x_local.go": "package m\n"})
+	repo, err := gitchange.OpenEnv(r.Dir, []string{"GIT_CONFIG_PARAMETERS='core.excludesfile'='" + excludes + "'"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := repo.WorkingTree(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := set.Ignored(context.Background(), []string{"x_local.go"})
+	if err != nil || !slices.Equal(got, []string{"x_local.go"}) {
+		t.Errorf("ignored = %q, %v; want x_local.go, ignored by the caller's core.excludesFile", got, err)
 	}
 }

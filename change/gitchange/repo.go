@@ -65,8 +65,8 @@ func OpenEnv(dir string, vars []string) (*Repo, error) {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	l, err := env.discover(abs)
-	if errors.Is(err, errNotRepo) {
-		return nil, fmt.Errorf("%s: not a git repository (agentverify diff needs one; use agentverify check for plain directories)", abs)
+	if errors.Is(err, ErrNotRepository) {
+		return nil, fmt.Errorf("%s: %w (agentverify diff needs one; use agentverify check for plain directories)", abs, ErrNotRepository)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", abs, err)

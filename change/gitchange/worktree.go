@@ -58,7 +58,7 @@ func (r *Repo) WorkingTree(ctx context.Context, base string) (*change.Set, error
 	}
 	set, err := r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), headFiles, read}, fsys)
 	if set != nil {
-		set.Ignored = IgnoredFunc(r.root)
+		set.Ignored = ignoredFunc(r.root, r.env.environ())
 		set.OnDisk = true // the head is the working tree itself
 	}
 	return set, err

@@ -20,9 +20,10 @@
 //     its import path, with the change as related place.
 //   - semantics/removed-test: a test (a frontend's Decl.Test: Go's Test, Fuzz, Benchmark
 //     and Example functions, Lisp's FiveAM, rove, RT and parachute tests) is gone;
-//     reported at the package clause of its file at the head, in a language without one
-//     (Lisp, Python) at the head line now where the test was (change.HeadLine), in a
-//     deleted file at its first line, with its base place related.
+//     reported at the package clause of its file at the head (a renamed file under its
+//     new name), in a language without one (Lisp, Python) at the head line now where the
+//     test was (change.HeadLine), in a deleted file at its first line, with its base
+//     place related.
 //   - semantics/test-skipped: the change adds a place that skips a test (a frontend's
 //     File.Skips: t.Skip, b.Skip, SkipNow or Skipf; Lisp's (skip …), :skip, #+(or)).
 //   - semantics/type-mismatch: the problems of kind lang.TypeMismatch that the frontends'

@@ -287,9 +287,9 @@ func (p *tests) add(lf *lang.File, head bool) {
 }
 
 // removedTests reports each test of the base that the head lacks, at the package clause
-// of its file at the head, else (a language without one: Lisp, Python) at the head line
-// now where the test was, or at a deleted file's first line; where it was at the base is
-// the related place.
+// of its file at the head (under its new name when the change renamed it), else (a
+// language without one: Lisp, Python) at the head line now where the test was, or at a
+// deleted file's first line; where it was at the base is the related place.
 func removedTests(p *tests) []check.Finding {
 	names := make([]string, 0, len(p.base))
 	for n := range p.base {
@@ -303,10 +303,13 @@ func removedTests(p *tests) []check.Finding {
 		}
 		d := p.base[name]
 		at := check.Location{File: d.file, Line: 1}
-		if pos, ok := p.clauses[d.file]; ok {
-			at.Line, at.Column = pos.Line, pos.Column
-		} else if f := p.files[d.file]; f != nil && f.Head != nil && f.Path == d.file {
-			at.Line = change.HeadLine(f.Base, f.Head, d.NamePos.Line)
+		if f := p.files[d.file]; f != nil && f.Head != nil {
+			at.File = f.Path
+			if pos, ok := p.clauses[f.Path]; ok {
+				at.Line, at.Column = pos.Line, pos.Column
+			} else {
+				at.Line = change.HeadLine(f.Base, f.Head, d.NamePos.Line)
+			}
 		}
 		out = append(out, check.Finding{
 			Rule:       removedTest.ID,

@@ -130,3 +130,34 @@ func TestPythonCases(t *testing.T) {
 	pyrighttest.Require(t)
 	checktest.Run(t, "testdata/python", Dimension, lang.Registry{python.New()})
 }
+
+// TestRemovedTestInRenamedFile: a test removed from a file the change also renames is
+// reported in the file under its head name (where the test was, or at its package clause),
+// never at the base name the head no longer has; the base place is the related one.
+func TestRemovedTestInRenamedFile(t *testing.T) {
+	langs := lang.Registry{golang.New(), commonlisp.New()}
+	cases := []struct {
+		from, to, base, head string
+		want                 check.Location
+	}{
+		{"t/old.lisp", "t/new.lisp",
+			"(defpackage :p (:use :cl :fiveam))\n(in-package :p)\n\n(test a\n  (is t))\n\n(test b\n  (is t))\n",
+			"(defpackage :p (:use :cl :fiveam))\n(in-package :p)\n\n(test a\n  (is t))\n",
+			check.Location{File: "t/new.lisp", Line: 5}},
+		{"calc/old_test.go", "calc/new_test.go",
+			"package calc\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n\nfunc TestB(t *testing.T) {}\n",
+			"// Package calc calculates.\npackage calc\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n",
+			check.Location{File: "calc/new_test.go", Line: 2, Column: 9}},
+	}
+	for _, c := range cases {
+		set := &change.Set{Files: []*change.File{change.NewFile(c.to, c.from, []byte(c.base), []byte(c.head))}}
+		pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Languages: langs, Files: check.NewFiles(langs)}
+		fs, err := testFindings(pass)
+		if err != nil || len(fs) != 1 {
+			t.Fatalf("%s: %+v, %v; want one removed test", c.to, fs, err)
+		}
+		if fs[0].Location != c.want || fs[0].Related[0].Location.File != c.from || !fs[0].Related[0].Base {
+			t.Errorf("%s: removed test at %+v, related %+v; want at %+v, related at the base in %s", c.to, fs[0].Location, fs[0].Related, c.want, c.from)
+		}
+	}
+}

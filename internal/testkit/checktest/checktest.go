@@ -8,7 +8,7 @@
 //	mode: diff | all | check    (default diff; check means no base)
 //	want: PATH:LINE "re" ...    (expectations for files that cannot hold comments)
 //	python-module: NAME         (skip unless the project's Python interpreter imports NAME)
-//	published: MODULE@VERSION AGO  (a proxy module's publication time: AGO before now, "48h")
+//	published: MODULE@VERSION AGO  (a proxy/ module's publication time: AGO before now, "48h")
 //
 // Its files are:
 //
@@ -36,10 +36,12 @@ package checktest
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -142,7 +144,8 @@ func Load(t testing.TB, path string) *Case {
 	return c
 }
 
-// directives reads the archive comment: "mode:" and "want:" lines.
+// directives reads the archive comment: its "mode:", "want:", "python-module:" and
+// "published:" lines.
 func (c *Case) directives(t testing.TB, path, comment string) {
 	t.Helper()
 	modes := map[string]check.Mode{"diff": check.Diff, "all": check.All, "check": check.Check}
@@ -242,6 +245,11 @@ func (c *Case) proxyFile(t testing.TB, path, name string, data []byte) {
 // {{gosum M@V}} placeholders filled in), else not at all (GOPROXY=off).
 func (c *Case) modules(t testing.TB, sides ...map[string][]byte) {
 	t.Helper()
+	for _, name := range slices.Sorted(maps.Keys(c.published)) {
+		if c.proxy[name] == nil { // a typo would leave the module published in 2020, old
+			t.Fatalf("%s: published: no proxy/%s/ file serves %s", c.Name, name, name)
+		}
+	}
 	if len(c.proxy) == 0 {
 		t.Setenv("GOPROXY", "off")
 		return
