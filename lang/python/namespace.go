@@ -88,7 +88,8 @@ func (j *job) realSource(module string) *modSource {
 // srcCache keeps what the checks beyond pyright read from installed modules between
 // verifications of a warm process: namespaces and syntax trees keyed by file,
 // modification time and size (an upgrade of the package changes the key), and the
-// interpreter's sys.path keyed by the interpreter and its modification time.
+// typeshed stub directories of pyright's install (the interpreter's sys.path is
+// cache.sysPath's).
 type srcCache struct {
 	mu     sync.Mutex
 	ns     map[string]*namespace
