@@ -222,13 +222,13 @@ func (j *job) viewFileKind(module string) ([]byte, bool) {
 	if sub == "" {
 		stubPkg = []string{top + "-stubs/__init__.pyi"}
 	}
-	if data := readFirst(j.libPath(), append(stubPkg, stubs...)); data != nil {
+	if data := readFirst(j.sysPath(), append(stubPkg, stubs...)); data != nil {
 		return data, true
 	}
 	if data := readFirst(j.bundledStubDirs(), stubs); data != nil {
 		return data, true
 	}
-	return readFirst(j.libPath(), srcs), false
+	return readFirst(j.sysPath(), srcs), false
 }
 
 // readFirst returns the first of the files rels found under one of dirs, in order.

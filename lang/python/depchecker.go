@@ -132,6 +132,11 @@ func (st *depState) environment() (*pydeps.Env, error) {
 		}
 		if err, ok := v.(error); ok {
 			st.envErr = err
+			if st.req.Context.Err() == nil {
+				// The interpreter or its site-packages failed, not the change: the
+				// message says what to run (exit 2 with that line, not a crash).
+				st.envErr = &lang.SetupError{Err: err}
+			}
 			return
 		}
 		st.env = v.(*pydeps.Env)

@@ -2,13 +2,16 @@ package python_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/dimensions/hallucination"
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
@@ -75,4 +78,24 @@ func TestDepsConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestDepsInterpreterFailure: an interpreter that cannot tell its sys.path is the
+// environment's fault, not the change's: a lang.SetupError whose message names the
+// interpreter and the command to try, never an internal error or an empty environment.
+func TestDepsInterpreterFailure(t *testing.T) {
+	py := filepath.Join(t.TempDir(), "python3")
+	if err := os.WriteFile(py, []byte("#!/bin/sh\necho 'Fatal Python error' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true,
+		Files: []*change.File{change.NewFile("app.py", "", nil, []byte("import yaml\n"))}}
+	c := python.NewDepChecker()
+	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }, Python: py}
+	_, err := c.Problems(&lang.Request{Context: context.Background(), Changes: set})
+	var se *lang.SetupError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), py+" failed to print its sys.path") {
+		t.Fatalf("Problems error = %v (%T), want a lang.SetupError naming %s", err, err, py)
+	}
 }

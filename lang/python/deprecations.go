@@ -117,11 +117,12 @@ func nextMinor(major, minor string) string {
 // is left alone; so are stubs, which describe APIs rather than use them.
 func deprecatedStep(j *job) ([]lang.Problem, error) {
 	var out []lang.Problem
+	modules, names, methods := staleModules(), staleNames(), staleMethods() // built once, read by every file
 	for _, t := range j.targets {
 		if t.idx == nil || t.broken || strings.HasSuffix(t.f.Path, ".pyi") {
 			continue
 		}
-		d := &deprecations{j: j, t: t, r: j.pythonRange(), modules: staleModules(), names: staleNames(), methods: staleMethods()}
+		d := &deprecations{j: j, t: t, r: j.pythonRange(), modules: modules, names: names, methods: methods}
 		d.walk(t.tree, false)
 		out = append(out, d.out...)
 	}

@@ -3,7 +3,7 @@ package python
 import (
 	"context"
 	"encoding/json"
-	"github.com/agentverify/agentverify/lang/python/syntax"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,6 +11,9 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // moduleMembers returns the public names of a module, read from its source: typeshed's
@@ -117,7 +120,8 @@ func (j *job) source(module string) []byte {
 
 // sysPath returns the directories the project's interpreter imports from (it runs the
 // interpreter once per process and interpreter, see cache.sysPath, to print sys.path, and
-// imports nothing of the project).
+// imports nothing of the project). An interpreter that fails is recorded in pathErr: the
+// steps go on without installed modules, and run fails the verification.
 func (j *job) sysPath() []string {
 	if j.path != nil {
 		return *j.path
@@ -131,19 +135,29 @@ func (j *job) sysPath() []string {
 	if py == "" {
 		return nil
 	}
-	*j.path = j.fe.cache.sysPath(py, func() []string { return askSysPath(j.req.Context, py) })
+	*j.path = j.fe.cache.sysPath(py, func() []string {
+		dirs, err := askSysPath(j.req.Context, py)
+		j.pathErr = err
+		return dirs
+	})
 	return *j.path
 }
 
-// askSysPath runs the interpreter py to print its sys.path; nil when it fails.
-func askSysPath(ctx context.Context, py string) []string {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+// askSysPath runs the interpreter py to print its sys.path.
+func askSysPath(ctx context.Context, py string) ([]string, error) {
+	ask, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, py, "-I", "-c", "import sys, json; print(json.dumps(sys.path))")
+	cmd := exec.CommandContext(ask, py, "-I", "-c", "import sys, json; print(json.dumps(sys.path))")
 	cmd.Dir = os.TempDir()
+	cmd.WaitDelay = time.Second
 	out, err := cmd.Output()
-	if err != nil {
-		return nil
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case ask.Err() != nil:
+		return nil, &lang.SetupError{Err: fmt.Errorf("%s did not print its sys.path within 10s (the machine is overloaded or the interpreter hangs at start-up): check that `%s -c 'import sys; print(sys.path)'` answers", py, py)}
+	case err != nil:
+		return nil, &lang.SetupError{Err: fmt.Errorf("%s failed to print its sys.path (%v): check that `%s -c 'import sys; print(sys.path)'` answers", py, err, py)}
 	}
 	var dirs, abs []string
 	if json.Unmarshal(out, &dirs) == nil {
@@ -153,7 +167,7 @@ func askSysPath(ctx context.Context, py string) []string {
 			}
 		}
 	}
-	return abs
+	return abs, nil
 }
 
 // topLevelModules are the modules an import may have meant: the standard library's, the

@@ -94,9 +94,9 @@ func (j *job) declFile(module string) (src []byte, pkg, stub bool) {
 		dirs []string
 		rels []string
 	}{
-		{j.libPath(), append(append([]string(nil), stubPkg...), cands[:2]...)},
+		{j.sysPath(), append(append([]string(nil), stubPkg...), cands[:2]...)},
 		{j.bundledStubDirs(), cands[:2]},
-		{j.libPath(), cands[2:]},
+		{j.sysPath(), cands[2:]},
 	} {
 		for _, d := range try.dirs {
 			for _, r := range try.rels {

@@ -67,7 +67,7 @@ func (j *job) realSource(module string) *modSource {
 			}
 		}
 	}
-	for _, dir := range j.libPath() {
+	for _, dir := range j.sysPath() {
 		for i, c := range cands {
 			p := filepath.Join(dir, filepath.FromSlash(c))
 			st, err := os.Stat(p)
@@ -88,7 +88,8 @@ func (j *job) realSource(module string) *modSource {
 // srcCache keeps what the checks beyond pyright read from installed modules between
 // verifications of a warm process: namespaces and syntax trees keyed by file,
 // modification time and size (an upgrade of the package changes the key), and the
-// interpreter's sys.path keyed by the interpreter and its modification time.
+// typeshed stub directories of pyright's install (the interpreter's sys.path is
+// cache.sysPath's).
 type srcCache struct {
 	mu     sync.Mutex
 	ns     map[string]*namespace
@@ -273,31 +274,4 @@ func memoized(m lang.Memo, key string, build func() any) any {
 		slot.v, slot.done = v, true
 	}
 	return slot.v
-}
-
-// libPath is the interpreter's sys.path (members.go's sysPath), kept by a warm frontend
-// keyed by the interpreter and its modification time, so that a warm verification that
-// reads an installed module does not run the interpreter again.
-func (j *job) libPath() []string {
-	if j.path != nil {
-		return *j.path
-	}
-	proj, err := j.projectConfig()
-	if err != nil {
-		return j.sysPath()
-	}
-	py := proj.Options(j.req.Changes.Root).Python
-	key := py
-	if st, err := os.Stat(py); err == nil {
-		key += "\x00" + st.ModTime().String()
-	}
-	if dirs, ok := j.fe.srcs.sysPath(key); ok && py != "" {
-		j.path = &dirs
-		return dirs
-	}
-	dirs := j.sysPath()
-	if len(dirs) > 0 && py != "" {
-		j.fe.srcs.putSysPath(key, dirs)
-	}
-	return dirs
 }

@@ -53,7 +53,9 @@ func (st *depState) baseImports(dir, name string) bool {
 	found := false
 	_ = fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		switch {
-		case err != nil || found:
+		case found:
+			return fs.SkipAll
+		case err != nil:
 			return fs.SkipDir
 		case d.IsDir() && p != dir && pyright.SkipDir(fsys, p):
 			return fs.SkipDir

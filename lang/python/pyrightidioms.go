@@ -57,7 +57,7 @@ func (j *job) falseAlarm(t *target, p lang.Problem) bool {
 	if t == nil || t.tree == nil {
 		return false
 	}
-	return existence[p.Kind] && j.otherPython(t).covers(t, p) ||
+	return existence[p.Kind] && j.otherPython(t).covers(t, p, j.inNoPython) ||
 		cooperativeSuper(t, p) || assignedMember(t, p) || j.platformMock(t, p) || privateClassKeyword(t, p)
 }
 
@@ -79,14 +79,22 @@ type guardedRange struct {
 	owner    string
 	// members: only the members guarded (a try that catches AttributeError).
 	members bool
+	// py3: code for another Python 3 than the checked one (a version constant, a skipif),
+	// where what the standard library declares for no Python 3 is still made up.
+	py3 bool
 }
 
-func (o otherCode) covers(t *target, p lang.Problem) bool {
+// covers reports whether p lies in code for another Python or platform; inNoPython
+// tells a standard-library member no Python 3 declares, which no py3 range covers.
+func (o otherCode) covers(t *target, p lang.Problem, inNoPython func(lang.Problem) bool) bool {
 	for _, g := range o {
 		if p.Location.Line < g.from || p.Location.Line > g.to {
 			continue
 		}
 		if g.members && p.Kind != lang.UnknownMember && p.Kind != lang.UnknownSymbol {
+			continue
+		}
+		if g.py3 && inNoPython(p) {
 			continue
 		}
 		if g.owner == "" || strings.HasPrefix(p.Symbol, g.owner+".") || t.receiver(p.Location) == lastName(g.owner) {
@@ -113,11 +121,11 @@ func (j *job) otherPython(t *target) otherCode {
 	probes := featureProbes(t.tree, t.src)
 	aliased := aliasedTypes(t.tree, t.src)
 	consts := versionConstants(t)
-	o = append(o, moduleSkip(t.tree, t.src, consts)...)
+	o = append(o, onPython3(moduleSkip(t.tree, t.src, consts))...)
 	t.tree.Walk(func(n *syntax.Node) bool {
 		switch n.Kind {
 		case "decorated_definition":
-			o = append(o, skipGuard(n, t.src, consts)...)
+			o = append(o, onPython3(skipGuard(n, t.src, consts))...)
 		case "block", "module":
 			o = append(o, earlyReturns(n, t.src)...)
 		case "try_statement":
@@ -128,7 +136,7 @@ func (j *job) otherPython(t *target) otherCode {
 			o = append(o, suppressed(n, t.src)...)
 		case "if_statement":
 			o = append(o, ifGuards(n, t.src, probes)...)
-			o = append(o, constantGuards(n, t.src, consts)...)
+			o = append(o, onPython3(constantGuards(n, t.src, consts))...)
 			o = append(o, aliasNarrowing(n, t.src, aliased)...)
 		case "elif_clause":
 			o = append(o, aliasNarrowing(n, t.src, aliased)...)

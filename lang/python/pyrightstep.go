@@ -267,8 +267,7 @@ func (j *job) problem(t *target, d pyright.Diagnostic) (lang.Problem, bool) {
 		if !argumentMismatch(&p, d.Message) {
 			return p, false
 		}
-		j.argumentSibling(t, &p, d.Message)
-		if p.Suggestion != "" {
+		if j.argumentSibling(t, &p, d.Message) {
 			// A sibling the call fits: the wrong function was called, not a value of the
 			// wrong type passed (json.load("{}") for json.loads).
 			p.Kind = lang.WrongSignature

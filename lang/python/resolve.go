@@ -39,6 +39,7 @@ type job struct {
 	// interpreter's sys.path, once asked.
 	members map[string][]string
 	path    *[]string
+	pathErr error // why the interpreter did not tell its sys.path
 	// projClasses indexes the project's classes for the mixin check, once asked.
 	projClasses projectClasses
 	// decls are what modules' stubs and sources declare (moduledecls.go), once asked.
@@ -120,6 +121,9 @@ func (j *job) run() ([]lang.Problem, error) {
 			return nil, err
 		}
 		out = append(out, ps...)
+	}
+	if j.pathErr != nil {
+		return nil, j.pathErr // the steps judged installed modules without them
 	}
 	return out, nil
 }

@@ -41,31 +41,31 @@ func (j *job) callIssue(t *target, p *lang.Problem, msg string) {
 }
 
 // argumentSibling suggests, for pyright's argument-type error full, the sibling whose
-// annotation the argument fits.
-func (j *job) argumentSibling(t *target, p *lang.Problem, full string) {
-	if m := argumentType.FindStringSubmatch(full); m != nil {
-		j.signatureSibling(t, p, m[1])
-	}
+// annotation the argument fits, and reports whether there is one.
+func (j *job) argumentSibling(t *target, p *lang.Problem, full string) bool {
+	m := argumentType.FindStringSubmatch(full)
+	return m != nil && j.signatureSibling(t, p, m[1])
 }
 
 // signatureSibling sets p's suggestion (and, for one sibling of a module the file
-// imports, its fix) to the siblings of the callee that the call at p fits. argType is the
-// type pyright gave the argument at p for an argument-type error, "" otherwise.
-func (j *job) signatureSibling(t *target, p *lang.Problem, argType string) {
+// imports, its fix) to the siblings of the callee that the call at p fits, and reports
+// whether there are any. argType is the type pyright gave the argument at p for an
+// argument-type error, "" otherwise.
+func (j *job) signatureSibling(t *target, p *lang.Problem, argType string) bool {
 	call := t.callAround(p.Location)
 	if call == nil || t.idx == nil {
-		return
+		return false
 	}
 	fnNode := call.Child("function")
 	fn := fnNode.Text(t.src)
 	module, name, ok := t.callee(fn)
 	a := callArgs(call.Child("arguments"), t.src)
 	if !ok || a.unknown {
-		return
+		return false
 	}
 	fits := j.fittingSiblings(module, name, p.Kind, a, argumentIndex(call, p.Location, t.src), argType)
 	if len(fits) == 0 {
-		return
+		return false
 	}
 	prefix := strings.TrimSuffix(fn, name)
 	var names []string
@@ -79,6 +79,7 @@ func (j *job) signatureSibling(t *target, p *lang.Problem, argType string) {
 			Edits: []lang.Edit{{Range: lang.Location{File: t.f.Path, Line: at.Pos.Line, Column: at.Pos.Column,
 				EndLine: at.EndPos.Line, EndColumn: at.EndPos.Column + 1}, NewText: fits[0]}}}
 	}
+	return true
 }
 
 // callee returns the module and name of the function a call names: a module's (through

@@ -60,7 +60,7 @@ func BenchmarkBeyondPyright(b *testing.B) {
 			}
 		})
 		b.Run("warm/"+name, func(b *testing.B) {
-			fe := frontend{g: syntax.NewGrammar(), srcs: newSrcCache()}
+			fe := frontend{g: syntax.NewGrammar(), cache: newCache(), srcs: newSrcCache()}
 			runBeyond(b, fe, req)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

@@ -1,9 +1,11 @@
 package python
 
 import (
-	"github.com/agentverify/agentverify/lang/python/syntax"
 	"regexp"
 	"strings"
+
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // Guards pyright cannot evaluate, for code that runs only on some Pythons (design.md
@@ -90,3 +92,31 @@ func versionConstants(t *target) map[string]bool {
 
 // majorAlias matches the names of Python-major-version tests.
 var majorAlias = regexp.MustCompile(`^_?(?:IS_)?PY(?:THON)?_?[23]K?$`)
+
+// onPython3 marks rs as code for another Python 3 (guardedRange.py3).
+func onPython3(rs []guardedRange) []guardedRange {
+	for i := range rs {
+		rs[i].py3 = true
+	}
+	return rs
+}
+
+// inNoPython reports whether p is a standard-library module member that typeshed's stub
+// declares for no Python 3 version (it reads every version branch): a typo such as
+// copy.replce, which a version guard does not excuse. A module whose names the stub
+// leaves open (a star import, __getattr__) or a submodule of that name is not.
+func (j *job) inNoPython(p lang.Problem) bool {
+	if p.Kind != lang.UnknownSymbol || !strings.Contains(p.Symbol, ".") {
+		return false
+	}
+	mod, name := parentModule(p.Symbol), lastName(p.Symbol)
+	if !j.isStdlib(mod) {
+		return false
+	}
+	d := j.declOf(mod)
+	if d == nil || !d.stub || len(d.stars) > 0 || d.names["__getattr__"] || d.names[name] || d.imports[name] != "" {
+		return false
+	}
+	src, _, _ := j.declFile(p.Symbol)
+	return src == nil
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -255,7 +256,13 @@ type Locator struct {
 	// Python is the interpreter asked for its sys.path when no virtual environment is
 	// found ("python3" when empty).
 	Python string
+	// wait bounds how long the interpreter may take to answer (askTimeout when zero).
+	wait time.Duration
 }
+
+// askTimeout is how long an interpreter may take to print its sys.path: it starts in
+// milliseconds, so one that has not answered by then hangs or the machine is overloaded.
+const askTimeout = 10 * time.Second
 
 // Locate returns the site-packages directories of the environment for a project at
 // root (absolute, on disk): the project's .venv (as uv and Poetry's in-project setting
@@ -310,20 +317,26 @@ func includesSystem(cfg []byte) bool {
 
 // sysPath asks the interpreter once for the site-packages directories on its sys.path.
 // No interpreter on PATH is no error: the environment is then empty, and every
-// third-party import is reported as not installed, which the messages say.
+// third-party import is reported as not installed, which the messages say. An
+// interpreter that fails or does not answer in time is an error that says so.
 func (l Locator) sysPath(ctx context.Context) ([]string, error) {
 	dirs := []string{"/usr/lib/python3/dist-packages"}
 	exe, err := exec.LookPath(l.python())
 	if err != nil {
 		return dirs, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	wait := l.wait
+	if wait == 0 {
+		wait = askTimeout
+	}
+	ask, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, "-c", "import sys\nfor p in sys.path: print(p)")
-	cmd.Dir = os.TempDir() // sys.path[0] is the working directory: not the project's
+	cmd := exec.CommandContext(ask, exe, "-c", "import sys\nfor p in sys.path: print(p)")
+	cmd.Dir = os.TempDir()      // sys.path[0] is the working directory: not the project's
+	cmd.WaitDelay = time.Second // a child the interpreter started may hold its output open
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("asking %s for its sys.path: %w", exe, err)
+		return nil, interpreterError(ctx, ask, exe, wait, err)
 	}
 	var got []string
 	for _, p := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -333,4 +346,26 @@ func (l Locator) sysPath(ctx context.Context) ([]string, error) {
 		}
 	}
 	return append(got, dirs...), nil
+}
+
+// interpreterError says why the interpreter exe did not print its sys.path: the
+// verification's own end (ctx), the interpreter's time-out (ask), or its failure, with
+// the command that shows what is wrong.
+func interpreterError(ctx, ask context.Context, exe string, wait time.Duration, err error) error {
+	try := fmt.Sprintf("check that `%s -c 'import sys; print(sys.path)'` answers", exe)
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("asking %s for its sys.path: %w", exe, ctx.Err())
+	case ask.Err() != nil:
+		return fmt.Errorf("%s did not print its sys.path within %v (the machine is overloaded or the interpreter hangs at start-up): %s", exe, wait, try)
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && len(bytes.TrimSpace(ee.Stderr)) > 0 {
+		last := bytes.TrimSpace(ee.Stderr)
+		if i := bytes.LastIndexByte(last, '\n'); i >= 0 {
+			last = last[i+1:]
+		}
+		err = fmt.Errorf("%w: %s", err, last)
+	}
+	return fmt.Errorf("%s failed to print its sys.path (%v): %s", exe, err, try)
 }

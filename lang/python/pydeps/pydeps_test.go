@@ -1,6 +1,7 @@
 package pydeps
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -302,6 +303,38 @@ func FuzzParsePyproject(f *testing.F) {
 		for _, r := range pp.Requires {
 			if r.Key != Normalize(r.Name) || r.Line < 1 {
 				t.Fatalf("bad requirement %+v", r)
+			}
+		}
+	})
+}
+
+// FuzzParseScript: a changed script's inline metadata (PEP 723) is outside input. No
+// panic; an error is one line naming the script at a line of the file; a requirement has
+// a name and a line of the file.
+func FuzzParseScript(f *testing.F) {
+	for _, s := range []string{
+		"# /// script\n# requires-python = \">=3.11\"\n# dependencies = [\"rich\", \"requests<3\"]\n# ///\nimport rich\n",
+		"# /// script\n# dependencies = [\"a\",\n#   \"b @ https://x\"]\n# ///\n", "# /// script\n# [\n# ///\n",
+		"# /// script\n#\n# ///\n", "# /// script\nx = 1\n", "# /// script\r\n# dependencies = [\"-e x\"]\r\n# ///\r\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		lines := strings.Count(s, "\n") + 1
+		sc, err := ParseScript("tools/run.py", []byte(s))
+		if err != nil {
+			var de *DeclError
+			if !errors.As(err, &de) || strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "tools/run.py:") || de.Line < 1 || de.Line > lines {
+				t.Fatalf("error %q is not one line naming the script at one of its %d lines", err, lines)
+			}
+			return
+		}
+		if sc == nil {
+			return
+		}
+		for _, r := range sc.Project.Requires {
+			if r.Key == "" || r.Key != Normalize(r.Name) || r.Line < 1 || r.Line > lines {
+				t.Fatalf("bad requirement %+v from %q", r, s)
 			}
 		}
 	})

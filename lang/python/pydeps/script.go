@@ -1,6 +1,7 @@
 package pydeps
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -22,6 +23,9 @@ type Script struct {
 // repository-relative), or nil when src has no `# /// script` block. A block that is not
 // TOML is an error naming the script's line, as a tool running the script would refuse it.
 func ParseScript(name string, src []byte) (*Script, error) {
+	if !bytes.Contains(src, []byte("# /// script")) {
+		return nil, nil // most files: no block, and no copy of the source split in lines
+	}
 	lines := strings.Split(string(src), "\n")
 	start := -1
 	var body []string
