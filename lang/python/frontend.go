@@ -61,7 +61,7 @@ func (fe frontend) Parse(p string, src []byte) (*lang.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", p, err)
 	}
-	lf := &lang.File{Path: p, Language: "python", Package: moduleName(p), Lines: splitLines(src),
+	lf := &lang.File{Path: p, Language: "python", Package: moduleName(p), Lines: lang.SplitLines(src),
 		Test: syntax.RoleOf(p) != syntax.Source, DocTerm: "docstring"}
 	x := newExtractor(p, src, lf)
 	x.scan(root)
@@ -82,18 +82,4 @@ func moduleName(p string) string {
 		}
 	}
 	return base
-}
-
-// splitLines splits src into lines without terminators ("\n" or "\r\n"); a final
-// newline does not start another line.
-func splitLines(src []byte) []string {
-	if len(src) == 0 {
-		return nil
-	}
-	s := strings.TrimSuffix(string(src), "\n")
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	return lines
 }

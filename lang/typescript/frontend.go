@@ -76,7 +76,7 @@ func (fe *Frontend) Parse(p string, src []byte) (*lang.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", p, err)
 	}
-	lf := &lang.File{Path: p, Language: "typescript", Package: strings.TrimSuffix(p, path.Ext(p)), Lines: splitLines(src),
+	lf := &lang.File{Path: p, Language: "typescript", Package: strings.TrimSuffix(p, path.Ext(p)), Lines: lang.SplitLines(src),
 		Test: isTestFile(p), DocTerm: "JSDoc comment"}
 	for _, e := range tree.Errors {
 		lf.SyntaxErrors = append(lf.SyntaxErrors, lang.SyntaxError{Pos: e.Pos, Message: e.Message})
@@ -89,18 +89,4 @@ func (fe *Frontend) Parse(p string, src []byte) (*lang.File, error) {
 	x.idents()
 	x.tests()
 	return lf, nil
-}
-
-// splitLines splits src into lines without terminators; a final newline does not start
-// another line.
-func splitLines(src []byte) []string {
-	if len(src) == 0 {
-		return nil
-	}
-	s := strings.TrimSuffix(string(src), "\n")
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	return lines
 }

@@ -60,24 +60,13 @@ func Find(root string) (*Tool, error) {
 		}
 		return t, nil
 	}
-	var found []*Tool
-	if root != "" {
-		if t, err := fromPackage(filepath.Join(root, "node_modules", "typescript")); err == nil {
-			found = append(found, t)
-		}
-	}
-	if p, err := exec.LookPath("tsc"); err == nil {
-		if t, err := probe(p); err == nil {
-			found = append(found, t)
-		}
-	}
 	var best *Tool
-	for _, t := range found {
+	for _, t := range installs(root) {
 		if best == nil || t.Major >= 7 && best.Major < 7 {
 			best = t
 		}
 	}
-	if best == nil || best.Major < 5 {
+	if best == nil {
 		return nil, ErrNotInstalled
 	}
 	return best, nil
@@ -87,28 +76,37 @@ func Find(root string) (*Tool, error) {
 // own first), for a project whose configuration TypeScript 7 refuses (options it
 // removed: baseUrl, moduleResolution node10, target ES5, …); nil when there is none.
 func FindOlder(root string) *Tool {
-	var found []*Tool
-	if root != "" {
-		if t, err := fromPackage(filepath.Join(root, "node_modules", "typescript")); err == nil {
-			found = append(found, t)
-		}
-	}
-	if p := os.Getenv(EnvVar + "_FALLBACK"); p != "" {
-		if t, err := probe(p); err == nil {
-			found = append(found, t)
-		}
-	}
-	if p, err := exec.LookPath("tsc"); err == nil {
-		if t, err := probe(p); err == nil {
-			found = append(found, t)
-		}
-	}
-	for _, t := range found {
-		if t.Major >= 5 && t.Major < 7 {
+	for _, t := range installs(root, EnvVar+"_FALLBACK") {
+		if t.Major < 7 {
 			return t
 		}
 	}
 	return nil
+}
+
+// installs lists the compilers of TypeScript 5 or later in the order Find looks: the
+// project's own typescript package (under root), then the tsc each of the environment
+// variables envs names, then `tsc` on PATH. An older one is left out, so that a
+// project's TypeScript 4 does not hide a usable compiler on PATH.
+func installs(root string, envs ...string) []*Tool {
+	var found []*Tool
+	add := func(t *Tool, err error) {
+		if err == nil && t.Major >= 5 {
+			found = append(found, t)
+		}
+	}
+	if root != "" {
+		add(fromPackage(filepath.Join(root, "node_modules", "typescript")))
+	}
+	for _, v := range envs {
+		if p := os.Getenv(v); p != "" {
+			add(probe(p))
+		}
+	}
+	if p, err := exec.LookPath("tsc"); err == nil {
+		add(probe(p))
+	}
+	return found
 }
 
 // Removed reports whether d is TypeScript 7's refusal of a configuration option it

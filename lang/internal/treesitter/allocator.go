@@ -1,6 +1,6 @@
 //go:build cgo
 
-package syntax
+package treesitter
 
 /*
 #include <stdlib.h>
@@ -15,10 +15,11 @@ import "C"
 
 import "sync"
 
-// libcAllocator points tree-sitter's allocations straight at libc, as the Python
-// frontend does: the Go bindings route every allocation through a callback into Go that
-// calls C.malloc again, which costs more than the parse. The functions in the end are
-// the same libc ones, so memory allocated either way may be freed either way.
+// libcAllocator points tree-sitter's allocations straight at libc. The Go bindings route
+// every allocation tree-sitter makes through a callback into Go that calls C.malloc
+// again, which costs more than the parse itself. The functions in the end are the same
+// libc ones, so memory allocated either way may be freed either way; the setting is
+// process-wide and made once.
 var libcAllocator sync.Once
 
 func useLibcAllocator() { libcAllocator.Do(func() { C.use_libc_allocator() }) }
