@@ -4,6 +4,7 @@
 //
 //	go run ./internal/bench                       # github.com/cli/cli/v2@v2.63.0
 //	go run ./internal/bench -module M@V -hooks 50
+//	go run ./internal/bench -hooks-only -hooks 30       # only the agents' hooks
 //
 // It builds agentverify, fetches the module from the module proxy (go mod download),
 // copies it into a temporary git repository, downloads the module's dependencies, warms
@@ -38,8 +39,9 @@ func main() {
 	module := flag.String("module", "github.com/cli/cli/v2@v2.63.0", "the module `path@version` to measure on")
 	hooks := flag.Int("hooks", 20, "how many one-edit `hook claude` runs give the p50 and p95")
 	keep := flag.Bool("keep", false, "keep the temporary repository and print its path")
+	hooksOnly := flag.Bool("hooks-only", false, "time only the agents' hook runs (no diff or whole-repository scenarios)")
 	flag.Parse()
-	if err := run(*module, *hooks, *keep); err != nil {
+	if err := run(*module, *hooks, *keep, *hooksOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
@@ -101,7 +103,7 @@ func must(dir string, env []string, name string, args ...string) ([]byte, error)
 	return out, nil
 }
 
-func run(module string, hooks int, keep bool) error {
+func run(module string, hooks int, keep, hooksOnly bool) error {
 	tmp, err := os.MkdirTemp("", "agentverify-bench-")
 	if err != nil {
 		return err
@@ -132,11 +134,13 @@ func run(module string, hooks int, keep bool) error {
 	}
 	t := &table{}
 	fmt.Printf("## %s on %s/%s, %d CPUs, %s\n\n", module, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), goVersion())
-	if err := diffs(t, repo, av, cacheEnv, files); err != nil {
-		return err
-	}
-	if err := wholeRepo(t, repo, av, cacheEnv); err != nil {
-		return err
+	if !hooksOnly {
+		if err := diffs(t, repo, av, cacheEnv, files); err != nil {
+			return err
+		}
+		if err := wholeRepo(t, repo, av, cacheEnv); err != nil {
+			return err
+		}
 	}
 	if err := hookSeries(t, repo, av, cacheEnv, files[0], hooks); err != nil {
 		return err
