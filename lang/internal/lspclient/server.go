@@ -33,6 +33,9 @@ type server struct {
 	// stamps are the watched files of the tree as last seen, by slash path: the server
 	// is told of every file created, changed or deleted on disk since (see watch).
 	stamps map[string]stamp
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // stdio joins a child's standard output and input into one stream.
@@ -134,6 +137,17 @@ func (s *server) check(ctx context.Context, files map[string][]byte) ([]Diagnost
 		ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
 	}
+	ds, err := s.checkFiles(ctx, files)
+	if err != nil && ctx.Err() == nil {
+		// The server died, or answered what it should not: it is not to be trusted with
+		// the next check. Closed now (its connection may notice its death only after
+		// this returns), the pool starts a new one for the next check.
+		_ = s.close()
+	}
+	return ds, err
+}
+
+func (s *server) checkFiles(ctx context.Context, files map[string][]byte) ([]Diagnostic, error) {
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
@@ -185,13 +199,16 @@ func (s *server) closed() bool {
 	}
 }
 
+// close stops the server; a failed check and the pool's Close may both call it.
 func (s *server) close() error {
-	err := s.conn.Close()
-	if s.cmd.Process != nil {
-		_ = s.cmd.Process.Kill()
-	}
-	_ = s.cmd.Wait()
-	return err
+	s.closeOnce.Do(func() {
+		s.closeErr = s.conn.Close()
+		if s.cmd.Process != nil {
+			_ = s.cmd.Process.Kill()
+		}
+		_ = s.cmd.Wait()
+	})
+	return s.closeErr
 }
 
 // uri is the file: URI of the file at slash path p under the root.
