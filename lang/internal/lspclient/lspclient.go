@@ -79,6 +79,9 @@ func (p *Pool) Check(ctx context.Context, key string, cfg Config, files map[stri
 	p.mu.Lock()
 	srv := p.servers[key]
 	if srv == nil || srv.closed() {
+		if srv != nil {
+			_ = srv.close() // a server that died between checks: reap its process
+		}
 		var err error
 		if srv, err = start(ctx, cfg); err != nil {
 			p.mu.Unlock()
