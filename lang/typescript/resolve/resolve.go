@@ -89,6 +89,7 @@ func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 		err error
 	}
 	compiled := make(chan result, 1)
+	j.deps() // made before the compiler's goroutine reads it (ambient.go)
 	go func() {
 		var r result
 		defer func() { compiled <- r }()

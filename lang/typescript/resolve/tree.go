@@ -55,18 +55,22 @@ func defused(src, base []byte) []byte {
 }
 
 // content is what the compiler must read for each changed file of the frontend: its
-// head content with added suppressions defused. In check mode there is no change and
-// the project's suppressions are its own.
-func (j *job) content() map[string][]byte {
+// head content with added suppressions defused and what its module declarations add
+// blanked (ambient.go), and the declarations blanked. In check mode there is no change
+// and the project's suppressions and declarations are its own.
+func (j *job) content() (map[string][]byte, []vouch) {
 	out := map[string][]byte{}
+	var vs []vouch
 	for _, t := range j.targets {
 		if j.req.Changes.NoBase {
 			out[t.f.Path] = t.src
-		} else {
-			out[t.f.Path] = defused(t.src, t.f.Base)
+			continue
 		}
+		src, v := j.unvouched(t.f.Path, defused(t.src, t.f.Base), t.f.Base)
+		out[t.f.Path] = src
+		vs = append(vs, v...)
 	}
-	return out
+	return out, vs
 }
 
 // inPlace reports whether the compiler can read the repository itself: the disk holds

@@ -46,7 +46,7 @@ func tscStep(j *job) ([]lang.Problem, error) {
 	if err != nil {
 		return nil, &lang.SetupError{Err: err}
 	}
-	content := j.content()
+	content, vouched := j.content()
 	var typed, plain []*group
 	for _, g := range groups {
 		if g.plain || len(g.weak) > 0 || g.dependent { // the language server reads the head's configuration; it checks open files
@@ -70,7 +70,9 @@ func tscStep(j *job) ([]lang.Problem, error) {
 		}
 		diags = append(diags, ds...)
 	}
-	return append(out, j.problems(diags, content)...), nil
+	ps := j.problems(diags, content)
+	noteVouched(ps, vouched)
+	return append(out, ps...), nil
 }
 
 // located is a diagnostic whose file is repository-relative ("" for the project as a
