@@ -125,23 +125,69 @@ func (j *job) readers() *deps {
 // alias reports whether spec is one of the project's own path aliases (tsconfig paths,
 // "@/*" and the like) for the file at p. A paths entry the change adds for a package's
 // name is none: the import would resolve to a stub of the change's while Node loads the
-// package (tsconfig.TrustedPaths).
+// package (tsconfig.TrustedPaths). Nor is a pattern that matches every package name
+// ("*", "@*": a project's typings, or baseUrl-style imports of its own sources) unless
+// it takes spec to a source file of the project: through it, a made-up name would pass
+// for an alias.
 func (d *deps) alias(p, spec string) bool {
 	c, err := tsconfig.Owner(d.manifests.FS(), p, d.configs)
 	if err != nil || c == nil {
 		return false
 	}
-	paths := c.Options.Paths
+	paths := map[string][]string{}
+	for pat, targets := range c.Options.Paths {
+		paths[pat] = make([]string, len(targets))
+		for i, t := range targets {
+			paths[pat][i] = path.Join(c.Options.PathsDir, t) // a slash path in the tree
+		}
+	}
 	if b, weak := trustedOwner(d.trusted, p, c, d.trustedConfigs); hasOption(weak, "paths") {
 		paths = tsconfig.TrustedPaths(b, c)
 	}
-	for pat := range paths {
-		prefix, _, wild := strings.Cut(pat, "*")
-		if wild && strings.HasPrefix(spec, prefix) || spec == pat {
+	for pat, targets := range paths {
+		prefix, suffix, wild := strings.Cut(pat, "*")
+		switch {
+		case spec == pat:
+			return true
+		case !wild || !strings.HasPrefix(spec, prefix) || !strings.HasSuffix(spec[len(prefix):], suffix):
+		case prefix != "" && prefix != "@":
+			return true
+		case d.source(targets, spec[len(prefix):len(spec)-len(suffix)]):
 			return true
 		}
 	}
 	return false
+}
+
+// sourceExts are the extensions the compiler tries for a module of the project.
+var sourceExts = []string{".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}
+
+// source reports whether one of a paths pattern's targets, its wildcard replaced by
+// match, is a source file of the project in the head (not a declaration file, which
+// types a package Node still loads from node_modules).
+func (d *deps) source(targets []string, match string) bool {
+	fsys := d.manifests.FS()
+	for _, t := range targets {
+		p := path.Clean(strings.Replace(t, "*", match, 1))
+		if strings.HasPrefix(p, "../") || strings.Contains("/"+p+"/", "/node_modules/") {
+			continue
+		}
+		for _, cand := range candidates(p) {
+			if st, err := fs.Stat(fsys, cand); err == nil && st.Mode().IsRegular() && !syntax.IsDeclaration(cand) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// candidates are the files a module path may be: itself, with an extension, its index.
+func candidates(p string) []string {
+	out := []string{p}
+	for _, ext := range sourceExts {
+		out = append(out, p+ext, path.Join(p, "index"+ext))
+	}
+	return out
 }
 
 // check classifies one bare import: nil when it is declared and installed; ask when it
