@@ -62,7 +62,9 @@ var (
 			"it: a tsconfig.json (or one it extends) that turns strict or checkJs off, turns " +
 			"noCheck on, changes lib or target, sends a package's name to a stub through paths, " +
 			"or excludes files; the message names what it loosens, and the change is checked " +
-			"with the base's options anyway. Such an edit is an error unless the base policy sets " +
+			"with the base's options anyway. So is an .npmrc (at any level) whose registry " +
+			"settings (registry, @scope:registry) the change alters: the unknown-package check " +
+			"asks the base's registry regardless. Such an edit is an error unless the base policy sets " +
 			"scope.allow_gate_config_changes: true (which also trusts the changed tsconfig.json). " +
 			"(.git/hooks is never part of a change.)",
 	}

@@ -2,10 +2,12 @@ package npm
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -45,20 +47,22 @@ type Info struct {
 	Created time.Time
 }
 
-// NewRegistry returns the registry npm would use for the project at root (its .npmrc
-// read; "" for none).
-func NewRegistry(root string) *Registry {
+// NewRegistry returns the registry npm would use for the project whose tree is project
+// (its .npmrc read; nil for none). Which tree that is is the caller's decision: the
+// trusted side's in diff mode, so that a change cannot send the lookup to a registry of
+// its own.
+func NewRegistry(project fs.FS) *Registry {
 	r := &Registry{Default: DefaultRegistry, Scopes: map[string]string{}, Client: &http.Client{Timeout: 15 * time.Second},
 		known: map[string]*Info{}, errs: map[string]error{}}
-	var files []string
 	if home, err := os.UserHomeDir(); err == nil {
-		files = append(files, filepath.Join(home, ".npmrc"))
+		if data, err := os.ReadFile(filepath.Join(home, ".npmrc")); err == nil {
+			r.apply(RegistrySettings(data))
+		}
 	}
-	if root != "" {
-		files = append(files, filepath.Join(root, ".npmrc"))
-	}
-	for _, f := range files { // later files win
-		r.readNpmrc(f)
+	if project != nil { // later files win
+		if data, err := fs.ReadFile(project, ".npmrc"); err == nil {
+			r.apply(RegistrySettings(data))
+		}
 	}
 	for _, env := range []string{"npm_config_registry", "NPM_CONFIG_REGISTRY"} {
 		if v := os.Getenv(env); v != "" {
@@ -68,14 +72,22 @@ func NewRegistry(root string) *Registry {
 	return r
 }
 
-// readNpmrc takes the registry settings of an .npmrc file.
-func (r *Registry) readNpmrc(p string) {
-	f, err := os.Open(p)
-	if err != nil {
-		return
+// apply takes the registry settings of an .npmrc file.
+func (r *Registry) apply(settings map[string]string) {
+	for k, v := range settings {
+		if k == "registry" {
+			r.Default = withSlash(os.ExpandEnv(v))
+		} else {
+			r.Scopes[strings.TrimSuffix(k, ":registry")] = withSlash(os.ExpandEnv(v))
+		}
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
+}
+
+// RegistrySettings returns the settings of an .npmrc file that decide which registry a
+// package is looked up in: "registry" and "@scope:registry", by key.
+func RegistrySettings(data []byte) map[string]string {
+	out := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || line[0] == '#' || line[0] == ';' {
@@ -86,13 +98,11 @@ func (r *Registry) readNpmrc(p string) {
 			continue
 		}
 		k, v = strings.TrimSpace(k), strings.Trim(strings.TrimSpace(v), `"'`)
-		switch {
-		case k == "registry":
-			r.Default = withSlash(os.ExpandEnv(v))
-		case strings.HasPrefix(k, "@") && strings.HasSuffix(k, ":registry"):
-			r.Scopes[strings.TrimSuffix(k, ":registry")] = withSlash(os.ExpandEnv(v))
+		if k == "registry" || strings.HasPrefix(k, "@") && strings.HasSuffix(k, ":registry") {
+			out[k] = v
 		}
 	}
+	return out
 }
 
 func withSlash(u string) string {

@@ -105,14 +105,20 @@ func (j *job) deps() *deps {
 func (j *job) readers() *deps {
 	set := j.req.Changes
 	d := &deps{manifests: npm.NewManifests(j.headFS()), registry: j.r.Registry, configs: map[string]*tsconfig.Config{}}
-	if d.registry == nil {
-		d.registry = npm.NewRegistry(set.Root)
-	}
 	d.disk = j.headFS()
 	if set.Root != "" {
 		d.disk = os.DirFS(set.Root)
 	}
 	d.trusted, d.trustedConfigs = trustedFS(j.req, d.disk), map[string]*tsconfig.Config{}
+	if d.registry == nil {
+		// The project's .npmrc is the trusted side's: a change's own would send the
+		// lookup to a registry that says its made-up package exists (npmrc.go).
+		project := d.trusted
+		if project == nil {
+			project = d.disk
+		}
+		d.registry = npm.NewRegistry(project)
+	}
 	for _, name := range []string{".pnp.cjs", ".pnp.js"} {
 		if _, err := fs.Stat(d.disk, name); err == nil {
 			d.pnp = true
