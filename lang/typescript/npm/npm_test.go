@@ -73,7 +73,7 @@ func TestRegistry(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".npmrc"), []byte("registry="+srv.URL+"\n@other:registry=http://127.0.0.1:1/\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := NewRegistry(os.DirFS(root))
+	r := NewRegistryFrom(os.DirFS(root))
 	ctx := context.Background()
 	if info, err := r.Lookup(ctx, "lodash", true); err != nil || info.Created.Year() != 2012 {
 		t.Errorf("lodash: %+v %v", info, err)
@@ -91,7 +91,7 @@ func TestRegistry(t *testing.T) {
 		t.Errorf("the scope's registry (closed port) answered: %v", err)
 	}
 	t.Setenv("NPM_CONFIG_REGISTRY", "http://127.0.0.1:9/")
-	if got := NewRegistry(os.DirFS(root)).URL("x"); got != "http://127.0.0.1:9/" {
+	if got := NewRegistry(root).URL("x"); got != "http://127.0.0.1:9/" {
 		t.Errorf("NPM_CONFIG_REGISTRY ignored: %s", got)
 	}
 }

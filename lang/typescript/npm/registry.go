@@ -47,11 +47,20 @@ type Info struct {
 	Created time.Time
 }
 
-// NewRegistry returns the registry npm would use for the project whose tree is project
-// (its .npmrc read; nil for none). Which tree that is is the caller's decision: the
-// trusted side's in diff mode, so that a change cannot send the lookup to a registry of
-// its own.
-func NewRegistry(project fs.FS) *Registry {
+// NewRegistry returns the registry npm would use for the project at root (its .npmrc
+// read from the disk; "" for none).
+func NewRegistry(root string) *Registry {
+	if root == "" {
+		return NewRegistryFrom(nil)
+	}
+	return NewRegistryFrom(os.DirFS(root))
+}
+
+// NewRegistryFrom returns the registry npm would use for the project whose tree is
+// project (its .npmrc read; nil for none). Which tree that is is the caller's decision:
+// the trusted side's in diff mode, so that a change cannot send the lookup to a registry
+// of its own.
+func NewRegistryFrom(project fs.FS) *Registry {
 	r := &Registry{Default: DefaultRegistry, Scopes: map[string]string{}, Client: &http.Client{Timeout: 15 * time.Second},
 		known: map[string]*Info{}, errs: map[string]error{}}
 	if home, err := os.UserHomeDir(); err == nil {

@@ -44,45 +44,57 @@ func (j *job) unvouched(p string, src, base []byte) ([]byte, []vouch) {
 	if err != nil {
 		return src, nil
 	}
-	had := baseModules(p, base)
-	var out []byte
+	b := &blanker{src: src, had: baseModules(p, base)}
 	var vs []vouch
-	blank := func(n *syntax.Node) {
-		if out == nil {
-			out = bytes.Clone(src)
-		}
-		for i := n.Start; i < n.End && i < len(out); i++ {
-			if out[i] != '\n' && out[i] != '\r' {
-				out[i] = ' '
-			}
-		}
-	}
 	for _, m := range moduleDecls(tree.Root) {
 		name := stringValue(src, m.Child("name"))
-		if !j.vouchable(p, name) {
-			continue
-		}
-		n := len(vs)
-		if body := m.Child("body"); body != nil && !catchAll(name) {
-			for _, st := range body.NamedChildren() {
-				if !typeLevel(st) && !had.take(name, st.Text(src)) {
-					blank(st)
-					if len(vs) == n {
-						vs = append(vs, vouch{module: name, at: lang.Location{File: p, Line: m.Pos.Line, Column: m.Pos.Column}})
-					}
-				}
-			}
-			continue
-		}
-		if decl := m.Parent; decl != nil && !had.take(name, decl.Text(src)) {
-			blank(decl)
+		if j.vouchable(p, name) && b.module(m, name) {
 			vs = append(vs, vouch{module: name, at: lang.Location{File: p, Line: m.Pos.Line, Column: m.Pos.Column}})
 		}
 	}
-	if out == nil {
+	if b.out == nil {
 		return src, nil
 	}
-	return out, vs
+	return b.out, vs
+}
+
+// blanker blanks what a file's module declarations add against the base's (had).
+type blanker struct {
+	src, out []byte // out is nil until something is blanked
+	had      declared
+}
+
+// module blanks what the declaration m of module name adds: its value statements, or
+// the whole of a shorthand or catch-all declaration. It reports whether it blanked any.
+func (b *blanker) module(m *syntax.Node, name string) bool {
+	body := m.Child("body")
+	if body == nil || catchAll(name) {
+		if b.had.take(name, m.Parent.Text(b.src)) {
+			return false
+		}
+		b.blank(m.Parent)
+		return true
+	}
+	blanked := false
+	for _, st := range body.NamedChildren() {
+		if !typeLevel(st) && !b.had.take(name, st.Text(b.src)) {
+			b.blank(st)
+			blanked = true
+		}
+	}
+	return blanked
+}
+
+// blank replaces n's text with spaces, line breaks kept (positions hold).
+func (b *blanker) blank(n *syntax.Node) {
+	if b.out == nil {
+		b.out = bytes.Clone(b.src)
+	}
+	for i := n.Start; i < n.End && i < len(b.out); i++ {
+		if b.out[i] != '\n' && b.out[i] != '\r' {
+			b.out[i] = ' '
+		}
+	}
 }
 
 // vouchable reports whether a module declaration of that name, in the file at p, could

@@ -117,7 +117,7 @@ func (j *job) readers() *deps {
 		if project == nil {
 			project = d.disk
 		}
-		d.registry = npm.NewRegistry(project)
+		d.registry = npm.NewRegistryFrom(project)
 	}
 	for _, name := range []string{".pnp.cjs", ".pnp.js"} {
 		if _, err := fs.Stat(d.disk, name); err == nil {
