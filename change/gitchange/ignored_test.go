@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify/change/gitchange"
+	"github.com/agentverify/agentverify/internal/testkit/pathenv"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 
@@ -55,5 +56,31 @@ func TestWorkingTreeIgnoredUsesCallerEnv(t *testing.T) {
 	got, err := set.Ignored(context.Background(), []string{"x_local.go"})
 	if err != nil || !slices.Equal(got, []string{"x_local.go"}) {
 		t.Errorf("ignored = %q, %v; want x_local.go, ignored by the caller's core.excludesFile", got, err)
+	}
+}
+
+// Git never ignores a tracked file, so the working tree's Ignored runs no git for
+// tracked paths: with git gone from PATH it still answers for them, and an untracked one
+// still goes to git (here: the error naming it).
+func TestWorkingTreeIgnoredAsksOnlyUntracked(t *testing.T) {
+	r := testrepo.New(t, map[string]string{".gitignore": "*_gen.go\n", "m.go": "package m\n"})
+	r.Write(map[string]string{"m.go": "package m\n\nvar X = 1\n", "x_gen.go": "package m\n"})
+	repo, err := gitchange.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := repo.WorkingTree(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := set.Ignored(context.Background(), []string{"m.go", "x_gen.go"}); err != nil || !slices.Equal(got, []string{"x_gen.go"}) {
+		t.Fatalf("ignored = %q, %v; want x_gen.go", got, err)
+	}
+	pathenv.Hide(t, "git")
+	if got, err := set.Ignored(context.Background(), []string{"m.go", ".gitignore"}); err != nil || len(got) != 0 {
+		t.Errorf("tracked paths without git: ignored = %q, %v; want none, and no git run", got, err)
+	}
+	if _, err := set.Ignored(context.Background(), []string{"x_gen.go"}); err == nil {
+		t.Error("an untracked path without git: no error; want git's absence reported")
 	}
 }
