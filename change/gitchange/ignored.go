@@ -8,8 +8,11 @@ import (
 	"maps"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // IgnoredFunc returns change.Set.Ignored for a head on the disk at root: git itself says
@@ -18,7 +21,24 @@ import (
 // submodule or a nested repository belong to another repository's rules and are never
 // reported ignored.
 func IgnoredFunc(root string) func(ctx context.Context, paths []string) ([]string, error) {
-	return ignoredFunc(root, nil)
+	return untracked(func() *index.Index { return indexAt(root) }, ignoredFunc(root, nil))
+}
+
+// indexAt returns the index of the repository whose working tree is root, or nil when
+// root is not the top of one or its index cannot be read (every path then goes to git).
+func indexAt(root string) *index.Index {
+	r, err := Open(root)
+	if err != nil {
+		return nil
+	}
+	if real, err := filepath.EvalSymlinks(root); err != nil || real != r.root {
+		return nil
+	}
+	idx, err := r.index()
+	if err != nil {
+		return nil
+	}
+	return idx
 }
 
 // ignoredFunc is IgnoredFunc with git run in the environment env (nil: this process's),

@@ -84,3 +84,20 @@ func TestWorkingTreeIgnoredAsksOnlyUntracked(t *testing.T) {
 		t.Error("an untracked path without git: no error; want git's absence reported")
 	}
 }
+
+// IgnoredFunc (in-memory edits) reads the index too: git runs only for untracked paths.
+func TestIgnoredFuncAsksOnlyUntracked(t *testing.T) {
+	r := testrepo.New(t, map[string]string{".gitignore": "*_gen.go\n", "m.go": "package m\n"})
+	r.Write(map[string]string{"x_gen.go": "package m\n"})
+	ignored := gitchange.IgnoredFunc(r.Dir)
+	if got, err := ignored(context.Background(), []string{"m.go", "x_gen.go"}); err != nil || !slices.Equal(got, []string{"x_gen.go"}) {
+		t.Fatalf("ignored = %q, %v; want x_gen.go", got, err)
+	}
+	pathenv.Hide(t, "git")
+	if got, err := ignored(context.Background(), []string{"m.go", ".gitignore"}); err != nil || len(got) != 0 {
+		t.Errorf("tracked paths without git: ignored = %q, %v; want none, and no git run", got, err)
+	}
+	if _, err := ignored(context.Background(), []string{"x_gen.go"}); err == nil {
+		t.Error("an untracked path without git: no error; want git's absence reported")
+	}
+}

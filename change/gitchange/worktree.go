@@ -59,7 +59,7 @@ func (r *Repo) WorkingTree(ctx context.Context, base string) (*change.Set, error
 	}
 	set, err := r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), headFiles, read}, fsys)
 	if set != nil {
-		set.Ignored = untracked(idx, ignoredFunc(r.root, r.env.environ()))
+		set.Ignored = untracked(func() *index.Index { return idx }, ignoredFunc(r.root, r.env.environ()))
 		set.OnDisk = true // the head is the working tree itself
 	}
 	return set, err
@@ -131,17 +131,17 @@ func (r *Repo) readWorktree(path string, e entry) ([]byte, int64, error) {
 	return regular.ReadFile(full, r.maxFileSize())
 }
 
-// untracked asks ignored only about the paths the index does not track: git never
-// ignores a tracked file, so in a checkout whose Go files are all committed no git
-// process runs (two per one-file diff, ~50 ms of its time on cli/cli).
-func untracked(idx *index.Index, ignored func(context.Context, []string) ([]string, error)) func(context.Context, []string) ([]string, error) {
+// untracked asks ignored only about the paths the index (idx, called once on the first
+// question; nil when there is none to read) does not track: git never ignores a tracked
+// file, so in a checkout whose Go files are all committed no git process runs (two per
+// one-file diff or hook call, ~40 ms of its time on cli/cli).
+func untracked(idx func() *index.Index, ignored func(context.Context, []string) ([]string, error)) func(context.Context, []string) ([]string, error) {
 	var once sync.Once
-	var tracked map[string]bool
+	tracked := map[string]bool{}
 	return func(ctx context.Context, paths []string) ([]string, error) {
 		once.Do(func() {
-			tracked = map[string]bool{}
-			if idx != nil {
-				for _, e := range idx.Entries {
+			if x := idx(); x != nil {
+				for _, e := range x.Entries {
 					tracked[e.Name] = true
 				}
 			}
