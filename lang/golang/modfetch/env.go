@@ -22,12 +22,15 @@ type Fetcher struct {
 	setErr  error
 	mu      sync.Mutex
 	lookups map[string]Info // module paths looked up, by path
+	// inCache holds the trusted module files found complete in the module cache, by
+	// inCacheKey: a warm process (the server) reads the cache's files once, not per call.
+	inCache map[string]bool
 }
 
 // New returns a Fetcher whose go commands run with env appended to the process
 // environment (later entries win), as load.Options.Env is.
 func New(env []string) *Fetcher {
-	return &Fetcher{env: env, lookups: map[string]Info{}}
+	return &Fetcher{env: env, lookups: map[string]Info{}, inCache: map[string]bool{}}
 }
 
 // settings are the user's module settings, as the go command resolves them (environment,

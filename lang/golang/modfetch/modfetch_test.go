@@ -265,3 +265,39 @@ func TestCachedModule(t *testing.T) {
 		}
 	}
 }
+
+// A Fetcher remembers a module graph it found complete in the cache while the cache's
+// download directory stays the same, and looks again once the cache is cleaned.
+func TestTrustedRemembersCache(t *testing.T) {
+	p := modproxy.New(t, libV1)
+	ctx := context.Background()
+	sum := p.GoSum("example.com/lib@v1.0.0")
+	e := env(t, "GOPROXY="+p.FileURL(), "GOSUMDB=off")
+	dir := moduleDir(t, mainMod, sum)
+	f := New(e)
+	for range 2 { // the first downloads, the second finds it all in the cache
+		if err := f.Trusted(ctx, dir, []byte(mainMod), []byte(sum)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mod := cacheFile(cacheOf(e), module.Version{Path: "example.com/lib", Version: "v1.0.0"}, ".mod")
+	remove := func(p string) {
+		t.Helper()
+		_ = filepath.Walk(p, func(p string, _ os.FileInfo, _ error) error { return os.Chmod(p, 0o755) })
+		_ = os.Chmod(filepath.Dir(p), 0o755)
+		if err := os.RemoveAll(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	remove(mod) // deep inside: the download directory is unchanged
+	if err := f.Trusted(ctx, dir, []byte(mainMod), []byte(sum)); err != nil || exists(mod) {
+		t.Fatalf("Trusted again = %v, .mod fetched again: %v; want the graph remembered", err, exists(mod))
+	}
+	if err := New(e).Trusted(ctx, dir, []byte(mainMod), []byte(sum)); err != nil || !exists(mod) {
+		t.Fatalf("a new Fetcher: Trusted = %v, .mod present: %v; want it fetched again", err, exists(mod))
+	}
+	remove(filepath.Join(cacheOf(e), "cache")) // go clean -modcache
+	if err := f.Trusted(ctx, dir, []byte(mainMod), []byte(sum)); err != nil || !exists(mod) {
+		t.Fatalf("after cleaning: Trusted = %v, .mod present: %v; want the cache looked at again", err, exists(mod))
+	}
+}

@@ -2,6 +2,7 @@ package modfetch
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -34,7 +35,7 @@ func (f *Fetcher) Trusted(ctx context.Context, dir string, goMod, goSum []byte) 
 	if err != nil {
 		return ctxErr(ctx, err)
 	}
-	if cached(s.ModCache, mf) {
+	if f.knownCached(s.ModCache, goMod, goSum, mf) {
 		return nil
 	}
 	tmp, done, err := scratchModule(dir, goMod, goSum)
@@ -69,6 +70,34 @@ func ctxErr(ctx context.Context, err error) error {
 		return nil
 	}
 	return err
+}
+
+// knownCached is cached, remembered while the module cache's download directory is the
+// same (go clean -modcache removes it): a warm process (the server) reads the graph's
+// files once per go.mod and go.sum, not on every call (~12 ms of a hook call on cli/cli).
+func (f *Fetcher) knownCached(cache string, goMod, goSum []byte, mf *modfile.File) bool {
+	st, err := os.Stat(filepath.Join(cache, "cache", "download"))
+	if err != nil {
+		return cached(cache, mf)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%d\x00", cache, st.ModTime().UnixNano(), len(goMod), len(goSum))
+	h.Write(goMod)
+	h.Write(goSum)
+	key := string(h.Sum(nil))
+	f.mu.Lock()
+	known := f.inCache[key]
+	f.mu.Unlock()
+	if known {
+		return true
+	}
+	if !cached(cache, mf) {
+		return false
+	}
+	f.mu.Lock()
+	f.inCache[key] = true
+	f.mu.Unlock()
+	return true
 }
 
 // cached reports whether the module cache holds what `go list` needs of mf's module
