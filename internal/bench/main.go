@@ -394,7 +394,7 @@ func agentRuns(t *table, agent, repo, av string, env []string, file string, n in
 	var walls []time.Duration
 	for range max(n, 2) {
 		r, out, err := timed(repo, env, payload, av, "hook", agent)
-		if err != nil || bytes.Contains(out, []byte("deny")) {
+		if err != nil || denied(out) {
 			t.add("one agent edit, `hook "+agent+"`, shared server", "agentverify", r, fmt.Errorf("%v: %s", err, firstLine(out)))
 			return nil
 		}
@@ -406,6 +406,12 @@ func agentRuns(t *table, agent, repo, av string, env []string, file string, n in
 	t.rows = append(t.rows, row{"one agent edit, `hook " + agent + "` (new process each), shared server", "agentverify",
 		fmt.Sprintf("first %d ms, then p50 %d ms, p95 %d ms (%d runs)", walls[0].Milliseconds(), p(0.5).Milliseconds(), p(0.95).Milliseconds(), len(rest))})
 	return nil
+}
+
+// denied reports whether a hook's answer refuses the edit, in any agent's words: a timing
+// of a refusal (a payload the agent would not send) is not a timing of a verification.
+func denied(out []byte) bool {
+	return bytes.Contains(out, []byte("deny")) || bytes.Contains(out, []byte(`"cancel":true`)) || bytes.Contains(out, []byte(`"decision":"block"`))
 }
 
 // agentPayload is the agent's payload for an edit of abs (rel in repo) that appends a
@@ -428,7 +434,7 @@ func agentPayload(agent, repo, abs, rel, old string) ([]byte, error) {
 		args, _ := json.Marshal(map[string]string{"path": abs, "old_str": old, "new_str": old + "\n"})
 		return json.Marshal(map[string]any{"timestamp": 1, "cwd": repo, "toolName": "edit", "toolArgs": string(args)})
 	case "cline":
-		diff := "------- SEARCH\n" + old + "\n=======\n" + old + "\n\n+++++++ REPLACE\n"
+		diff := "------- SEARCH\n" + strings.TrimSuffix(old, "\n") + "\n=======\n" + old + "\n\n+++++++ REPLACE\n"
 		return json.Marshal(map[string]any{"hookName": "PreToolUse", "workspaceRoots": []string{repo},
 			"preToolUse": map[string]any{"toolName": "replace_in_file", "parameters": map[string]string{"path": abs, "diff": diff}}})
 	case "windsurf":
