@@ -45,7 +45,7 @@ func npmrcChanges(files []*change.File) []lang.Problem {
 
 // registryDiff names the settings head sets differently from base.
 func registryDiff(base, head map[string]string) []string {
-	keys := slices.Sorted(maps.Keys(head))
+	keys := slices.Collect(maps.Keys(head))
 	for k := range base {
 		if _, ok := head[k]; !ok {
 			keys = append(keys, k)
