@@ -18,6 +18,7 @@ var layers = []struct {
 	{"change", 0},
 	{"resultcache", 0}, // a store of bytes: imports nothing of the project
 	{"crash", -1},      // panics as errors, for every goroutine of every layer: below all
+	{"lazyregexp", -1}, // patterns compiled on first use, for every layer
 	{"lang", 1},        // the language contract speaks of changes; frontends under it
 	{"agent/core", 0}, {"agent/fanout", 0}, {"agent/llm", 0}, {"agent/toolout", 0},
 	{"agent/guard", 1}, {"agent/window", 1},

@@ -7,12 +7,12 @@ package check
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"sync"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/crash"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lazyregexp"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -44,7 +44,7 @@ type Dimension struct {
 	PerDirectory bool
 }
 
-var ruleID = regexp.MustCompile(`^[a-z]+/[a-z0-9]+(-[a-z0-9]+)*$`)
+var ruleID = lazyregexp.New(`^[a-z]+/[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // Validate checks that a dimension is well formed: a known name, a Run function and rule
 // IDs of the form "<name>/kebab-name", each once.

@@ -2,13 +2,13 @@ package engine
 
 import (
 	"context"
-	"regexp"
 	"sort"
 	"time"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/crash"
+	"github.com/agentverify/agentverify/lazyregexp"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -147,7 +147,7 @@ type matchKey struct {
 }
 
 // position matches "file.go:12" or "file.go:12:3" inside a message.
-var position = regexp.MustCompile(`(\.[A-Za-z0-9]+):\d+(:\d+)?\b`)
+var position = lazyregexp.New(`(\.[A-Za-z0-9]+):\d+(:\d+)?\b`)
 
 func keyOf(f check.Finding, file string) matchKey {
 	sym := f.Symbol

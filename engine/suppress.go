@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -10,13 +9,14 @@ import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lazyregexp"
 	"github.com/agentverify/agentverify/policy"
 )
 
 // suppressMarker matches an inline suppression at the start of a comment, in any comment
 // syntax: "//agentverify:ignore RULE reason", "/* agentverify:ignore ... */",
 // "# agentverify:ignore ...", ";; agentverify:ignore ...".
-var suppressMarker = regexp.MustCompile(`^(?://|/\*|#|;+)\s*agentverify:ignore\s+(\S+)(?:[ \t]+(\S.*))?`)
+var suppressMarker = lazyregexp.New(`^(?://|/\*|#|;+)\s*agentverify:ignore\s+(\S+)(?:[ \t]+(\S.*))?`)
 
 // suppressionAdded is style's report of a suppression comment; no suppression may
 // silence the report of itself.

@@ -1,10 +1,11 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // LanguageOptions configure the language frontends, where a language needs to know more
@@ -22,7 +23,7 @@ type CommonLispOptions struct {
 	Features []string
 }
 
-var featureName = regexp.MustCompile(`^:?[A-Za-z0-9][A-Za-z0-9_.+*/-]*$`)
+var featureName = lazyregexp.New(`^:?[A-Za-z0-9][A-Za-z0-9_.+*/-]*$`)
 
 // languages decodes the languages: key.
 func (d *decoder) languages(dst *LanguageOptions) func(*yaml.Node) error {

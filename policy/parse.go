@@ -7,13 +7,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // maxFile bounds a policy file; a policy is a page of YAML.
@@ -80,7 +81,7 @@ func Parse(name string, data []byte) (*Policy, error) {
 
 type decoder struct{ file string }
 
-var yamlLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+var yamlLine = lazyregexp.New(`^yaml: (?:line (\d+): )?(.*)$`)
 
 // yamlError turns a YAML syntax error into a one-line "file:line: message".
 func (d *decoder) yamlError(err error) error {
@@ -388,7 +389,7 @@ func (d *decoder) policy(n *yaml.Node, p *Policy) error {
 
 var severities = []string{string(Error), string(Warning), string(Off)}
 
-var rulePattern = regexp.MustCompile(`^[a-z*?\[\]{},!-]+/[a-z0-9*?\[\]{},!-]+$|^\*\*$`)
+var rulePattern = lazyregexp.New(`^[a-z*?\[\]{},!-]+/[a-z0-9*?\[\]{},!-]+$|^\*\*$`)
 
 func (d *decoder) rules(where string, v *yaml.Node) ([]RuleSeverity, error) {
 	if v.Kind != yaml.MappingNode {

@@ -3,9 +3,9 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"regexp"
 	"sort"
 
+	"github.com/agentverify/agentverify/lazyregexp"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -48,7 +48,7 @@ func Sort(vs []Violation) {
 
 // lineRef matches the line references a message may carry ("a.go:12", "line 12",
 // "lines 3-4"), which shift when code moves; other numbers (limits, values) are kept.
-var lineRef = regexp.MustCompile(`(:\d+(:\d+)?\b)|(\blines? \d+(-\d+)?\b)`)
+var lineRef = lazyregexp.New(`(:\d+(:\d+)?\b)|(\blines? \d+(-\d+)?\b)`)
 
 // Fingerprint identifies a violation across runs, stable under line shifts: a hash of the
 // rule, file, symbol and the message without line references.

@@ -9,10 +9,11 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // AgentLoopFile is the contract's file name, used in error messages.
@@ -45,9 +46,9 @@ type Binding struct {
 }
 
 var (
-	invID     = regexp.MustCompile(`^INV-\d{3}$`)
-	kebab     = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	bindingRe = regexp.MustCompile(`^([a-z0-9_]+(?:/[a-z0-9_]+)*)\.((?:Test|Fuzz)[A-Za-z0-9_]*)$`)
+	invID     = lazyregexp.New(`^INV-\d{3}$`)
+	kebab     = lazyregexp.New(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	bindingRe = lazyregexp.New(`^([a-z0-9_]+(?:/[a-z0-9_]+)*)\.((?:Test|Fuzz)[A-Za-z0-9_]*)$`)
 )
 
 // ParseBinding splits "agent/core.TestX" into directory and function.

@@ -9,13 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/change/editset"
 	"github.com/agentverify/agentverify/change/gitchange"
 	"github.com/agentverify/agentverify/change/patch"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // Kind says which change a request verifies.
@@ -76,11 +76,11 @@ func Build(ctx context.Context, spec Spec, limit int64) (*change.Set, error) {
 
 // reflogSuffix matches a reflog selector (main@{2}, @{yesterday}, HEAD@{2024-01-02 10:00}),
 // which may hold a colon that is not a tree path's.
-var reflogSuffix = regexp.MustCompile(`@\{[^}]*\}`)
+var reflogSuffix = lazyregexp.New(`@\{[^}]*\}`)
 
 // peel matches a peeling suffix: ^{commit}, ^{} and ^{/message} name commits, ^{tree},
 // ^{blob} and ^{tag} do not.
-var peel = regexp.MustCompile(`\^\{([^}]*)\}`)
+var peel = lazyregexp.New(`\^\{([^}]*)\}`)
 
 // checkBase refuses a base revision that names something other than a commit — a file
 // in a tree (HEAD:go.mod, :0:path), a tree (HEAD^{tree}) — which go-git would resolve to

@@ -3,12 +3,12 @@ package style
 import (
 	"fmt"
 	"go/token"
-	"regexp"
 	"strings"
 	"unicode"
 
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // convention checks one identifier; it returns a message and the conforming name, or
@@ -71,7 +71,7 @@ func naming(path, conv string, lf *lang.File) []check.Finding {
 // knownNameExceptions are names golint accepts although they break the rules.
 var knownNameExceptions = map[string]bool{"LastInsertId": true, "kWh": true}
 
-var allCaps = regexp.MustCompile(`^[A-Z0-9_]+$`)
+var allCaps = lazyregexp.New(`^[A-Z0-9_]+$`)
 
 // goConvention is golint's and revive's var-naming check.
 func goConvention(id lang.Ident) (string, string) {
@@ -264,9 +264,9 @@ func lispCase(id lang.Ident) (string, string) {
 }
 
 var (
-	lowerSnake = regexp.MustCompile(`^_*[\p{Ll}\p{N}]+(_+[\p{Ll}\p{N}]+)*_*$`)
-	upperSnake = regexp.MustCompile(`^_*[\p{Lu}\p{N}]+(_+[\p{Lu}\p{N}]+)*_*$`)
-	pascal     = regexp.MustCompile(`^\p{Lu}[\p{L}\p{N}]*$`)
+	lowerSnake = lazyregexp.New(`^_*[\p{Ll}\p{N}]+(_+[\p{Ll}\p{N}]+)*_*$`)
+	upperSnake = lazyregexp.New(`^_*[\p{Lu}\p{N}]+(_+[\p{Lu}\p{N}]+)*_*$`)
+	pascal     = lazyregexp.New(`^\p{Lu}[\p{L}\p{N}]*$`)
 )
 
 func snakeCase(id lang.Ident) (string, string) {
@@ -291,7 +291,7 @@ var pep8Things = map[lang.IdentKind]string{
 }
 
 // variance is the suffix PEP 484 gives covariant and contravariant type variables.
-var variance = regexp.MustCompile(`_(co|contra)$`)
+var variance = lazyregexp.New(`_(co|contra)$`)
 
 // pep8 is PEP 8's naming as pep8-naming checks it: classes (and type aliases, type
 // variables) CapWords (N801), functions, methods, arguments and variables snake_case
@@ -397,7 +397,7 @@ var tsThings = map[lang.IdentKind]string{
 }
 
 // underscoreInWord finds a '_' inside a name that is not between two digits (v1_2).
-var underscoreInWord = regexp.MustCompile(`[^\p{N}_]_|_[^\p{N}_]`)
+var underscoreInWord = lazyregexp.New(`[^\p{N}_]_|_[^\p{N}_]`)
 
 // typescriptConvention is the usual TypeScript and JavaScript naming (typescript-eslint's
 // naming-convention defaults, with React's components): types, classes, interfaces and

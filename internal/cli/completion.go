@@ -5,12 +5,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/agentverify/agentverify"
 	"github.com/agentverify/agentverify/internal/integrations/agenthook"
+	"github.com/agentverify/agentverify/lazyregexp"
 	"github.com/agentverify/agentverify/report"
 )
 
@@ -28,7 +28,7 @@ type flagSpec struct {
 	value      bool // takes a value
 }
 
-var flagLine = regexp.MustCompile(`^  -(\S+)(?: (\S+))?$`)
+var flagLine = lazyregexp.New(`^  -(\S+)(?: (\S+))?$`)
 
 // commandFlags returns the flags of command c, read from its --help output so that the
 // completion can never drift from the flags the command really has.

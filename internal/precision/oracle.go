@@ -6,9 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // Oracle statuses.
@@ -90,7 +91,7 @@ func runOracle(ctx context.Context, dir string, env []string, patterns []string,
 }
 
 // envFailure matches what says the toolchain could not run, not that the code is wrong.
-var envFailure = regexp.MustCompile(`missing go\.sum entry|updates to go\.mod needed|go\.mod requires go >=|` +
+var envFailure = lazyregexp.New(`missing go\.sum entry|updates to go\.mod needed|go\.mod requires go >=|` +
 	`toolchain not available|cannot find module providing|no required module provides|module lookup disabled|` +
 	`dial tcp|verifying .*: checksum mismatch|invalid version|unknown revision|go: inconsistent vendoring`)
 
@@ -124,7 +125,7 @@ func shorten(s string) string {
 
 // buildConfig matches the build configuration a finding names: "built for GOOS=x
 // GOARCH=y[ -tags=a,b]".
-var buildConfig = regexp.MustCompile(`built for GOOS=(\S+) GOARCH=(\S+)(?: -tags=(\S+))?`)
+var buildConfig = lazyregexp.New(`built for GOOS=(\S+) GOARCH=(\S+)(?: -tags=(\S+))?`)
 
 // confirm runs the oracle for the package directory pkgDir in the configuration named by
 // a finding's message, and reports whether it fails to compile there too.

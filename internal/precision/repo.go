@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // measure holds the run's state: where it works, the binaries it measures, the samples
@@ -274,7 +276,7 @@ type goChanges struct {
 }
 
 // declaration matches a Go line that declares a function, method or type.
-var declaration = regexp.MustCompile(`^\s*(?:func\s+(?:\([^)]*\)\s*)?|type\s+)([A-Za-z_]\w*)`)
+var declaration = lazyregexp.New(`^\s*(?:func\s+(?:\([^)]*\)\s*)?|type\s+)([A-Za-z_]\w*)`)
 
 // goDiff reads the Go part of the change base→commit.
 func goDiff(ctx context.Context, dir, base, commit string) (goChanges, error) {

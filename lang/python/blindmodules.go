@@ -6,11 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/syntax"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // memberRef is a use of a module's member in a changed file: `from m import name` or
@@ -177,7 +177,7 @@ func fileModule(p string) (string, bool) {
 
 // moduleGetattr matches a module-level __getattr__ in a stub or source, or the module
 // replacing itself in sys.modules.
-var moduleGetattr = regexp.MustCompile(`(?m)^(?:async\s+)?def\s+__getattr__\s*\(|^sys\.modules\[__name__\]\s*=`)
+var moduleGetattr = lazyregexp.New(`(?m)^(?:async\s+)?def\s+__getattr__\s*\(|^sys\.modules\[__name__\]\s*=`)
 
 // pyrightBlind reports whether pyright accepts any member of module: the file it reads for
 // it (see viewFile) has a module-level __getattr__ or replaces itself in sys.modules.

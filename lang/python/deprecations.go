@@ -3,7 +3,6 @@ package python
 import (
 	"fmt"
 	"io/fs"
-	"regexp"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -11,6 +10,7 @@ import (
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/lang/python/syntax"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // pyRange is the Python versions a project supports: floor ≤ v < ceiling, from
@@ -48,7 +48,7 @@ func (r pyRange) String() string {
 }
 
 // upperBound matches the clauses of a version specifier that bound it from above.
-var upperBound = regexp.MustCompile(`^\s*(<=|<|==|~=)\s*(\d+)(?:\.(\d+))?(\.\*|\.\d+)?`)
+var upperBound = lazyregexp.New(`^\s*(<=|<|==|~=)\s*(\d+)(?:\.(\d+))?(\.\*|\.\d+)?`)
 
 // pythonRange reads the supported versions from requires-python (pyproject.toml).
 func (j *job) pythonRange() pyRange {
@@ -258,7 +258,7 @@ func (d *deprecations) member(q string, name, expr *syntax.Node) bool {
 
 // deprecatedDef matches a @deprecated decorator (one line or several) and the name of
 // the def or class it decorates: the first defined after it.
-var deprecatedDef = regexp.MustCompile(`(?s)@\s*(?:[A-Za-z_][A-Za-z_0-9]*\.)*deprecated\b.*?\b(?:def|class)\s+([A-Za-z_][A-Za-z_0-9]*)`)
+var deprecatedDef = lazyregexp.New(`(?s)@\s*(?:[A-Za-z_][A-Za-z_0-9]*\.)*deprecated\b.*?\b(?:def|class)\s+([A-Za-z_][A-Za-z_0-9]*)`)
 
 // deprecatedCandidates returns the names a @deprecated decorator of module's stub or
 // source may mark (a regular expression over its text, so that a module is parsed only

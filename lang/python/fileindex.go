@@ -1,11 +1,11 @@
 package python
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/syntax"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // fileIndex is what the resolver's own checks need to know about one file: what its
@@ -79,7 +79,7 @@ func (x *fileIndex) fallbacks(try *syntax.Node) {
 }
 
 // guardCondition matches the conditions under which code is for some Pythons only.
-var guardCondition = regexp.MustCompile(`\bversion_info\b|\bsys\.platform\b|\bplatform\.system\b|\bhasattr\s*\(|\bPY\d+\b|\b_?(?:IS_)?PY(?:THON)?_3_?\d+\w*\b`)
+var guardCondition = lazyregexp.New(`\bversion_info\b|\bsys\.platform\b|\bplatform\.system\b|\bhasattr\s*\(|\bPY\d+\b|\b_?(?:IS_)?PY(?:THON)?_3_?\d+\w*\b`)
 
 // catchesImportError reports whether one of the try's handlers catches a failed import.
 func catchesImportError(try *syntax.Node, src []byte) bool {

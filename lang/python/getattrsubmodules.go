@@ -2,10 +2,10 @@ package python
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // A package whose __init__ defines a module-level __getattr__ (click's, for deprecated
@@ -18,7 +18,7 @@ import (
 // the module does not have it; dropped when it does or builds its namespace at run time.
 
 // receiverChain matches the dotted name right before an attribute: "click._termui_impl."
-var receiverChain = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*)\s*\.\s*$`)
+var receiverChain = lazyregexp.New(`([A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*)\s*\.\s*$`)
 
 // hiddenSubmodule judges an unknown-member problem whose receiver is a module: ok is set
 // when it is, and keep (with p rewritten) when the module really lacks the member.

@@ -2,10 +2,10 @@ package python
 
 import (
 	"github.com/agentverify/agentverify/lang/python/syntax"
+	"github.com/agentverify/agentverify/lazyregexp"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -193,7 +193,7 @@ func (r declReader) ifStatement(s *syntax.Node, class *classDecl, vr versionRang
 }
 
 // versionCmp matches `sys.version_info >= (3, 12)` and `sys.version_info < (3, 12)`.
-var versionCmp = regexp.MustCompile(`^sys\.version_info\s*(>=|<)\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)$`)
+var versionCmp = lazyregexp.New(`^sys\.version_info\s*(>=|<)\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)$`)
 
 func versionTest(cond string) (op, v string, ok bool) {
 	m := versionCmp.FindStringSubmatch(strings.TrimSpace(cond))
@@ -272,10 +272,10 @@ func (r declReader) class(def *syntax.Node, name string, vr versionRange) {
 // deprecatedDecorator matches the decorators that declare a deprecation: PEP 702's
 // (typing_extensions.deprecated, warnings.deprecated) and the deprecated and deprecation
 // libraries' (the name is the same).
-var deprecatedDecorator = regexp.MustCompile(`^@\s*(?:[A-Za-z_][A-Za-z_0-9]*\.)*deprecated\b`)
+var deprecatedDecorator = lazyregexp.New(`^@\s*(?:[A-Za-z_][A-Za-z_0-9]*\.)*deprecated\b`)
 
 // noteSince matches the version a deprecation note dates the deprecation from.
-var noteSince = regexp.MustCompile(`(?i)deprecated since Python (\d+\.\d+)`)
+var noteSince = lazyregexp.New(`(?i)deprecated since Python (\d+\.\d+)`)
 
 // deprecatedBy returns the note of the decorator among decs that declares a
 // deprecation: its first string argument, or its reason=/details= keyword.

@@ -1,12 +1,12 @@
 package python
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/syntax"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // dropFalseAlarms drops the findings that idiomatic code draws from pyright (design.md
@@ -106,10 +106,10 @@ func (o otherCode) covers(t *target, p lang.Problem, inNoPython func(lang.Proble
 
 // py2Alias matches a condition on an alias of the Python major version: six's PY2/PY3
 // (PY3K, PY34 too), bare or through a module.
-var py2Alias = regexp.MustCompile(`^(not\s+)?(?:\w+\.)?(PY2|PY3\w*|IS_PY3|IS_PY2|PYTHON3|PYTHON2)$`)
+var py2Alias = lazyregexp.New(`^(not\s+)?(?:\w+\.)?(PY2|PY3\w*|IS_PY3|IS_PY2|PYTHON3|PYTHON2)$`)
 
 // hasattrTest matches hasattr(owner, "name"), negated or not.
-var hasattrTest = regexp.MustCompile(`^(?:not\s+)?hasattr\(\s*([\w.]+)\s*,`)
+var hasattrTest = lazyregexp.New(`^(?:not\s+)?hasattr\(\s*([\w.]+)\s*,`)
 
 // otherPython returns where t runs only under Python 2 (the branch an alias test sends
 // Python 2 to) or where a hasattr test guards its owner's members, once per file.
@@ -244,7 +244,7 @@ func ifGuards(n *syntax.Node, src []byte, probes map[string]bool) []guardedRange
 }
 
 // pyAliasIn matches a Python-version alias anywhere in a condition.
-var pyAliasIn = regexp.MustCompile(`\b(PY2|PY3\w*|IS_PY[23]|PYTHON[23])\b`)
+var pyAliasIn = lazyregexp.New(`\b(PY2|PY3\w*|IS_PY[23]|PYTHON[23])\b`)
 
 // aliasNarrowing guards the members used in a branch that narrows with isinstance where
 // a version alias is involved — tested with it (six: elif PY3 and isinstance(s,
@@ -409,7 +409,7 @@ func assignedMember(t *target, p lang.Problem) bool {
 }
 
 // mockClass matches pyright's member error on a class.
-var mockClass = regexp.MustCompile(`^(\w+) is not an attribute of type\[(\w+)\]$`)
+var mockClass = lazyregexp.New(`^(\w+) is not an attribute of type\[(\w+)\]$`)
 
 // platformMock reports whether p is a member of a class that stands in for a
 // standard-library module on other platforms (setuptools: if Windows: import winreg,
@@ -446,7 +446,7 @@ func privateClassKeyword(t *target, p lang.Problem) bool {
 }
 
 // narrowedBool matches pyright's member error on a truthiness-narrowed sentinel.
-var narrowedBool = regexp.MustCompile(`is not an attribute of Literal\[(True|False)\]$`)
+var narrowedBool = lazyregexp.New(`is not an attribute of Literal\[(True|False)\]$`)
 
 // inferredType reports pyright's errors about a type it inferred from untyped code rather
 // than one the code states: a member of Literal[True]/Literal[False], which only a

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // pyrightStep checks the files that parse with pyright and reports its errors that mean a
@@ -218,18 +218,18 @@ func mirror(fsys fs.FS, dir string) error {
 
 // Messages of pyright this resolver understands (pyright's en.json localisation).
 var (
-	notModuleAttr  = regexp.MustCompile(`^"([^"]+)" is not a known attribute of module "([^"]+)"`)
-	unknownImport  = regexp.MustCompile(`^"([^"]+)" is unknown import symbol`)
-	noAttribute    = regexp.MustCompile(`^Cannot access attribute "([^"]+)" for class "(.*?)"(?:\n|$)`)
-	anyAttribute   = regexp.MustCompile(`^Cannot (?:access|assign to|delete) attribute "([^"]+)" for class "(.*?)"(?:\n|$)`)
-	importFailed   = regexp.MustCompile(`^Import "([^"]+)" could not be resolved$`)
-	notDefined     = regexp.MustCompile(`^"([^"]+)" is not defined`)
-	noParameter    = regexp.MustCompile(`^No parameter named "([^"]+)"`)
-	arity          = regexp.MustCompile(`^(Expected \d+ positional argument|Arguments? missing for parameter)`)
-	notCallable    = regexp.MustCompile(`is not callable`)
-	noOverloads    = regexp.MustCompile(`^No overloads for "[^"]+" match the provided arguments`)
-	argumentType   = regexp.MustCompile(`^Argument of type "(.*)" cannot be assigned to parameter "[^"]*" of type "([^"]*)"`)
-	requiresPython = regexp.MustCompile(`requires? Python (\d+\.\d+) or newer`)
+	notModuleAttr  = lazyregexp.New(`^"([^"]+)" is not a known attribute of module "([^"]+)"`)
+	unknownImport  = lazyregexp.New(`^"([^"]+)" is unknown import symbol`)
+	noAttribute    = lazyregexp.New(`^Cannot access attribute "([^"]+)" for class "(.*?)"(?:\n|$)`)
+	anyAttribute   = lazyregexp.New(`^Cannot (?:access|assign to|delete) attribute "([^"]+)" for class "(.*?)"(?:\n|$)`)
+	importFailed   = lazyregexp.New(`^Import "([^"]+)" could not be resolved$`)
+	notDefined     = lazyregexp.New(`^"([^"]+)" is not defined`)
+	noParameter    = lazyregexp.New(`^No parameter named "([^"]+)"`)
+	arity          = lazyregexp.New(`^(Expected \d+ positional argument|Arguments? missing for parameter)`)
+	notCallable    = lazyregexp.New(`is not callable`)
+	noOverloads    = lazyregexp.New(`^No overloads for "[^"]+" match the provided arguments`)
+	argumentType   = lazyregexp.New(`^Argument of type "(.*)" cannot be assigned to parameter "[^"]*" of type "([^"]*)"`)
+	requiresPython = lazyregexp.New(`requires? Python (\d+\.\d+) or newer`)
 )
 
 // problem turns one of pyright's errors into a problem, when it is one agentverify

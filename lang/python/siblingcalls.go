@@ -2,13 +2,13 @@ package python
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 	"github.com/agentverify/agentverify/lang/suggest"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // Did-you-mean by signature (issue #24): a call to a real function that does not fit it
@@ -277,7 +277,7 @@ func annotationAt(def *syntax.Node, src []byte, i int) string {
 }
 
 // typeArgs matches an innermost bracketed list of type arguments.
-var typeArgs = regexp.MustCompile(`\[[^\[\]]*\]`)
+var typeArgs = lazyregexp.New(`\[[^\[\]]*\]`)
 
 // topLevel drops the bracketed arguments of an annotation: SupportsRead[str] is not a
 // str.
@@ -292,7 +292,7 @@ func topLevel(ann string) string {
 }
 
 // typeWord matches the type names an annotation is made of.
-var typeWord = regexp.MustCompile(`[A-Za-z_][A-Za-z_0-9]*`)
+var typeWord = lazyregexp.New(`[A-Za-z_][A-Za-z_0-9]*`)
 
 // familyWords are the type names of annotations a value of each family fits.
 var familyWords = map[string][]string{

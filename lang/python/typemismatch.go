@@ -2,11 +2,11 @@ package python
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // Kinds lists the kind the resolver reports outside the hallucination dimension
@@ -29,7 +29,7 @@ func argumentMismatch(p *lang.Problem, full string) bool {
 }
 
 // inFunction names the callee in pyright's argument-type message.
-var inFunction = regexp.MustCompile(`^Argument of type .* in function "([^"]+)"`)
+var inFunction = lazyregexp.New(`^Argument of type .* in function "([^"]+)"`)
 
 // argumentRanges are the places where pyright rejects an argument's type, by file: the
 // "No overloads" error it adds over the same call is that disagreement again, not a

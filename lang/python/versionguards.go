@@ -1,11 +1,11 @@
 package python
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/syntax"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // Guards pyright cannot evaluate, for code that runs only on some Pythons (design.md
@@ -16,11 +16,11 @@ import (
 
 // versionConstant matches the names projects give version tests: PY_3_14_PLUS, PY310,
 // PYTHON_3_12, IS_PY39, _PY38.
-var versionConstant = regexp.MustCompile(`^_?(?:IS_)?PY(?:THON)?_?3_?\d+(?:_\w+)?$`)
+var versionConstant = lazyregexp.New(`^_?(?:IS_)?PY(?:THON)?_?3_?\d+(?:_\w+)?$`)
 
 // skipCondition matches a skipif decorator (pytest's or a unittest skipIf/skipUnless)
 // whose condition is about the Python version, the platform or a feature probe.
-var skipCondition = regexp.MustCompile(`(?:\.skipif|skipIf|skipUnless)\s*\(`)
+var skipCondition = lazyregexp.New(`(?:\.skipif|skipIf|skipUnless)\s*\(`)
 
 // skipGuard guards a test function or class that pytest or unittest skips on the Pythons
 // or platforms its condition names: its body runs only where the condition lets it.
@@ -91,7 +91,7 @@ func versionConstants(t *target) map[string]bool {
 }
 
 // majorAlias matches the names of Python-major-version tests.
-var majorAlias = regexp.MustCompile(`^_?(?:IS_)?PY(?:THON)?_?[23]K?$`)
+var majorAlias = lazyregexp.New(`^_?(?:IS_)?PY(?:THON)?_?[23]K?$`)
 
 // onPython3 marks rs as code for another Python 3 (guardedRange.py3).
 func onPython3(rs []guardedRange) []guardedRange {

@@ -56,6 +56,7 @@ import (
 	"github.com/agentverify/agentverify/internal/testkit/modproxy"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pyright"
+	"github.com/agentverify/agentverify/lazyregexp"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -276,7 +277,7 @@ func (c *Case) modules(t testing.TB, sides ...map[string][]byte) {
 	}
 }
 
-var gosumPlaceholder = regexp.MustCompile(`\{\{gosum (\S+)\}\}\n?`)
+var gosumPlaceholder = lazyregexp.New(`\{\{gosum (\S+)\}\}\n?`)
 
 // diffFiles returns the changed files between the two trees.
 func diffFiles(base, head map[string][]byte) []*change.File {
@@ -315,7 +316,7 @@ func write(t testing.TB, dir string, files map[string][]byte) {
 	}
 }
 
-var wantComment = regexp.MustCompile(`(?://|;;|#)\s*want\s+(".*)$`)
+var wantComment = lazyregexp.New(`(?://|;;|#)\s*want\s+(".*)$`)
 
 func (c *Case) scanWants(t testing.TB, casePath, file string, data []byte) {
 	for i, line := range strings.Split(string(data), "\n") {

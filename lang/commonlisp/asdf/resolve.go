@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/agentverify/agentverify/lang/commonlisp/index"
 	"github.com/agentverify/agentverify/lang/commonlisp/reader"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // builtinSystems are the systems every SBCL with ASDF has without a source registry:
@@ -178,7 +178,7 @@ func systemFiles(a *ASD, name string) ([]string, string) {
 
 // definesPackage matches the start of a form that may define a package; files without
 // one are not read, which makes loading a dependency several times faster.
-var definesPackage = regexp.MustCompile(`(?i)\(\s*([a-z/-]*:{1,2})?def(ine-)?package\s`)
+var definesPackage = lazyregexp.New(`(?i)\(\s*([a-z/-]*:{1,2})?def(ine-)?package\s`)
 
 func readPackages(file string, opts reader.Options) ([]index.Package, string) {
 	src, err := os.ReadFile(file)

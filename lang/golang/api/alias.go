@@ -2,8 +2,9 @@ package api
 
 import (
 	"go/types"
-	"regexp"
 	"strings"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // moves is what the head of a package can see of types that moved: each package-level
@@ -54,7 +55,7 @@ func eachTypeName(pkg *types.Package, f func(*types.TypeName)) {
 	walk(pkg)
 }
 
-var changedFromTo = regexp.MustCompile(`^changed from (.+) to (.+)$`)
+var changedFromTo = lazyregexp.New(`^changed from (.+) to (.+)$`)
 
 // movedBehindAlias reports whether apidiff's detail about package pkgPath is a type that
 // only changed its name: "changed from X to Y" where, with the head's aliases spelled out,

@@ -1,8 +1,9 @@
 package modfetch
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // A failure is what the go command's message about a module says went wrong.
@@ -40,4 +41,4 @@ func classify(msg string) failure {
 
 // proxyNotFound matches a proxy's "not found" for a module's list, version or latest
 // version, over HTTP(S) or from a file-based proxy.
-var proxyNotFound = regexp.MustCompile(`reading \S+/@(v/\S*|latest): (404 Not Found|410 Gone|no such file or directory)`)
+var proxyNotFound = lazyregexp.New(`reading \S+/@(v/\S*|latest): (404 Not Found|410 Gone|no such file or directory)`)

@@ -9,12 +9,12 @@ import (
 	"go/token"
 	"go/types"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // deprecated reports each use in pkg of another package's API whose documentation has a
@@ -293,9 +293,9 @@ func deprecationNote(cg *ast.CommentGroup) string {
 var (
 	// reDocLink matches a doc link ("[io.ReadAll]", "[crypto/rand.Read]", "[Reader]") or
 	// a qualified name in the text ("io.SeekStart").
-	reDocLink   = regexp.MustCompile(`\[([\w./]+)\]|\b([a-z][a-z0-9]*(?:/[a-z0-9]+)*\.[A-Z]\w*(?:\.[A-Z]\w*)?)\b`)
-	reUseName   = regexp.MustCompile(`^Use \[?([A-Z]\w*(?:\.[A-Z]\w*)?)\]?`)
-	reSameThing = regexp.MustCompile(`(?:simply calls|is simply|is equivalent to|is the same as|is an alias (?:for|of))\s+\[?$`)
+	reDocLink   = lazyregexp.New(`\[([\w./]+)\]|\b([a-z][a-z0-9]*(?:/[a-z0-9]+)*\.[A-Z]\w*(?:\.[A-Z]\w*)?)\b`)
+	reUseName   = lazyregexp.New(`^Use \[?([A-Z]\w*(?:\.[A-Z]\w*)?)\]?`)
+	reSameThing = lazyregexp.New(`(?:simply calls|is simply|is equivalent to|is the same as|is an alias (?:for|of))\s+\[?$`)
 )
 
 // replacement fills the replacement of d (the standard-library symbol key of package pkg)
@@ -337,9 +337,9 @@ func replacement(d *stdDeprecation, pkg, key string, api *stdAPI) {
 }
 
 var (
-	reCueBefore = regexp.MustCompile(`(?i)\b(use|using|calls|simply|replaced by|in favor of|prefer|see|instead,?)\s+(the\s+)?(\w+\s+)?\[?$`)
-	reListed    = regexp.MustCompile(`^\]?,?\s*(and\s+|or\s+)?\[?$`)
-	reCueAfter  = regexp.MustCompile(`^\]?\S*\s+(instead|is (more|a more|a better|the) )`)
+	reCueBefore = lazyregexp.New(`(?i)\b(use|using|calls|simply|replaced by|in favor of|prefer|see|instead,?)\s+(the\s+)?(\w+\s+)?\[?$`)
+	reListed    = lazyregexp.New(`^\]?,?\s*(and\s+|or\s+)?\[?$`)
+	reCueAfter  = lazyregexp.New(`^\]?\S*\s+(instead|is (more|a more|a better|the) )`)
 )
 
 // proposed reports whether the note proposes the name at note[start:end] as what to use

@@ -7,19 +7,19 @@ import (
 	"go/token"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 var (
-	reImportCycle   = regexp.MustCompile(`^import cycle not allowed.*import stack: \[(.*)\]`)
-	reFoundPackages = regexp.MustCompile(`^found packages (\S+) \((\S+)\) and (\S+) \((\S+)\) in (.+)$`)
-	reBuildLine     = regexp.MustCompile(`^(\S+\.go): (parsing //go:build line: .*|multiple //go:build comments)$`)
-	reEmbedPattern  = regexp.MustCompile(`^pattern .*: (no matching files found|invalid pattern syntax|cannot embed .*)$`)
+	reImportCycle   = lazyregexp.New(`^import cycle not allowed.*import stack: \[(.*)\]`)
+	reFoundPackages = lazyregexp.New(`^found packages (\S+) \((\S+)\) and (\S+) \((\S+)\) in (.+)$`)
+	reBuildLine     = lazyregexp.New(`^(\S+\.go): (parsing //go:build line: .*|multiple //go:build comments)$`)
+	reEmbedPattern  = lazyregexp.New(`^pattern .*: (no matching files found|invalid pattern syntax|cannot embed .*)$`)
 )
 
 // packageBuildError reports a go list error about pkg as a whole at the place in a file

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lazyregexp"
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
 )
@@ -314,7 +314,7 @@ func (c *converter) moduleCache() string {
 	return c.unit.fetch.ModuleCache(c.pass.Context)
 }
 
-var goGetAdvice = regexp.MustCompile(`(?s)(;\s*to add it:.*|\n\s*go (get|mod download)[^\n]*)`)
+var goGetAdvice = lazyregexp.New(`(?s)(;\s*to add it:.*|\n\s*go (get|mod download)[^\n]*)`)
 
 // sanitize removes the toolchain's advice to fetch modules from a message.
 func sanitize(msg string) string {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // curated holds hints for names agents are known to invent, where the closest real name
@@ -111,7 +111,7 @@ func (c *converter) unknownMember(pkg *load.Package, e load.Error, x, name, why 
 	return f
 }
 
-var quotedPkg = regexp.MustCompile(`"(?:[^"]*/)?([^"/]+)"\.`)
+var quotedPkg = lazyregexp.New(`"(?:[^"]*/)?([^"/]+)"\.`)
 
 // unquotePkgs turns go/types' `*"sync".Map` (its spelling when two imported packages share
 // a name, such as sync and internal/sync) into `*sync.Map`.

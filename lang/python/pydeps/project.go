@@ -4,9 +4,10 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // Project is what a Python project declares about its dependencies.
@@ -139,7 +140,7 @@ func setupCfg(name, s string) []Requirement {
 	return out
 }
 
-var stringLiteral = regexp.MustCompile(`["']([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]'"]*\])?\s*(?:[<>=!~;@][^'"]*)?)["']`)
+var stringLiteral = lazyregexp.New(`["']([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]'"]*\])?\s*(?:[<>=!~;@][^'"]*)?)["']`)
 
 // setupPy returns the string literals of a setup.py that read as requirements.
 func setupPy(name, s string) []Requirement {

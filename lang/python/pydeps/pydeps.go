@@ -8,8 +8,9 @@ package pydeps
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // Requirement is one declared dependency.
@@ -75,7 +76,7 @@ func Declarations(p string, data []byte, read ReadFile) ([]Requirement, error) {
 	return ParseRequirements(p, data, read)
 }
 
-var separators = regexp.MustCompile(`[-_.]+`)
+var separators = lazyregexp.New(`[-_.]+`)
 
 // Normalize is PEP 503's normalised form of a distribution name: lower case, each run
 // of '-', '_' and '.' one '-'.

@@ -3,8 +3,9 @@ package pydeps
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // ReadFile reads a file of the project by its slash-separated path relative to the
@@ -16,10 +17,10 @@ type ReadFile func(name string) ([]byte, error)
 const maxIncludeDepth = 16
 
 // nameRe is a distribution name at the start of a requirement (PEP 508).
-var nameRe = regexp.MustCompile(`^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(.*)$`)
+var nameRe = lazyregexp.New(`^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(.*)$`)
 
 // eggRe finds the project name of a URL requirement (…#egg=name).
-var eggRe = regexp.MustCompile(`[#&]egg=([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)`)
+var eggRe = lazyregexp.New(`[#&]egg=([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)`)
 
 // ParseRequirements parses the requirements file name (pip's format) and, through
 // read, the files it includes with -r (their requirements count as declared) and -c

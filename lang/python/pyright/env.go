@@ -7,11 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // Project is what the project's own files say about how to check it.
@@ -126,12 +127,12 @@ func (p *Project) setConfig(cfg map[string]any) {
 
 // lineComment matches a // comment outside strings well enough for pyrightconfig.json,
 // which pyright reads as JSON with comments.
-var lineComment = regexp.MustCompile(`(?m)^\s*//.*$`)
+var lineComment = lazyregexp.New(`(?m)^\s*//.*$`)
 
 func stripJSONComments(data []byte) []byte { return lineComment.ReplaceAll(data, nil) }
 
 // specifier is one clause of a PEP 440 version specifier.
-var specifier = regexp.MustCompile(`^\s*(>=|~=|==|>)\s*(\d+)\.(\d+)`)
+var specifier = lazyregexp.New(`^\s*(>=|~=|==|>)\s*(\d+)\.(\d+)`)
 
 // Floor returns the lowest "major.minor" a requires-python specifier admits, from its
 // >=, ~=, == and > clauses; "" when it sets none.

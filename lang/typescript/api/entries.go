@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang/typescript/npm"
 	"github.com/agentverify/agentverify/lang/typescript/syntax"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // sourceExts are the extensions a module's source may have.
@@ -87,7 +87,7 @@ func exportTargets(raw json.RawMessage) []string {
 	return out
 }
 
-var builtDir = regexp.MustCompile(`^(dist|lib|build|out|esm|cjs|types)(/|$)`)
+var builtDir = lazyregexp.New(`^(dist|lib|build|out|esm|cjs|types)(/|$)`)
 
 // sources maps an entry path to the source files it stands for: itself, with a source
 // extension instead of its own (".d.ts", ".js" → ".ts"), and under src/ instead of a

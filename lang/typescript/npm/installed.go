@@ -6,8 +6,9 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // Installed reports whether package name is installed where Node would find it from a
@@ -75,16 +76,16 @@ func npmLocked(data []byte) map[string]bool {
 var (
 	// yarnEntry: `lodash@^4.17.21:`, `"@babel/core@^7.0.0", "@babel/core@^7.1.0":`,
 	// `"lodash@npm:^4.17.21":` (berry).
-	yarnEntry = regexp.MustCompile(`^"?(@?[^@"\s]+)@`)
+	yarnEntry = lazyregexp.New(`^"?(@?[^@"\s]+)@`)
 	// pnpmEntry: `  /lodash@4.17.21:`, `  lodash@4.17.21:`, `  '@babel/core@7.0.0':`, and
 	// importers' `      lodash:`.
-	pnpmEntry = regexp.MustCompile(`^\s+['"]?/?(@?[^@'"\s:/]+(?:/[^@'"\s:]+)?)(?:@|['"]?:)`)
+	pnpmEntry = lazyregexp.New(`^\s+['"]?/?(@?[^@'"\s:/]+(?:/[^@'"\s:]+)?)(?:@|['"]?:)`)
 	// bunEntry: `    "lodash": ["lodash@4.17.21", …]`.
-	bunEntry = regexp.MustCompile(`^\s+"(@?[^@"\s]+)": \[`)
+	bunEntry = lazyregexp.New(`^\s+"(@?[^@"\s]+)": \[`)
 )
 
 // lineLocked collects the package names of a line-oriented lock file.
-func lineLocked(data []byte, entry *regexp.Regexp) map[string]bool {
+func lineLocked(data []byte, entry *lazyregexp.Regexp) map[string]bool {
 	out := map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)

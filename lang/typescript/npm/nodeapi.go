@@ -3,9 +3,10 @@ package npm
 import (
 	"io/fs"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // Version is a Node version (major, minor, patch).
@@ -107,10 +108,10 @@ func NewNodeAPIs(fsys fs.FS, dir string) *NodeAPIs {
 
 // declared matches a JSDoc comment and the declaration it documents (inside a declare
 // module block every declaration is exported, with or without the keyword).
-var declared = regexp.MustCompile(`(?s)/\*\*((?:[^*]|\*[^/])*)\*/\s*(?:export\s+)?(?:declare\s+)?(?:function|const|let|var|class|namespace|interface|type|enum|abstract\s+class)\s+([A-Za-z_$][\w$]*)`)
+var declared = lazyregexp.New(`(?s)/\*\*((?:[^*]|\*[^/])*)\*/\s*(?:export\s+)?(?:declare\s+)?(?:function|const|let|var|class|namespace|interface|type|enum|abstract\s+class)\s+([A-Za-z_$][\w$]*)`)
 
 // since matches a @since tag's versions.
-var since = regexp.MustCompile(`@since\s+(v?\d+(?:\.\d+){0,2}(?:\s*,\s*v?\d+(?:\.\d+){0,2})*)`)
+var since = lazyregexp.New(`@since\s+(v?\d+(?:\.\d+){0,2}(?:\s*,\s*v?\d+(?:\.\d+){0,2})*)`)
 
 // Since returns the versions in which module mod's export name was added (several
 // when it was backported to older release lines), nil when the declarations do not

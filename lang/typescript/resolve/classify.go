@@ -2,11 +2,11 @@ package resolve
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/typescript/tsc"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // kinds maps the compiler's diagnostic codes to the shared vocabulary; any other error
@@ -41,9 +41,9 @@ var kinds = map[int]lang.Kind{
 }
 
 var (
-	quoted        = regexp.MustCompile(`'([^']+)'`)
-	tscDidYouMean = regexp.MustCompile(`Did you mean(?: to write)? '([^']+)'\?`)
-	onModule      = regexp.MustCompile(`on type 'typeof import\("([^"]+)"\)'`)
+	quoted        = lazyregexp.New(`'([^']+)'`)
+	tscDidYouMean = lazyregexp.New(`Did you mean(?: to write)? '([^']+)'\?`)
+	onModule      = lazyregexp.New(`on type 'typeof import\("([^"]+)"\)'`)
 )
 
 // classify turns one of the compiler's errors at a place of src into a problem.

@@ -7,17 +7,17 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/agentverify/agentverify/lang/typescript/tsc"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // suppression matches the compiler's suppression directives wherever they stand: the
 // compiler also honours one on the last line of a block comment with nothing before it
 // ("/*" on one line, " @ts-ignore */" on the next), so the comment's opening is not
 // part of the pattern. One inside a string is defused too, which changes no type.
-var suppression = regexp.MustCompile(`@ts-(ignore|expect-error|nocheck)\b`)
+var suppression = lazyregexp.New(`@ts-(ignore|expect-error|nocheck)\b`)
 
 // defused returns src with every suppression comment that base does not have on a line
 // of the same content made inert ("@ts-ignore" becomes "@ts_ignore", same length, so

@@ -5,9 +5,10 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // Diagnostic is one of the compiler's diagnostics.
@@ -43,8 +44,8 @@ func (t *Tool) Check(ctx context.Context, o Options) ([]Diagnostic, error) {
 }
 
 var (
-	located = regexp.MustCompile(`^(.+)\((\d+),(\d+)\): (error|warning|suggestion|message) TS(\d+): (.*)$`)
-	global  = regexp.MustCompile(`^(error|warning|suggestion|message) TS(\d+): (.*)$`)
+	located = lazyregexp.New(`^(.+)\((\d+),(\d+)\): (error|warning|suggestion|message) TS(\d+): (.*)$`)
+	global  = lazyregexp.New(`^(error|warning|suggestion|message) TS(\d+): (.*)$`)
 )
 
 // parseDiagnostics reads the compiler's --pretty false output: one line per diagnostic,
