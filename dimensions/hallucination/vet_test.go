@@ -74,6 +74,36 @@ func TestVetFactsFromUncheckedPackages(t *testing.T) {
 	}
 }
 
+// A package whose in-package test variant is checked beside it is vetted once, as go vet
+// does (through the test variant, which has all its files): its own finding is reported
+// once, and the facts it teaches its importers (a printf wrapper) still reach them.
+func TestVetTestVariantOnce(t *testing.T) {
+	files := map[string]string{
+		"go.mod":            "module example.com/m\n\ngo 1.24\n",
+		"logx/logx.go":      "package logx\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\n// Debugf logs.\nfunc Debugf(format string, args ...any) { fmt.Fprintf(os.Stderr, format, args...) }\n\nfunc warn(err error) { Debugf(\"%w\", err) }\n",
+		"logx/logx_test.go": "package logx\n\nimport \"testing\"\n\nfunc TestWarn(t *testing.T) { warn(nil) }\n",
+		"app/app.go":        "package app\n\nimport \"example.com/m/logx\"\n\nfunc Run(op string) { logx.Debugf(\"%d\", op) }\n",
+	}
+	root := writeTree(t, files)
+	var cf []*change.File
+	for _, p := range []string{"app/app.go", "logx/logx.go", "logx/logx_test.go"} {
+		cf = append(cf, change.NewFile(p, "", nil, []byte(files[p])))
+	}
+	set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true, Files: cf}
+	set.Sort()
+	fs, err := Dimension.Run(&check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Check, Languages: languages})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Rule+" "+f.Location.File)
+	}
+	if want := []string{"hallucination/vet-printf app/app.go", "hallucination/vet-printf logx/logx.go"}; !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
 // A diagnostic with one suggested fix carries it as the finding's fix, its edit in the
 // repository's coordinates; an in-memory edit is vetted as proposed, on the warm path too.
 func TestVetFixes(t *testing.T) {

@@ -10,9 +10,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentverify/agentverify/crash"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
 	"github.com/agentverify/agentverify/lang/golang/vet"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // converter turns the errors of a load into findings.
@@ -129,20 +131,44 @@ func (c *converter) findings() ([]lang.Problem, error) {
 	for _, pkg := range c.res.Packages {
 		c.imports(pkg)
 	}
+	// A package whose test variant is here too has its uses judged there (the same
+	// files, the same types); its own type errors are its own.
+	shadowed := testShadowed(c.res.Packages)
+	// The analyzers run beside the passes below (both only read the packages); their
+	// diagnostics are converted after them, which decide what vet repeats (tooNewAt).
+	order := dependencyOrder(c.res.Packages)
+	diags := make([][]vet.Diagnostic, len(order))
+	var vetErr error
+	var g crash.Group
+	g.Go(func() {
+		for i, pkg := range order {
+			if shadowed[pkg] && !importedWithin(pkg, c.res.Packages) {
+				continue
+			}
+			if diags[i], vetErr = c.vetDiagnostics(pkg, shadowed[pkg]); vetErr != nil {
+				return
+			}
+		}
+	})
 	for _, pkg := range c.res.Packages {
 		for _, e := range pkg.Errors {
 			c.loadError(pkg, e)
 		}
 		c.blankName(pkg)
-		c.tooNew(pkg)
 		c.embeds(pkg)
 		c.buildLines(pkg)
-		c.deprecated(pkg)
+		if !shadowed[pkg] {
+			c.tooNew(pkg)
+			c.deprecated(pkg)
+		}
 	}
-	for _, pkg := range dependencyOrder(c.res.Packages) {
-		c.vet(pkg, false)
+	if err := g.Wait(); err != nil {
+		panic(err) // an analyzer's panic: the engine reports where it happened
 	}
-	return c.out, cmp.Or(c.setup, c.err)
+	for i, pkg := range order {
+		c.addVet(pkg, diags[i])
+	}
+	return c.out, cmp.Or(c.setup, vetErr)
 }
 
 // pkg converts the errors of one package, for a load that streams its packages: its
@@ -339,12 +365,12 @@ func (c *converter) fallbackFile(pkg *load.Package) string {
 }
 
 var (
-	reUndefinedQualified = regexp.MustCompile(`^undefined: ([\pL_][\pL\pN_]*)\.([\pL_][\pL\pN_]*)`)
-	reUndefined          = regexp.MustCompile(`^undefined: ([\pL_][\pL\pN_]*)$`)
-	reMissingMember      = regexp.MustCompile(`^(.+)\.([\pL_][\pL\pN_]*) undefined \((.*)\)$`)
-	reWrongSignature     = regexp.MustCompile(`^(not enough arguments in call|too many arguments in call|not enough return values|too many return values|cannot use .* as .* value in (argument|return statement)|assignment mismatch: |.* \(no value\) used as value|cannot use .*\.\.\. in call to non-variadic|cannot use generic function .* without instantiation|not enough type arguments|too many type arguments|got \d+ type arguments?|.* is not a generic)`)
-	reExpectedPackage    = regexp.MustCompile(`^package \S+; expected package \S+$`)
-	reTooNew             = regexp.MustCompile(`requires go1\.\d+(\.\d+)? or later|requires go\d|\(-lang was set to go`)
+	reUndefinedQualified = lazyregexp.New(`^undefined: ([\pL_][\pL\pN_]*)\.([\pL_][\pL\pN_]*)`)
+	reUndefined          = lazyregexp.New(`^undefined: ([\pL_][\pL\pN_]*)$`)
+	reMissingMember      = lazyregexp.New(`^(.+)\.([\pL_][\pL\pN_]*) undefined \((.*)\)$`)
+	reWrongSignature     = lazyregexp.New(`^(not enough arguments in call|too many arguments in call|not enough return values|too many return values|cannot use .* as .* value in (argument|return statement)|assignment mismatch: |.* \(no value\) used as value|cannot use .*\.\.\. in call to non-variadic|cannot use generic function .* without instantiation|not enough type arguments|too many type arguments|got \d+ type arguments?|.* is not a generic)`)
+	reExpectedPackage    = lazyregexp.New(`^package \S+; expected package \S+$`)
+	reTooNew             = lazyregexp.New(`requires go1\.\d+(\.\d+)? or later|requires go\d|\(-lang was set to go`)
 )
 
 // classifyTypeError maps a go/types error message to a rule, message and suggestion. The

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -33,18 +34,33 @@ var unsafeFixes = map[string]bool{"unreachable": true}
 // of its types is an invalid recursive type: structtag then recurses without end
 // (go/types' test data), which no recover can catch.
 func (c *converter) vet(pkg *load.Package, factsOnly bool) {
-	ill := illTyped(pkg)
-	if pkg.Types == nil || pkg.Info == nil || c.err != nil || ill && factsOnly || !c.inRepo(pkg) {
+	if c.err != nil {
 		return
 	}
-	suite := c.vetSuite(pkg, ill, factsOnly)
-	vp := c.vetPackage(pkg)
-	vp.IllTyped = ill
-	diags, err := vet.Run(vp, suite, c.facts)
+	diags, err := c.vetDiagnostics(pkg, factsOnly)
 	if err != nil {
 		c.err = err
 		return
 	}
+	c.addVet(pkg, diags)
+}
+
+// vetDiagnostics runs the analyzers over pkg and returns their diagnostics. It reads
+// the converter's configuration and facts, never its findings, so it may run beside the
+// converter's other passes over the same packages.
+func (c *converter) vetDiagnostics(pkg *load.Package, factsOnly bool) ([]vet.Diagnostic, error) {
+	ill := illTyped(pkg)
+	if pkg.Types == nil || pkg.Info == nil || ill && factsOnly || !c.inRepo(pkg) {
+		return nil, nil
+	}
+	suite := c.vetSuite(pkg, ill, factsOnly)
+	vp := c.vetPackage(pkg)
+	vp.IllTyped = ill
+	return vet.Run(vp, suite, c.facts)
+}
+
+// addVet reports the diagnostics of pkg's analyzers.
+func (c *converter) addVet(pkg *load.Package, diags []vet.Diagnostic) {
 	for _, d := range diags {
 		if p, ok := c.vetProblem(pkg, d); ok {
 			c.add(p)
@@ -362,4 +378,50 @@ func variantRank(p *load.Package) int {
 		return 2
 	}
 	return 1
+}
+
+// testShadowed returns the packages of pkgs whose in-package test variant is in pkgs
+// too, with every file of the package: as go vet does, the analyzers report on the test
+// variant only (a superset of the package's files, checked with the same types), so the
+// package's own files are not analysed twice.
+func testShadowed(pkgs []*load.Package) map[*load.Package]bool {
+	out := map[*load.Package]bool{}
+	for _, p := range pkgs {
+		if variantRank(p) != 0 {
+			continue
+		}
+		for _, q := range pkgs {
+			if q.PkgPath == p.PkgPath && variantRank(q) == 1 && subset(p.Files, q.Files) {
+				out[p] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// importedWithin reports whether another package of pkgs imports p: a shadowed package
+// still gives its importers its facts (printf wrappers, functions that never return).
+func importedWithin(p *load.Package, pkgs []*load.Package) bool {
+	for _, q := range pkgs {
+		if q.PkgPath == p.PkgPath || q.Types == nil {
+			continue
+		}
+		for _, ip := range q.Types.Imports() {
+			if ip.Path() == p.PkgPath {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// subset reports whether every element of a is in b.
+func subset(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,41 @@
+package resolve
+
+import (
+	"testing"
+
+	"github.com/agentverify/agentverify/lang/golang/load"
+)
+
+// Only a plain package whose in-package test variant has all its files is shadowed; an
+// external test package or a variant missing one of its files shadows nothing.
+func TestTestShadowed(t *testing.T) {
+	pkg := func(id, path, name string, files ...string) *load.Package {
+		return &load.Package{ID: id, PkgPath: path, Name: name, Files: files}
+	}
+	plain := pkg("m/a", "m/a", "a", "a.go", "b.go")
+	variant := pkg("m/a [m/a.test]", "m/a", "a", "a.go", "b.go", "a_test.go")
+	xtest := pkg("m/a_test [m/a.test]", "m/a_test", "a_test", "x_test.go")
+	partial := pkg("m/c [m/c.test]", "m/c", "c", "c_test.go")
+	plainC := pkg("m/c", "m/c", "c", "c.go")
+	other := pkg("m/b", "m/b", "b", "b.go")
+	for _, tc := range []struct {
+		name string
+		pkgs []*load.Package
+		want []*load.Package
+	}{
+		{"variant with every file", []*load.Package{plain, variant, xtest}, []*load.Package{plain}},
+		{"no variant", []*load.Package{plain, other}, nil},
+		{"external tests only", []*load.Package{plain, xtest}, nil},
+		{"variant missing a file", []*load.Package{plainC, partial}, nil},
+	} {
+		got := testShadowed(tc.pkgs)
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: %d shadowed, want %d", tc.name, len(got), len(tc.want))
+		}
+		for _, p := range tc.want {
+			if !got[p] {
+				t.Errorf("%s: %s not shadowed", tc.name, p.ID)
+			}
+		}
+	}
+}
