@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify"
+	"github.com/agentverify/agentverify/change/editset"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
@@ -64,6 +65,28 @@ func BenchmarkDiffSettlesPreexistingError(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		rep, err := (&agentverify.Checker{}).Check(ctx, agentverify.Request{Dir: r.Dir})
+		if err != nil || rep.Status != report.Passed {
+			b.Fatalf("%v: status %v, want passed", err, rep.Status)
+		}
+	}
+}
+
+// BenchmarkWarmEdit is one proposed edit through a long-lived Checker, as the shared
+// server answers a hook: the edited package and its test variant re-checked warm, go vet's
+// analyzers once over the test variant, the other dimensions beside them.
+func BenchmarkWarmEdit(b *testing.B) {
+	files := testrepo.Module(150, 1000)
+	files["p75/p75_test.go"] = "package p75\n\nimport \"testing\"\n\nfunc TestF1(t *testing.T) {\n\tif F1(\"x\") == \"\" {\n\t\tt.Log(\"empty\")\n\t}\n}\n"
+	r := testrepo.New(b, files)
+	c := agentverify.NewChecker()
+	ctx := context.Background()
+	req := agentverify.Request{Dir: r.Dir, Source: agentverify.Edits, Edits: []editset.Edit{{Path: "p75/p.go", Content: []byte(files["p75/p.go"] + "\n// Extra is new.\nfunc Extra() string { return F1(\"x\") }\n")}}}
+	if _, err := c.Check(ctx, req); err != nil { // the cold load, kept by c
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		rep, err := c.Check(ctx, req)
 		if err != nil || rep.Status != report.Passed {
 			b.Fatalf("%v: status %v, want passed", err, rep.Status)
 		}

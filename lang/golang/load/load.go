@@ -12,7 +12,6 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -21,6 +20,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // ErrorKind says where an error comes from.
@@ -542,7 +543,7 @@ func listErr(e packages.Error, dir string) Error {
 	return Error{Kind: kind, Pos: parsePos(e.Pos, dir), Msg: msg}
 }
 
-var posInMsg = regexp.MustCompile(`(?s)^(\S+\.go:\d+:\d+): (.*)$`)
+var posInMsg = lazyregexp.New(`(?s)^(\S+\.go:\d+:\d+): (.*)$`)
 
 func parsePos(s, dir string) token.Position {
 	if s == "" || s == "-" {
@@ -611,7 +612,7 @@ func modHash(dir string, overlay map[string][]byte) [32]byte {
 }
 
 // parseFiles parses the files of a package for the warm path, recording syntax errors.
-func parseFiles(fset *token.FileSet, files []string, overlay map[string][]byte) ([]*ast.File, []Error, error) {
+func parseFiles(fset *token.FileSet, files []string, overlay map[string][]byte, cache *parseCache) ([]*ast.File, []Error, error) {
 	syntax := make([]*ast.File, 0, len(files))
 	var errs []Error
 	for _, name := range files {
@@ -619,20 +620,32 @@ func parseFiles(fset *token.FileSet, files []string, overlay map[string][]byte) 
 		if err != nil {
 			return nil, nil, err
 		}
-		f, err := parser.ParseFile(fset, name, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
-		var list scanner.ErrorList
-		if errors.As(err, &list) {
-			for _, e := range list {
-				errs = append(errs, Error{Kind: ParseError, Pos: e.Pos, Msg: e.Msg})
-			}
-		} else if err != nil {
-			return nil, nil, err
+		var f *ast.File
+		var ferrs []Error
+		if cache != nil {
+			f, ferrs = cache.parse(fset, name, src)
+		} else {
+			f, ferrs = parseOne(fset, name, src)
 		}
+		errs = append(errs, ferrs...)
 		if f != nil {
 			syntax = append(syntax, f)
 		}
 	}
 	return syntax, errs, nil
+}
+
+// parseOne parses one file with its comments, reporting every syntax error.
+func parseOne(fset *token.FileSet, name string, src []byte) (*ast.File, []Error) {
+	f, err := parser.ParseFile(fset, name, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+	var errs []Error
+	var list scanner.ErrorList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			errs = append(errs, Error{Kind: ParseError, Pos: e.Pos, Msg: e.Msg})
+		}
+	}
+	return f, errs
 }
 
 // MemoKey is the key under which the dimensions of one verification share a Loader in

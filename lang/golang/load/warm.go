@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/agentverify/agentverify/crash"
 )
 
 // snapshot is what a cold load of a module leaves for later checks.
@@ -36,6 +38,7 @@ type snapshot struct {
 	env    []string
 	stamps *stampCache
 	loaded time.Time
+	parses parseCache // the syntax of the files re-checked
 }
 
 // pkgState is one loaded package variant, enough to re-type-check it alone.
@@ -142,21 +145,39 @@ func (s *snapshot) warm(ctx context.Context, req Request) (*Result, bool, error)
 	if !ok {
 		return nil, false, nil
 	}
+	// Whether a package is stale through an import depends only on which packages come
+	// before it in order, all of them re-checked with new types: decided first, so the
+	// re-checks can run in waves.
+	before := map[string]*types.Package{}
+	for _, st := range order {
+		if staleThrough(st, before) {
+			return nil, false, nil
+		}
+		before[st.id] = types.NewPackage(st.pkgPath, st.name)
+	}
 	res := &Result{Module: s.module, Fset: s.fset, Warm: true}
 	fresh := map[string]*types.Package{}
-	for _, st := range order {
+	for _, wave := range waves(order) {
 		if err := ctx.Err(); err != nil {
 			return nil, false, err
 		}
-		if staleThrough(st, fresh) {
-			return nil, false, nil
+		pkgs := make([]*Package, len(wave))
+		oks := make([]bool, len(wave))
+		errs := make([]error, len(wave))
+		var g crash.Group
+		for i, st := range wave {
+			g.Go(func() { pkgs[i], oks[i], errs[i] = s.recheck(st, files[st], req.Overlay, fresh) })
 		}
-		pkg, ok, err := s.recheck(st, files[st], req.Overlay, fresh)
-		if err != nil || !ok {
+		if err := g.Wait(); err != nil {
 			return nil, false, err
 		}
-		fresh[st.id] = pkg.Types
-		res.Packages = append(res.Packages, pkg)
+		for i, st := range wave {
+			if errs[i] != nil || !oks[i] {
+				return nil, false, errs[i]
+			}
+			fresh[st.id] = pkgs[i].Types
+			res.Packages = append(res.Packages, pkgs[i])
+		}
 	}
 	sortPackages(res.Packages)
 	return res, true, nil
@@ -244,8 +265,31 @@ func importOrder(states []*pkgState) ([]*pkgState, bool) {
 	return order, true
 }
 
+// waves splits order (each state after the states it imports) into runs of states that
+// import none of each other, to re-check side by side: a package and its test variant
+// are one wave, their external tests the next. Each wave only reads the map of the
+// packages re-checked before it.
+func waves(order []*pkgState) [][]*pkgState {
+	level := map[string]int{}
+	var out [][]*pkgState
+	for _, st := range order {
+		l := 0
+		for _, im := range st.imports {
+			if dl, ok := level[im.ID]; ok && im.ID != st.id {
+				l = max(l, dl+1)
+			}
+		}
+		level[st.id] = l
+		for len(out) <= l {
+			out = append(out, nil)
+		}
+		out[l] = append(out[l], st)
+	}
+	return out
+}
+
 func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]byte, fresh map[string]*types.Package) (*Package, bool, error) {
-	syntax, errs, err := parseFiles(s.fset, files, overlay)
+	syntax, errs, err := parseFiles(s.fset, files, overlay, &s.parses)
 	if err != nil {
 		return nil, false, nil // a file vanished: let go list say what the package is now
 	}
