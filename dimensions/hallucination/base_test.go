@@ -72,3 +72,39 @@ func TestBaseViewIsWarm(t *testing.T) {
 		})
 	}
 }
+
+// A finding on an unchanged line that needs the facts of another changed package (a
+// printf wrapper) is settled at the base: the base-view pass re-checks the package of
+// the finding and the changed packages it imports, and nothing else.
+func TestBaseViewKeepsImportedFacts(t *testing.T) {
+	const goMod = "module example.com/m\n\ngo 1.22\n"
+	logx := "package logx\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\n// Debugf logs.\nfunc Debugf(format string, args ...any) { fmt.Fprintf(os.Stderr, format, args...) }\n"
+	app := "package app\n\nimport \"example.com/m/logx\"\n\n// Run runs.\nfunc Run(op string) { logx.Debugf(\"%d\", op) }\n"
+	r := testrepo.New(t, map[string]string{"go.mod": goMod, "logx/logx.go": logx, "app/app.go": app, "other/o.go": "package other\n"})
+	r.Write(map[string]string{
+		"logx/logx.go": logx + "\n// Infof logs too.\nfunc Infof(format string, args ...any) { Debugf(format, args...) }\n",
+		"app/app.go":   app + "\n// Stop stops.\nfunc Stop() {}\n",
+		"other/o.go":   "package other\n\n// X is new.\nvar X = 1\n",
+	})
+	repo, err := gitchange.Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := repo.WorkingTree(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Diff,
+		Languages: languages, Files: check.NewFiles(languages), Memo: check.NewMemo()}
+	dims := []*check.Dimension{Dimension}
+	head := engine.Run(pass.Context, pass, dims, engine.Options{})
+	if len(head[0].Findings) != 1 || head[0].Findings[0].Rule != "hallucination/vet-printf" {
+		t.Fatalf("head findings: %+v", head[0].Findings)
+	}
+	out := engine.ConfirmAtBase(pass.Context, pass, dims, head, engine.Options{}, nil)
+	for _, f := range out[0].Findings {
+		if pass.Keep(f) {
+			t.Errorf("a finding the base has is reported as new: %s %s", f.Location.File, f.Message)
+		}
+	}
+}

@@ -173,6 +173,7 @@ func run(p *lang.Request, loader *load.Loader, fetcher *modfetch.Fetcher, mods *
 	for d, u := range units {
 		u.fetch, u.mods = fetcher, mods.state(set, d)
 		if inFocus(p, u) {
+			narrowToFocus(p, head, u)
 			dirs = append(dirs, d)
 		}
 	}

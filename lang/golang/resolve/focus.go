@@ -1,0 +1,119 @@
+package resolve
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/lang"
+)
+
+// narrowToFocus keeps, for a base-view pass (design.md §5: it learns which findings of
+// the focus files the base already had), only the changed packages that can produce
+// them: the packages of the focus files, and the changed packages of the module they
+// import, directly or not, whose facts (a printf wrapper) their analyzers learn. A
+// hundred-file change with findings in three packages re-checks those, not the
+// hundred: the other changed files still enter the check as the base has them, through
+// the overlay of what the packages kept import. Outside a module, or when the module
+// path cannot be read, u is left whole.
+func narrowToFocus(p *lang.Request, head fs.FS, u *unit) {
+	if p.Focus == nil || !u.inModule {
+		return
+	}
+	modPath := modulePath(head, u.dir)
+	if modPath == "" {
+		return
+	}
+	changed := map[string]bool{}
+	for _, f := range u.goFiles {
+		changed[path.Dir(f.Path)] = true
+	}
+	for d := range u.goneDirs {
+		changed[d] = true
+	}
+	need := map[string]bool{}
+	var queue []string
+	for f := range p.Focus {
+		if d := path.Dir(f); changed[d] && !need[d] {
+			need[d] = true
+			queue = append(queue, d)
+		}
+	}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		for _, imp := range dirImports(head, d) {
+			rel, ok := strings.CutPrefix(imp, modPath)
+			if !ok || rel != "" && !strings.HasPrefix(rel, "/") {
+				continue
+			}
+			id := path.Join(u.dir, strings.TrimPrefix(rel, "/"))
+			if changed[id] && !need[id] {
+				need[id] = true
+				queue = append(queue, id)
+			}
+		}
+	}
+	u.goFiles = keepIn(u.goFiles, need)
+	u.asmFiles = keepIn(u.asmFiles, need)
+	for d := range u.goneDirs {
+		if !need[d] {
+			delete(u.goneDirs, d)
+		}
+	}
+}
+
+// keepIn returns the files of fs whose directory is in dirs.
+func keepIn(files []*change.File, dirs map[string]bool) []*change.File {
+	var out []*change.File
+	for _, f := range files {
+		if dirs[path.Dir(f.Path)] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// modulePath reads the module path of the go.mod in dir of the tree, or "".
+func modulePath(tree fs.FS, dir string) string {
+	data, err := fs.ReadFile(tree, path.Join(dir, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	return modfile.ModulePath(data)
+}
+
+// dirImports returns the import paths of the Go files of dir in the tree, tests
+// included; a file that does not parse gives what it could.
+func dirImports(tree fs.FS, dir string) []string {
+	ents, err := fs.ReadDir(tree, dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		src, err := fs.ReadFile(tree, path.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		f, _ := parser.ParseFile(token.NewFileSet(), e.Name(), src, parser.ImportsOnly)
+		if f == nil {
+			continue
+		}
+		for _, spec := range f.Imports {
+			if ip, err := strconv.Unquote(spec.Path.Value); err == nil {
+				out = append(out, ip)
+			}
+		}
+	}
+	return out
+}
