@@ -37,29 +37,13 @@ func narrowToFocus(p *lang.Request, head fs.FS, u *unit) {
 	for d := range u.goneDirs {
 		changed[d] = true
 	}
-	need := map[string]bool{}
-	var queue []string
-	for f := range p.Focus {
-		if d := path.Dir(f); changed[d] && !need[d] {
-			need[d] = true
-			queue = append(queue, d)
+	need := focusDirs(head, p.Focus, changed, func(imp string) string {
+		rel, ok := strings.CutPrefix(imp, modPath)
+		if !ok || rel != "" && !strings.HasPrefix(rel, "/") {
+			return ""
 		}
-	}
-	for len(queue) > 0 {
-		d := queue[0]
-		queue = queue[1:]
-		for _, imp := range dirImports(head, d) {
-			rel, ok := strings.CutPrefix(imp, modPath)
-			if !ok || rel != "" && !strings.HasPrefix(rel, "/") {
-				continue
-			}
-			id := path.Join(u.dir, strings.TrimPrefix(rel, "/"))
-			if changed[id] && !need[id] {
-				need[id] = true
-				queue = append(queue, id)
-			}
-		}
-	}
+		return path.Join(u.dir, strings.TrimPrefix(rel, "/"))
+	})
 	u.goFiles = keepIn(u.goFiles, need)
 	u.asmFiles = keepIn(u.asmFiles, need)
 	for d := range u.goneDirs {
@@ -67,6 +51,31 @@ func narrowToFocus(p *lang.Request, head fs.FS, u *unit) {
 			delete(u.goneDirs, d)
 		}
 	}
+}
+
+// focusDirs returns the changed directories of the focus files and those their packages
+// import through changed directories; dirOf maps an import path to its directory in the
+// module, or "".
+func focusDirs(head fs.FS, focus, changed map[string]bool, dirOf func(string) string) map[string]bool {
+	need := map[string]bool{}
+	var queue []string
+	add := func(d string) {
+		if d != "" && changed[d] && !need[d] {
+			need[d] = true
+			queue = append(queue, d)
+		}
+	}
+	for f := range focus {
+		add(path.Dir(f))
+	}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		for _, imp := range dirImports(head, d) {
+			add(dirOf(imp))
+		}
+	}
+	return need
 }
 
 // keepIn returns the files of fs whose directory is in dirs.
