@@ -14,7 +14,10 @@
 // repository check is cold and the second replays; the first whole-repository runs of
 // agentverify and go vet are each on a fresh copy of the repository (a new path, so
 // neither has results of the module's own packages cached), and the table gives their
-// ratio beside the ratio to a second, cached go vet. It is a program, not a test, so that
+// ratio beside the ratio to a second, cached go vet. A second table states each goal of
+// the issues (#28, #29) as a ratio of two numbers of this run: a one-file diff against go
+// vet of its package, a 100-file diff against a first whole check (and its peak against
+// 250 MiB), every hook's and a served diff --staged's p50 against 100 ms. It is a program, not a test, so that
 // `go test ./...` never pays for it.
 package main
 
@@ -135,7 +138,7 @@ func run(module string, hooks int, keep, hooksOnly bool) error {
 	t := &table{}
 	fmt.Printf("## %s on %s/%s, %d CPUs, %s\n\n", module, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), goVersion())
 	if !hooksOnly {
-		if err := diffs(t, repo, av, cacheEnv, files); err != nil {
+		if err := diffs(t, repo, av, cacheEnv, files, hooks); err != nil {
 			return err
 		}
 		if err := wholeRepo(t, repo, av, cacheEnv); err != nil {
@@ -236,7 +239,7 @@ func edit(repo string, files []string) (func() error, error) {
 	}, nil
 }
 
-func diffs(t *table, repo, av string, env []string, files []string) error {
+func diffs(t *table, repo, av string, env []string, files []string, hooks int) error {
 	for _, n := range []int{1, 100} {
 		// Spread the 100 files over the repository, as a refactoring would.
 		picked := make([]string, 0, n)
@@ -252,6 +255,9 @@ func diffs(t *table, repo, av string, env []string, files []string) error {
 		noServer := append(env[:len(env):len(env)], "AGENTVERIFY_NO_SERVER=1")
 		r, _, err := timed(repo, noServer, nil, av, "diff", "--quiet")
 		t.add(scenario, "agentverify", r, err)
+		if err == nil {
+			t.keep(fmt.Sprintf("diff%d", n), r)
+		}
 		if lint, err := exec.LookPath("golangci-lint"); err == nil {
 			r, _, err := timed(repo, nil, nil, lint, "run", "--new-from-rev", "HEAD", "./...")
 			t.add(scenario, "golangci-lint --new-from-rev HEAD", r, err)
@@ -259,11 +265,46 @@ func diffs(t *table, repo, av string, env []string, files []string) error {
 		if n == 1 {
 			r, _, err := timed(repo, nil, nil, "go", "vet", "./"+filepath.ToSlash(filepath.Dir(picked[0])))
 			t.add(scenario, "go vet of the one package", r, err)
+			if err == nil {
+				t.keep("vet1", r)
+			}
+			if err := stagedRuns(t, repo, av, env, picked[0], hooks); err != nil {
+				return err
+			}
 		}
 		if err := restore(); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// stagedRuns times `diff --staged`, as a pre-commit hook runs it on every commit, of the
+// one-file edit staged, each a new process through the shared server (whose first run
+// starts it).
+func stagedRuns(t *table, repo, av string, env []string, file string, n int) error {
+	if n < 2 {
+		return nil
+	}
+	if _, err := must(repo, nil, "git", "add", "--", file); err != nil {
+		return err
+	}
+	defer must(repo, nil, "git", "reset", "-q", "--", file)
+	var walls []time.Duration
+	for range n {
+		r, _, err := timed(repo, env, nil, av, "diff", "--staged", "--quiet")
+		if err != nil {
+			t.add("1-file change staged, `diff --staged`, shared server", "agentverify", r, err)
+			return nil
+		}
+		walls = append(walls, r.wall)
+	}
+	rest := walls[1:]
+	sort.Slice(rest, func(i, j int) bool { return rest[i] < rest[j] })
+	p50 := rest[len(rest)/2]
+	t.rows = append(t.rows, row{"1-file change staged, `diff --staged` (new process each), shared server", "agentverify",
+		fmt.Sprintf("first %d ms, then p50 %d ms, p95 %d ms (%d runs)", walls[0].Milliseconds(), p50.Milliseconds(), rest[min(len(rest)-1, len(rest)*95/100)].Milliseconds(), len(rest))})
+	t.latencyGoal("`diff --staged` through the shared server", "#29", p50, 100)
 	return nil
 }
 
@@ -283,6 +324,9 @@ func wholeRepo(t *table, repo, av string, env []string) error {
 	defer os.RemoveAll(first)
 	firstCheck, _, err := timed(first, env, nil, av, "check", ".", "--quiet")
 	t.add(scenario, "agentverify, first run (fresh copy)", firstCheck, err)
+	if err == nil {
+		t.keep("check1", firstCheck)
+	}
 	r, _, err := timed(first, env, nil, av, "check", ".", "--quiet")
 	t.add(scenario, "agentverify, second run (replay)", r, err)
 	r, _, err = timed(first, env, nil, av, "check", ".", "--quiet", "--no-cache")
@@ -375,6 +419,9 @@ func hookRuns(t *table, how, repo, av string, env []string, file string, n int) 
 	t.rows = append(t.rows, row{"one agent edit, `hook claude` (new process each), " + how, "agentverify",
 		fmt.Sprintf("first %d ms, then p50 %d ms, p95 %d ms (%d runs; last %d MiB)",
 			first.Milliseconds(), p(0.5).Milliseconds(), p(0.95).Milliseconds(), len(rest), last.rssKiB/1024)})
+	if how == "shared server" {
+		t.latencyGoal("`hook claude` through the shared server", "#28", p(0.5), 100)
+	}
 	return nil
 }
 
@@ -405,6 +452,7 @@ func agentRuns(t *table, agent, repo, av string, env []string, file string, n in
 	p := func(q float64) time.Duration { return rest[min(len(rest)-1, int(q*float64(len(rest))))] }
 	t.rows = append(t.rows, row{"one agent edit, `hook " + agent + "` (new process each), shared server", "agentverify",
 		fmt.Sprintf("first %d ms, then p50 %d ms, p95 %d ms (%d runs)", walls[0].Milliseconds(), p(0.5).Milliseconds(), p(0.95).Milliseconds(), len(rest))})
+	t.latencyGoal("`hook "+agent+"` through the shared server", "#28", p(0.5), 100)
 	return nil
 }
 
@@ -455,7 +503,48 @@ func agentPayload(agent, repo, abs, rel, old string) ([]byte, error) {
 
 type row struct{ scenario, tool, value string }
 
-type table struct{ rows []row }
+// table holds the rows of the results table, the results the goals compare, and the
+// goals' rows.
+type table struct {
+	rows  []row
+	kept  map[string]result
+	goals []row
+}
+
+// keep remembers r under name for a goal.
+func (t *table) keep(name string, r result) {
+	if t.kept == nil {
+		t.kept = map[string]result{}
+	}
+	t.kept[name] = r
+}
+
+// goal adds a goal's row: what, the issue that sets it, the measured value against its
+// reference, and whether the ratio is within limit.
+func (t *table) goal(what, issue, measured string, ratio, limit float64) {
+	met := "met"
+	if ratio > limit {
+		met = "not met"
+	}
+	t.goals = append(t.goals, row{what + " (" + issue + ")", measured, fmt.Sprintf("%.2f (goal ≤ %.2f): %s", ratio, limit, met)})
+}
+
+// goalOf compares two kept results on wall and CPU time.
+func (t *table) goalOf(what, issue, a, b string) {
+	ra, oka := t.kept[a]
+	rb, okb := t.kept[b]
+	if !oka || !okb || rb.wall <= 0 || rb.cpu <= 0 {
+		return
+	}
+	t.goal(what+", wall", issue, fmt.Sprintf("%.2f s against %.2f s", ra.wall.Seconds(), rb.wall.Seconds()), ra.wall.Seconds()/rb.wall.Seconds(), 1)
+	t.goal(what+", CPU", issue, fmt.Sprintf("%.2f s against %.2f s", ra.cpu.Seconds(), rb.cpu.Seconds()), ra.cpu.Seconds()/rb.cpu.Seconds(), 1)
+}
+
+// latencyGoal compares a p50 with a budget in milliseconds.
+func (t *table) latencyGoal(what, issue string, p50 time.Duration, budgetMS float64) {
+	ms := float64(p50.Microseconds()) / 1000
+	t.goal(what+", p50", issue, fmt.Sprintf("%.0f ms against %.0f ms", ms, budgetMS), ms/budgetMS, 1)
+}
 
 func (t *table) add(scenario, tool string, r result, err error) {
 	v := r.String()
@@ -478,6 +567,21 @@ func (t *table) print() {
 	fmt.Println("| scenario | tool | wall, CPU, peak RSS |")
 	fmt.Println("|---|---|---|")
 	for _, r := range t.rows {
+		fmt.Printf("| %s | %s | %s |\n", r.scenario, r.tool, r.value)
+	}
+	t.goalOf("one-file `diff` against `go vet` of the package", "#29", "diff1", "vet1")
+	t.goalOf("100-file `diff` against a first whole `check`", "#29", "diff100", "check1")
+	if d, ok := t.kept["diff100"]; ok {
+		mib := float64(d.rssKiB) / 1024
+		t.goal("100-file `diff`, peak memory", "#29", fmt.Sprintf("%.0f MiB against 250 MiB", mib), mib/250, 1)
+	}
+	if len(t.goals) == 0 {
+		return
+	}
+	fmt.Println()
+	fmt.Println("| goal | measured | ratio |")
+	fmt.Println("|---|---|---|")
+	for _, r := range t.goals {
 		fmt.Printf("| %s | %s | %s |\n", r.scenario, r.tool, r.value)
 	}
 }
