@@ -301,3 +301,37 @@ func TestTrustedRemembersCache(t *testing.T) {
 		t.Fatalf("after cleaning: Trusted = %v, .mod present: %v; want the cache looked at again", err, exists(mod))
 	}
 }
+
+// A module graph already in the cache the environment or the go env file names is found
+// without running the go command at all; a guess that finds nothing asks go env.
+func TestTrustedFastPathRunsNoGoCommand(t *testing.T) {
+	p := modproxy.New(t, libV1)
+	ctx := context.Background()
+	sum := p.GoSum("example.com/lib@v1.0.0")
+	e := env(t, "GOPROXY="+p.FileURL(), "GOSUMDB=off")
+	dir := moduleDir(t, mainMod, sum)
+	if err := New(e).Trusted(ctx, dir, []byte(mainMod), []byte(sum)); err != nil { // downloads
+		t.Fatal(err)
+	}
+	goenv := filepath.Join(t.TempDir(), "env")
+	if err := os.WriteFile(goenv, []byte("GOMODCACHE="+cacheOf(e)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, vars := range map[string][]string{
+		"environment":     e,
+		"go env -w file": append(e[:len(e):len(e)], "GOMODCACHE=", "GOENV="+goenv),
+	} {
+		f := New(vars)
+		if err := f.Trusted(ctx, dir, []byte(mainMod), []byte(sum)); err != nil {
+			t.Fatal(err)
+		}
+		if f.set != (settings{}) || f.setErr != nil {
+			t.Errorf("%s: go env ran (%+v, %v) though the cache it names holds the graph", name, f.set, f.setErr)
+		}
+	}
+	f := New(append(e[:len(e):len(e)], "GOMODCACHE=", "GOENV=off", "GOPATH="+t.TempDir()))
+	_ = f.Trusted(ctx, dir, []byte(mainMod), []byte(sum))
+	if f.set == (settings{}) && f.setErr == nil {
+		t.Error("a guess that finds nothing did not ask go env")
+	}
+}
