@@ -318,7 +318,7 @@ func TestTrustedFastPathRunsNoGoCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, vars := range map[string][]string{
-		"environment":     e,
+		"environment":    e,
 		"go env -w file": append(e[:len(e):len(e)], "GOMODCACHE=", "GOENV="+goenv),
 	} {
 		f := New(vars)
