@@ -46,7 +46,10 @@ func tscStep(j *job) ([]lang.Problem, error) {
 	if err != nil {
 		return nil, &lang.SetupError{Err: err}
 	}
-	content, vouched := j.content()
+	content, vouched, err := j.content()
+	if err != nil {
+		return nil, err
+	}
 	var typed, plain []*group
 	for _, g := range groups {
 		if g.plain || len(g.weak) > 0 || g.dependent { // the language server reads the head's configuration; it checks open files
