@@ -128,20 +128,7 @@ declare module "*";`, gone: []string{"export function invented(): void;", `decla
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := string(out)
-			if len(got) != len(tt.head) || strings.Count(got, "\n") != strings.Count(tt.head, "\n") {
-				t.Fatalf("positions moved:\n%s", got)
-			}
-			for _, g := range tt.gone {
-				if strings.Contains(got, g) {
-					t.Errorf("%q not blanked:\n%s", g, got)
-				}
-			}
-			for _, k := range tt.kept {
-				if !strings.Contains(got, k) {
-					t.Errorf("%q blanked:\n%s", k, got)
-				}
-			}
+			checkBlanked(t, tt.head, string(out), tt.gone, tt.kept)
 			var names []string
 			for _, v := range vs {
 				names = append(names, v.module+v.global)
@@ -150,6 +137,25 @@ declare module "*";`, gone: []string{"export function invented(): void;", `decla
 				t.Errorf("vouches %q, want %q", names, tt.vouch)
 			}
 		})
+	}
+}
+
+// checkBlanked checks that got is src with the texts gone blanked and those kept not,
+// positions held.
+func checkBlanked(t *testing.T, src, got string, gone, kept []string) {
+	t.Helper()
+	if len(got) != len(src) || strings.Count(got, "\n") != strings.Count(src, "\n") {
+		t.Fatalf("positions moved:\n%s", got)
+	}
+	for _, g := range gone {
+		if strings.Contains(got, g) {
+			t.Errorf("%q not blanked:\n%s", g, got)
+		}
+	}
+	for _, k := range kept {
+		if !strings.Contains(got, k) {
+			t.Errorf("%q blanked:\n%s", k, got)
+		}
 	}
 }
 
