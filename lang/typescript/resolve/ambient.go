@@ -29,11 +29,11 @@ import (
 // the base already has, and a shim for an installed package that ships no types (its
 // members are checked against the exports of its entry files, untypedStep).
 
-// vouch is a declaration of the change that was blanked: a module declaration's, or a
-// global's (global names it).
+// vouch is a declaration of the change that was blanked: a module declaration's, a
+// global's (global names it), or a lib reference (lib is its text).
 type vouch struct {
-	module, global string
-	at             lang.Location
+	module, global, lib string
+	at                  lang.Location
 }
 
 // parser reads a file into a syntax tree (syntax.Parse; a test's stand-in).
@@ -180,7 +180,9 @@ func (v vouch) note(p *lang.Problem) string {
 	switch {
 	case v.module != "" && strings.Contains(p.Message, `"`+v.module+`"`):
 		return fmt.Sprintf(" (the change's own declare module %q at %s:%d does not count: a package has what it ships)", v.module, v.at.File, v.at.Line)
-	case v.global != "" && p.Location.File != "" && strings.Contains(p.Message, "'"+lastName(v.global)+"'"):
+	case v.lib != "" && p.Location.File == v.at.File && p.Kind != lang.UnknownSymbol && p.Kind != lang.UnknownImport:
+		return fmt.Sprintf(" (the change's own %s at %s:%d does not count: the libraries are the base's tsconfig.json's)", v.lib, v.at.File, v.at.Line)
+	case v.global != "" && strings.Contains(p.Message, "'"+lastName(v.global)+"'"):
 		return fmt.Sprintf(" (the change's own ambient declaration of %s at %s:%d does not count: a global exists when code defines it, e.g. globalThis.%s = … in the change)",
 			v.global, v.at.File, v.at.Line, lastName(v.global))
 	}

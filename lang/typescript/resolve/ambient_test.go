@@ -180,3 +180,20 @@ func TestUnvouchedNoTree(t *testing.T) {
 		t.Errorf("a file without declarations: %q, %v", out, err)
 	}
 }
+
+// A lib reference the change adds is a plain comment in what the compiler reads; the
+// base's stay, and so do other references.
+func TestUnreferenced(t *testing.T) {
+	tests := []struct{ base, head, want string }{
+		{"", "/// <reference lib=\"es2023\" />\nx;", "/// <referenc_ lib=\"es2023\" />\nx;"},
+		{"", "  ///<reference   lib='dom' />", "  ///<referenc_   lib='dom' />"},
+		{"/// <reference lib=\"dom\" />\n", "/// <reference lib=\"dom\" />\n/// <reference lib=\"esnext\" />\n", "/// <reference lib=\"dom\" />\n/// <referenc_ lib=\"esnext\" />\n"},
+		{"", "/// <reference types=\"vite/client\" />\n/// <reference path=\"./g.d.ts\" />", "/// <reference types=\"vite/client\" />\n/// <reference path=\"./g.d.ts\" />"},
+		{"", "const lib = \"<reference lib=\";", "const lib = \"<reference lib=\";"},
+	}
+	for _, tt := range tests {
+		if got, _ := unreferenced("a.ts", []byte(tt.head), []byte(tt.base)); string(got) != tt.want {
+			t.Errorf("unreferenced(%q) = %q, want %q", tt.head, got, tt.want)
+		}
+	}
+}

@@ -3,9 +3,11 @@ package resolve
 import (
 	"bytes"
 	"slices"
+	"strings"
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/typescript/syntax"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // A global declaration the change adds vouches for nothing either. `declare global {
@@ -380,4 +382,41 @@ func definedProperty(call *syntax.Node, src []byte) string {
 		return ""
 	}
 	return stringValue(src, args[1])
+}
+
+// libReference matches a `/// <reference lib="…" />` directive, which adds a library to
+// the whole program as raising tsconfig's lib would (tsconfig/weaken.go): one the change
+// adds would make an API newer than the project's target compile.
+var libReference = lazyregexp.New(`^\s*///\s*<reference\s+lib\s*=`)
+
+// unreferenced returns src (of the file at p) with every lib reference that base does
+// not have on a line of the same content made inert ("<referenc_", same length: a plain
+// comment), and the references it defused.
+func unreferenced(p string, src, base []byte) ([]byte, []vouch) {
+	if !bytes.Contains(src, []byte("lib")) || !bytes.Contains(src, []byte("<reference")) {
+		return src, nil
+	}
+	had := map[string]int{}
+	for _, l := range bytes.Split(base, []byte("\n")) {
+		if libReference.Match(l) {
+			had[strings.TrimSpace(string(l))]++
+		}
+	}
+	lines := bytes.Split(src, []byte("\n"))
+	var vs []vouch
+	for i, l := range lines {
+		key := strings.TrimSpace(string(l))
+		switch {
+		case !libReference.Match(l):
+		case had[key] > 0:
+			had[key]--
+		default:
+			lines[i] = bytes.Replace(l, []byte("<reference"), []byte("<referenc_"), 1)
+			vs = append(vs, vouch{lib: key, at: lang.Location{File: p, Line: i + 1, Column: 1}})
+		}
+	}
+	if vs == nil {
+		return src, nil
+	}
+	return bytes.Join(lines, []byte("\n")), vs
 }

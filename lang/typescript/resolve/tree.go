@@ -57,8 +57,8 @@ func defused(src, base []byte) []byte {
 }
 
 // content is what the compiler must read for each changed file of the frontend: its
-// head content with added suppressions defused and what its module and global
-// declarations add blanked (ambient.go, global.go), and the declarations blanked. In
+// head content with added suppressions and lib references defused and what its module
+// and global declarations add blanked (ambient.go, global.go), and the declarations blanked. In
 // check mode there is no change and the project's suppressions and declarations are its
 // own. A changed file whose declarations cannot be read is an error (fails closed).
 func (j *job) content() (map[string][]byte, []vouch, error) {
@@ -77,12 +77,13 @@ func (j *job) contentWith(parse parser) (map[string][]byte, []vouch, error) {
 	pl := j.pool(parse)
 	var vs []vouch
 	for _, t := range j.targets {
-		src, v, err := j.unvouched(t.f.Path, defused(t.src, t.f.Base), pl)
+		src, libs := unreferenced(t.f.Path, defused(t.src, t.f.Base), t.f.Base)
+		src, v, err := j.unvouched(t.f.Path, src, pl)
 		if err != nil {
 			return nil, nil, err
 		}
 		out[t.f.Path] = src
-		vs = append(vs, v...)
+		vs = append(append(vs, libs...), v...)
 	}
 	return out, vs, nil
 }
