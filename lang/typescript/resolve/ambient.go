@@ -54,7 +54,7 @@ func (j *job) unvouched(p string, src []byte, pl *pool) ([]byte, []vouch, error)
 	b := &blanker{src: src}
 	var vs []vouch
 	for _, it := range ambientItems(tree.Root, src) {
-		if !j.blankable(p, it) || pl.had.take(it.scope, it.text) || pl.definesAll(it.names) {
+		if !j.blankable(p, it) || pl.take(it.scope, it.text) || pl.definesAll(it.names) {
 			continue
 		}
 		b.blank(it.node)

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -194,6 +195,27 @@ func TestUnreferenced(t *testing.T) {
 	for _, tt := range tests {
 		if got, _ := unreferenced("a.ts", []byte(tt.head), []byte(tt.base)); string(got) != tt.want {
 			t.Errorf("unreferenced(%q) = %q, want %q", tt.head, got, tt.want)
+		}
+	}
+}
+
+// BenchmarkUnvouched: a declaration file of 400 global declarations, changed in one
+// line, against its base (the pool read anew each time, as each verification does).
+// go test ./lang/typescript/resolve -run X -bench Unvouched
+func BenchmarkUnvouched(b *testing.B) {
+	var base strings.Builder
+	base.WriteString("export {};\ndeclare global {\n")
+	for i := range 400 {
+		fmt.Fprintf(&base, "  function helper%d(a: string, b?: number): Promise<void>;\n", i)
+	}
+	base.WriteString("}\n")
+	head := strings.Replace(base.String(), "helper7(", "invented7(", 1)
+	j := &job{req: &lang.Request{Changes: &change.Set{Root: b.TempDir()}}}
+	bases := map[string][]byte{"src/g.d.ts": []byte(base.String())}
+	for b.Loop() {
+		heads := map[string][]byte{"src/g.d.ts": []byte(head)}
+		if _, vs, err := j.unvouched("src/g.d.ts", []byte(head), newPool(bases, heads, syntax.Parse)); err != nil || len(vs) != 1 {
+			b.Fatal(vs, err)
 		}
 	}
 }

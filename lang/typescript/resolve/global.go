@@ -258,33 +258,42 @@ var valueInterfaces = map[string]bool{
 
 // pool is what the base declares, by scope and text, over every file the change
 // touches (so that a declaration moved from one file to another is not new), and what
-// the change defines at run time.
+// the change defines at run time. Both are read when first asked for: most changes
+// declare nothing.
 type pool struct {
-	had   declared
 	parse parser
-	// heads are the changed files' heads, read for definitions when first needed.
-	heads   map[string][]byte
-	defined map[string]bool
+	// bases and heads are the changed files' contents, read into had and defined.
+	bases, heads map[string][]byte
+	had          declared
+	defined      map[string]bool
 }
 
 // declared counts texts by scope.
 type declared map[string]int
 
+// newPool returns the pool of a change's files.
+func newPool(bases, heads map[string][]byte, parse parser) *pool {
+	return &pool{parse: parse, bases: bases, heads: heads}
+}
+
 // take reports whether the base has one more declaration of text in scope than the
 // head has taken already, and takes it.
-func (d declared) take(scope, text string) bool {
+func (pl *pool) take(scope, text string) bool {
+	if pl.had == nil {
+		pl.had = baseDeclarations(pl.bases, pl.parse)
+	}
 	k := scope + "\x00" + text
-	if d[k] > 0 {
-		d[k]--
+	if pl.had[k] > 0 {
+		pl.had[k]--
 		return true
 	}
 	return false
 }
 
-// newPool reads the ambient declarations of the base of every file the change touches.
-// A base file whose tree cannot be read adds nothing (its declarations count as new).
-func newPool(bases, heads map[string][]byte, parse parser) *pool {
-	pl := &pool{had: declared{}, parse: parse, heads: heads}
+// baseDeclarations reads the ambient declarations of the bases. A base file whose tree
+// cannot be read adds nothing (its declarations count as new).
+func baseDeclarations(bases map[string][]byte, parse parser) declared {
+	had := declared{}
 	for p, src := range bases {
 		if syntax.IsJS(p) || !mayDeclare(src) {
 			continue
@@ -294,10 +303,10 @@ func newPool(bases, heads map[string][]byte, parse parser) *pool {
 			continue
 		}
 		for _, it := range ambientItems(tree.Root, src) {
-			pl.had[it.scope+"\x00"+it.text]++
+			had[it.scope+"\x00"+it.text]++
 		}
 	}
-	return pl
+	return had
 }
 
 // definesAll reports whether the change defines every one of names at run time (none:
@@ -315,14 +324,17 @@ func (pl *pool) definesAll(names []string) bool {
 	return !slices.ContainsFunc(names, func(n string) bool { return !pl.defined[n] })
 }
 
+// definesMaybe is a cheap test before the parse: a member of the global object or of a
+// prototype, or defineProperty.
+var definesMaybe = lazyregexp.New(`\b(globalThis|window|self|global)\s*[.\[]|\.prototype\b|defineProperty`)
+
 // globalObjects are the names the global object goes by.
 var globalObjects = map[string]bool{"globalThis": true, "window": true, "self": true, "global": true}
 
 // definitions adds the globals the file at p defines at run time: assignments to a
 // member of the global object or of a prototype, and Object.defineProperty on them.
 func definitions(out map[string]bool, p string, src []byte, parse parser) {
-	if !bytes.Contains(src, []byte("global")) && !bytes.Contains(src, []byte("window")) &&
-		!bytes.Contains(src, []byte("self")) && !bytes.Contains(src, []byte("prototype")) {
+	if !definesMaybe.Match(src) {
 		return
 	}
 	tree, err := parse(syntax.DialectOf(p), src)
