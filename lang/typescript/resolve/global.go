@@ -408,27 +408,10 @@ func unreferenced(p string, src, base []byte) ([]byte, []vouch) {
 	if !bytes.Contains(src, []byte("lib")) || !bytes.Contains(src, []byte("<reference")) {
 		return src, nil
 	}
-	had := map[string]int{}
-	for _, l := range bytes.Split(base, []byte("\n")) {
-		if libReference.Match(l) {
-			had[strings.TrimSpace(string(l))]++
-		}
-	}
-	lines := bytes.Split(src, []byte("\n"))
 	var vs []vouch
-	for i, l := range lines {
-		key := strings.TrimSpace(string(l))
-		switch {
-		case !libReference.Match(l):
-		case had[key] > 0:
-			had[key]--
-		default:
-			lines[i] = bytes.Replace(l, []byte("<reference"), []byte("<referenc_"), 1)
-			vs = append(vs, vouch{lib: key, at: lang.Location{File: p, Line: i + 1, Column: 1}})
-		}
-	}
-	if vs == nil {
-		return src, nil
-	}
-	return bytes.Join(lines, []byte("\n")), vs
+	out := newLines(src, base, libReference, func(i int, l []byte) []byte {
+		vs = append(vs, vouch{lib: strings.TrimSpace(string(l)), at: lang.Location{File: p, Line: i + 1, Column: 1}})
+		return bytes.Replace(l, []byte("<reference"), []byte("<referenc_"), 1)
+	})
+	return out, vs
 }

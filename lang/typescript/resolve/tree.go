@@ -28,16 +28,27 @@ func defused(src, base []byte) []byte {
 	if !suppression.Match(src) {
 		return src
 	}
+	return newLines(src, base, suppression, func(_ int, l []byte) []byte {
+		return suppression.ReplaceAllFunc(l, func(m []byte) []byte {
+			return bytes.Replace(m, []byte("@ts-"), []byte("@ts_"), 1)
+		})
+	})
+}
+
+// newLines returns src with each line that re matches and that base does not have (a
+// line of the same content, each counted once) replaced by what fix makes of it (i is
+// its index); src itself when there is none.
+func newLines(src, base []byte, re *lazyregexp.Regexp, fix func(i int, line []byte) []byte) []byte {
 	had := map[string]int{}
 	for _, l := range bytes.Split(base, []byte("\n")) {
-		if suppression.Match(l) {
+		if re.Match(l) {
 			had[strings.TrimSpace(string(l))]++
 		}
 	}
 	lines := bytes.Split(src, []byte("\n"))
 	changed := false
 	for i, l := range lines {
-		if !suppression.Match(l) {
+		if !re.Match(l) {
 			continue
 		}
 		key := strings.TrimSpace(string(l))
@@ -45,9 +56,7 @@ func defused(src, base []byte) []byte {
 			had[key]--
 			continue
 		}
-		lines[i] = suppression.ReplaceAllFunc(l, func(m []byte) []byte {
-			return bytes.Replace(m, []byte("@ts-"), []byte("@ts_"), 1)
-		})
+		lines[i] = fix(i, l)
 		changed = true
 	}
 	if !changed {
