@@ -64,7 +64,10 @@ var (
 			"or excludes files; the message names what it loosens, and the change is checked " +
 			"with the base's options anyway. So is an .npmrc (at any level) whose registry " +
 			"settings (registry, @scope:registry) the change alters: the unknown-package check " +
-			"asks the base's registry regardless. Such an edit is an error unless the base policy sets " +
+			"asks the base's registry regardless; and, as they steer installs the same way, " +
+			"the registries of a .yarnrc or .yarnrc.yml (with the yarn binary and plugins it " +
+			"runs), any change to pnpm's .pnpmfile.cjs, and the overrides, package extensions " +
+			"and registries of pnpm-workspace.yaml. Such an edit is an error unless the base policy sets " +
 			"scope.allow_gate_config_changes: true (which also trusts the changed tsconfig.json). " +
 			"(.git/hooks is never part of a change.)",
 	}

@@ -17,7 +17,8 @@ import (
 // makes the compiler accept an import of a member the package does not ship, and
 // `declare module "pkg";` or `declare module "*";` makes everything `any`. So, in the
 // content the compiler reads, what a changed file's module declarations add against
-// the same file at the base is blanked (spaces, positions kept) when it could vouch for
+// the base (of every file the change touches: a declaration moved from one of them to
+// another is not new; global.go's pool) is blanked (spaces, positions kept) when it could vouch for
 // a package: a value the declaration adds (function, variable, class, enum, namespace,
 // export assignment or re-export), a shorthand declaration, a pattern that matches bare
 // names ("*", "prefix*"). The import is then checked as if the declaration were absent:
@@ -28,61 +29,55 @@ import (
 // the base already has, and a shim for an installed package that ships no types (its
 // members are checked against the exports of its entry files, untypedStep).
 
-// vouch is a module declaration of the change that was blanked.
+// vouch is a declaration of the change that was blanked: a module declaration's, a
+// global's (global names it), or a lib reference (lib is its text).
 type vouch struct {
-	module string
-	at     lang.Location
+	module, global, lib string
+	at                  lang.Location
 }
 
-// unvouched returns src (the head of the changed file at p) with what its module
-// declarations add against base blanked, and the declarations it blanked.
-func (j *job) unvouched(p string, src, base []byte) ([]byte, []vouch) {
-	if !bytes.Contains(src, []byte("module")) || syntax.IsJS(p) {
-		return src, nil
+// parser reads a file into a syntax tree (syntax.Parse; a test's stand-in).
+type parser func(syntax.Dialect, []byte) (*syntax.Tree, error)
+
+// unvouched returns src (the head of the changed file at p) with what its module and
+// global declarations add against the base (pool) blanked, and the declarations it
+// blanked. A file whose tree cannot be read is an error: what it declares could not be
+// weighed, and its declarations would otherwise count unread (fails closed).
+func (j *job) unvouched(p string, src []byte, pl *pool) ([]byte, []vouch, error) {
+	if !mayDeclare(src) || syntax.IsJS(p) {
+		return src, nil, nil
 	}
-	tree, err := syntax.Parse(syntax.DialectOf(p), src)
+	tree, err := pl.parse(syntax.DialectOf(p), src)
 	if err != nil {
-		return src, nil
+		return nil, nil, fmt.Errorf("%s: reading its declarations: %w", p, err)
 	}
-	b := &blanker{src: src, had: baseModules(p, base)}
+	b := &blanker{src: src}
 	var vs []vouch
-	for _, m := range moduleDecls(tree.Root) {
-		name := stringValue(src, m.Child("name"))
-		if j.vouchable(p, name) && b.module(m, name) {
-			vs = append(vs, vouch{module: name, at: lang.Location{File: p, Line: m.Pos.Line, Column: m.Pos.Column}})
+	for _, it := range ambientItems(tree.Root, src) {
+		if !j.blankable(p, it) || pl.take(it.scope, it.text) || pl.definesAll(it.names) {
+			continue
 		}
+		b.blank(it.node)
+		if it.sep != nil {
+			b.blank(it.sep)
+		}
+		vs = append(vs, it.vouch(p))
 	}
 	if b.out == nil {
-		return src, nil
+		return src, nil, nil
 	}
-	return b.out, vs
+	return b.out, vs, nil
 }
 
-// blanker blanks what a file's module declarations add against the base's (had).
+// blankable reports whether an item could vouch for what does not exist: any global,
+// a module declaration only for a name that could be a package (vouchable).
+func (j *job) blankable(p string, it item) bool {
+	return it.module == "" || j.vouchable(p, it.module)
+}
+
+// blanker blanks parts of src.
 type blanker struct {
 	src, out []byte // out is nil until something is blanked
-	had      declared
-}
-
-// module blanks what the declaration m of module name adds: its value statements, or
-// the whole of a shorthand or catch-all declaration. It reports whether it blanked any.
-func (b *blanker) module(m *syntax.Node, name string) bool {
-	body := m.Child("body")
-	if body == nil || catchAll(name) {
-		if b.had.take(name, m.Parent.Text(b.src)) {
-			return false
-		}
-		b.blank(m.Parent)
-		return true
-	}
-	blanked := false
-	for _, st := range body.NamedChildren() {
-		if !typeLevel(st) && !b.had.take(name, st.Text(b.src)) {
-			b.blank(st)
-			blanked = true
-		}
-	}
-	return blanked
 }
 
 // blank replaces n's text with spaces, line breaks kept (positions hold).
@@ -150,57 +145,6 @@ func typeLevel(st *syntax.Node) bool {
 	return false
 }
 
-// moduleDecls returns the `declare module "x"` nodes of a tree (the module node; its
-// parent is the ambient declaration).
-func moduleDecls(root *syntax.Node) []*syntax.Node {
-	var out []*syntax.Node
-	root.Walk(func(n *syntax.Node) bool {
-		if n.Kind == "module" && n.Parent != nil && n.Parent.Kind == "ambient_declaration" {
-			if name := n.Child("name"); name != nil && name.Kind == "string" {
-				out = append(out, n)
-			}
-		}
-		return true
-	})
-	return out
-}
-
-// declared counts, by module name, the statements (and whole declarations) of the base's
-// module declarations, by their text with blanks squeezed.
-type declared map[string]map[string]int
-
-func (d declared) take(module, text string) bool {
-	k := squeeze(text)
-	if d[module][k] > 0 {
-		d[module][k]--
-		return true
-	}
-	return false
-}
-
-// baseModules reads the module declarations of the base of the file at p.
-func baseModules(p string, base []byte) declared {
-	d := declared{}
-	if !bytes.Contains(base, []byte("module")) {
-		return d
-	}
-	tree, err := syntax.Parse(syntax.DialectOf(p), base)
-	if err != nil {
-		return d
-	}
-	for _, m := range moduleDecls(tree.Root) {
-		name := stringValue(base, m.Child("name"))
-		if d[name] == nil {
-			d[name] = map[string]int{}
-		}
-		d[name][squeeze(m.Parent.Text(base))]++
-		for _, st := range m.Child("body").NamedChildren() {
-			d[name][squeeze(st.Text(base))]++
-		}
-	}
-	return d
-}
-
 func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // stringValue is the content of a string literal node.
@@ -212,19 +156,38 @@ func stringValue(src []byte, n *syntax.Node) string {
 	return s
 }
 
-// noteVouched tells, on the compiler's findings about a module whose declaration the
-// change added and that was blanked, why the declaration did not count.
+// noteVouched tells, on the compiler's findings about a module or global whose
+// declaration the change added and that was blanked, why the declaration did not count.
 func noteVouched(ps []lang.Problem, vs []vouch) {
 	for i := range ps {
 		p := &ps[i]
-		if p.Kind != lang.UnknownSymbol && p.Kind != lang.UnknownImport && p.Kind != lang.UnknownMember {
+		switch p.Kind {
+		case lang.UnknownSymbol, lang.UnknownImport, lang.UnknownMember, lang.Undefined, lang.APITooNew, lang.TypeError:
+		default:
 			continue
 		}
 		for _, v := range vs {
-			if strings.Contains(p.Message, `"`+v.module+`"`) {
-				p.Message += fmt.Sprintf(" (the change's own declare module %q at %s:%d does not count: a package has what it ships)", v.module, v.at.File, v.at.Line)
+			if note := v.note(p); note != "" {
+				p.Message += note
 				break
 			}
 		}
 	}
 }
+
+// note is what v adds to the message of p when p is about what v declared.
+func (v vouch) note(p *lang.Problem) string {
+	switch {
+	case v.module != "" && strings.Contains(p.Message, `"`+v.module+`"`):
+		return fmt.Sprintf(" (the change's own declare module %q at %s:%d does not count: a package has what it ships)", v.module, v.at.File, v.at.Line)
+	case v.lib != "" && p.Location.File == v.at.File && p.Kind != lang.UnknownSymbol && p.Kind != lang.UnknownImport:
+		return fmt.Sprintf(" (the change's own %s at %s:%d does not count: the libraries are the base's tsconfig.json's)", v.lib, v.at.File, v.at.Line)
+	case v.global != "" && strings.Contains(p.Message, "'"+lastName(v.global)+"'"):
+		return fmt.Sprintf(" (the change's own ambient declaration of %s at %s:%d does not count: a global exists when code defines it, e.g. globalThis.%s = … in the change)",
+			v.global, v.at.File, v.at.Line, lastName(v.global))
+	}
+	return ""
+}
+
+// lastName is the last dotted part of name ("Window.x" → "x").
+func lastName(name string) string { return name[strings.LastIndex(name, ".")+1:] }

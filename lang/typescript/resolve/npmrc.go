@@ -1,6 +1,9 @@
 package resolve
 
 import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"maps"
 	"path"
@@ -10,37 +13,156 @@ import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/typescript/npm"
+	"go.yaml.in/yaml/v3"
 )
 
 // An .npmrc decides which registry the unknown-package check asks (and where npm
 // installs from): a change that points it at a server of its own gets any made-up name
 // "found". The check reads the trusted side's .npmrc (packages.go); a change to the
 // registry settings of any .npmrc in the repository (npm reads the one of the project
-// it runs in) is a change to the gate's configuration.
+// it runs in) is a change to the gate's configuration. So is a change to what steers
+// the other package managers' installs the same way: the registries of .yarnrc (yarn
+// 1) and .yarnrc.yml (yarn 2+, with the yarn binary and plugins it runs), pnpm's
+// .pnpmfile.cjs (code pnpm runs on every install, rewriting what packages depend on)
+// and the overrides, package extensions, registries and pnpmfile of
+// pnpm-workspace.yaml. An install from a registry of the change's own fetches whatever
+// it serves for a made-up name; the user installs what the change says exists.
 
-// npmrcChanges reports each changed .npmrc whose registry settings differ from the
-// base's.
-func npmrcChanges(files []*change.File) []lang.Problem {
+// installSteering reads, by the base name of a file, the settings of it that steer
+// installs, by key; nil for a file that steers nothing.
+var installSteering = map[string]func([]byte) map[string]string{
+	".npmrc":              npm.RegistrySettings,
+	".yarnrc":             yarnrcSettings,
+	".yarnrc.yml":         yamlSettings(yarnKeys),
+	"pnpm-workspace.yaml": yamlSettings(pnpmWorkspaceKeys),
+	".pnpmfile.cjs":       wholeFile,
+	".pnpmfile.mjs":       wholeFile,
+}
+
+// installChanges reports each changed file that steers installs whose settings differ
+// from the base's.
+func installChanges(files []*change.File) []lang.Problem {
 	var out []lang.Problem
 	for _, f := range files {
-		if path.Base(f.Path) != ".npmrc" && path.Base(f.OldPath) != ".npmrc" {
+		read := installSteering[path.Base(f.Path)]
+		if read == nil {
+			read = installSteering[path.Base(f.OldPath)]
+		}
+		if read == nil {
 			continue
 		}
 		var changed []string
 		if f.TooLarge || f.Binary {
 			changed = []string{"its content (unreadable here)"}
 		} else {
-			changed = registryDiff(npm.RegistrySettings(f.Base), npm.RegistrySettings(f.Head))
+			changed = registryDiff(read(f.Base), read(f.Head))
 		}
-		if len(changed) == 0 {
-			continue
+		if len(changed) > 0 {
+			out = append(out, installProblem(f.Path, changed))
 		}
-		out = append(out, lang.Problem{Kind: lang.GateConfigChanged, Location: lang.Location{File: f.Path, Line: 1}, Symbol: f.Path,
-			Message: fmt.Sprintf("the change's %s changes which npm registry packages are looked up in (%s): the unknown-package check asked the base's registry instead",
-				f.Path, strings.Join(changed, ", ")),
-			Suggestion: "revert the registry change; where the project's packages come from needs a human (or scope.allow_gate_config_changes in the base policy)"})
 	}
 	return out
+}
+
+func installProblem(file string, changed []string) lang.Problem {
+	msg := fmt.Sprintf("the change's %s changes which npm registry packages are looked up in (%s): the unknown-package check asked the base's registry instead",
+		file, strings.Join(changed, ", "))
+	if path.Base(file) != ".npmrc" {
+		msg = fmt.Sprintf("the change's %s changes where packages are installed from or what installs run (%s): every install of the project would follow it",
+			file, strings.Join(changed, ", "))
+	}
+	return lang.Problem{Kind: lang.GateConfigChanged, Location: lang.Location{File: file, Line: 1}, Symbol: file, Message: msg,
+		Suggestion: "revert the change; where the project's packages come from needs a human (or scope.allow_gate_config_changes in the base policy)"}
+}
+
+// yarnrcSettings reads a yarn 1 .yarnrc (`key value` lines): the registries and the
+// yarn binary it runs (yarn-path).
+func yarnrcSettings(data []byte) map[string]string {
+	out := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		k, v, _ := strings.Cut(strings.ReplaceAll(line, "\t", " "), " ")
+		k, v = strings.Trim(k, `"'`), strings.Trim(strings.TrimSpace(v), `"'`)
+		k = strings.TrimPrefix(k, "--")
+		if strings.HasSuffix(k, "registry") || k == "yarn-path" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// yarnKeys are the settings of .yarnrc.yml that steer installs: the registries, the
+// yarn binary and plugins it runs, plain-HTTP hosts it allows, dependencies it adds.
+func yarnKeys(key string) bool {
+	return strings.Contains(key, "npmRegistryServer") || hasTop(key, "npmRegistries", "npmScopes", "yarnPath", "plugins",
+		"unsafeHttpWhitelist", "packageExtensions")
+}
+
+// pnpmWorkspaceKeys are the settings of pnpm-workspace.yaml that steer installs (the
+// packages list and catalogs do not).
+func pnpmWorkspaceKeys(key string) bool {
+	return strings.Contains(strings.ToLower(key), "registr") || hasTop(key, "overrides", "packageExtensions", "pnpmfile",
+		"globalPnpmfile", "patchedDependencies")
+}
+
+// hasTop reports whether the dotted key is, or is under, one of tops.
+func hasTop(key string, tops ...string) bool {
+	top, _, _ := strings.Cut(key, ".")
+	return slices.Contains(tops, top)
+}
+
+// yamlSettings reads a YAML file into its leaves by dotted key, those keep accepts; a
+// file that does not parse is one setting of its own (its content).
+func yamlSettings(keep func(string) bool) func([]byte) map[string]string {
+	return func(data []byte) map[string]string {
+		out := map[string]string{}
+		if len(bytes.TrimSpace(data)) == 0 {
+			return out
+		}
+		var doc any
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			out["(content that does not parse)"] = string(data)
+			return out
+		}
+		flatten(out, "", doc, keep)
+		return out
+	}
+}
+
+// flatten adds the leaves of v under prefix to out.
+func flatten(out map[string]string, prefix string, v any, keep func(string) bool) {
+	join := func(k string) string {
+		if prefix == "" {
+			return k
+		}
+		return prefix + "." + k
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			flatten(out, join(k), e, keep)
+		}
+	case []any:
+		for i, e := range v {
+			flatten(out, join(fmt.Sprint(i)), e, keep)
+		}
+	default:
+		if prefix != "" && keep(prefix) {
+			out[prefix] = fmt.Sprint(v)
+		}
+	}
+}
+
+// wholeFile is a file every change of which counts (its hooks: code).
+func wholeFile(data []byte) map[string]string {
+	if len(data) == 0 {
+		return map[string]string{}
+	}
+	return map[string]string{"its install hooks": fmt.Sprintf("sha256:%.12x", sha256.Sum256(data))}
 }
 
 // registryDiff names the settings head sets differently from base.

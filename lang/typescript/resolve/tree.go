@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentverify/agentverify/lang/typescript/syntax"
 	"github.com/agentverify/agentverify/lang/typescript/tsc"
 	"github.com/agentverify/agentverify/lazyregexp"
 )
@@ -26,16 +28,27 @@ func defused(src, base []byte) []byte {
 	if !suppression.Match(src) {
 		return src
 	}
+	return newLines(src, base, suppression, func(_ int, l []byte) []byte {
+		return suppression.ReplaceAllFunc(l, func(m []byte) []byte {
+			return bytes.Replace(m, []byte("@ts-"), []byte("@ts_"), 1)
+		})
+	})
+}
+
+// newLines returns src with each line that re matches and that base does not have (a
+// line of the same content, each counted once) replaced by what fix makes of it (i is
+// its index); src itself when there is none.
+func newLines(src, base []byte, re *lazyregexp.Regexp, fix func(i int, line []byte) []byte) []byte {
 	had := map[string]int{}
 	for _, l := range bytes.Split(base, []byte("\n")) {
-		if suppression.Match(l) {
+		if re.Match(l) {
 			had[strings.TrimSpace(string(l))]++
 		}
 	}
 	lines := bytes.Split(src, []byte("\n"))
 	changed := false
 	for i, l := range lines {
-		if !suppression.Match(l) {
+		if !re.Match(l) {
 			continue
 		}
 		key := strings.TrimSpace(string(l))
@@ -43,9 +56,7 @@ func defused(src, base []byte) []byte {
 			had[key]--
 			continue
 		}
-		lines[i] = suppression.ReplaceAllFunc(l, func(m []byte) []byte {
-			return bytes.Replace(m, []byte("@ts-"), []byte("@ts_"), 1)
-		})
+		lines[i] = fix(i, l)
 		changed = true
 	}
 	if !changed {
@@ -55,22 +66,50 @@ func defused(src, base []byte) []byte {
 }
 
 // content is what the compiler must read for each changed file of the frontend: its
-// head content with added suppressions defused and what its module declarations add
-// blanked (ambient.go), and the declarations blanked. In check mode there is no change
-// and the project's suppressions and declarations are its own.
-func (j *job) content() (map[string][]byte, []vouch) {
+// head content with added suppressions and lib references defused and what its module
+// and global declarations add blanked (ambient.go, global.go), and the declarations blanked. In
+// check mode there is no change and the project's suppressions and declarations are its
+// own. A changed file whose declarations cannot be read is an error (fails closed).
+func (j *job) content() (map[string][]byte, []vouch, error) {
+	return j.contentWith(syntax.Parse)
+}
+
+// contentWith is content with the files read by parse.
+func (j *job) contentWith(parse parser) (map[string][]byte, []vouch, error) {
 	out := map[string][]byte{}
+	if j.req.Changes.NoBase {
+		for _, t := range j.targets {
+			out[t.f.Path] = t.src
+		}
+		return out, nil, nil
+	}
+	pl := j.pool(parse)
 	var vs []vouch
 	for _, t := range j.targets {
-		if j.req.Changes.NoBase {
-			out[t.f.Path] = t.src
-			continue
+		src, libs := unreferenced(t.f.Path, defused(t.src, t.f.Base), t.f.Base)
+		src, v, err := j.unvouched(t.f.Path, src, pl)
+		if err != nil {
+			return nil, nil, err
 		}
-		src, v := j.unvouched(t.f.Path, defused(t.src, t.f.Base), t.f.Base)
 		out[t.f.Path] = src
-		vs = append(vs, v...)
+		vs = append(append(vs, libs...), v...)
 	}
-	return out, vs
+	return out, vs, nil
+}
+
+// pool reads the base of every file the change touches (a declaration may move between
+// them) and keeps the changed files' heads for what they define.
+func (j *job) pool(parse parser) *pool {
+	bases, heads := map[string][]byte{}, map[string][]byte{}
+	for _, f := range j.req.Changes.Files {
+		if f.Base != nil && !f.Binary && !f.TooLarge && !f.Symlink { // deleted ones too
+			bases[cmp.Or(f.OldPath, f.Path)] = f.Base
+		}
+	}
+	for _, t := range j.targets {
+		heads[t.f.Path] = t.src
+	}
+	return newPool(bases, heads, parse)
 }
 
 // inPlace reports whether the compiler can read the repository itself: the disk holds

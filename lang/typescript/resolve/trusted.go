@@ -154,8 +154,9 @@ func hasOption(ws []tsconfig.Weakening, name string) bool {
 // Weakenings reports, for each configuration file the change touches, what it loosens
 // against the trusted side (lang.ConfigGuard): the configuration itself when the base
 // has one at the same path, else the one that owned the directory at the base (a new,
-// nearer configuration, or the base's defaults); and each .npmrc whose registry
-// settings it changes (npmrc.go). Nothing when the head is trusted.
+// nearer configuration, or the base's defaults); and each file that steers installs
+// whose settings it changes (.npmrc's registries, .yarnrc, .yarnrc.yml, .pnpmfile.cjs,
+// pnpm-workspace.yaml: npmrc.go). Nothing when the head is trusted.
 func Weakenings(req *lang.Request) []lang.Problem {
 	set := req.Changes
 	env := set.HeadFS
@@ -170,7 +171,7 @@ func Weakenings(req *lang.Request) []lang.Problem {
 	if headFS == nil {
 		headFS = env
 	}
-	out := npmrcChanges(set.Files)
+	out := installChanges(set.Files)
 	cache := map[string]*tsconfig.Config{}
 	for _, f := range set.Files {
 		if f.TooLarge || f.Binary || !tsconfig.IsConfig(f.Path, f.Base, f.Head) {

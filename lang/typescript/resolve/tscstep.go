@@ -46,15 +46,11 @@ func tscStep(j *job) ([]lang.Problem, error) {
 	if err != nil {
 		return nil, &lang.SetupError{Err: err}
 	}
-	content, vouched := j.content()
-	var typed, plain []*group
-	for _, g := range groups {
-		if g.plain || len(g.weak) > 0 || g.dependent { // the language server reads the head's configuration; it checks open files
-			plain = append(plain, g)
-		} else {
-			typed = append(typed, g)
-		}
+	content, vouched, err := j.content()
+	if err != nil {
+		return nil, err
 	}
+	typed, plain := serverable(groups)
 	var diags []located
 	if j.r.Servers != nil && tool.Native() && set.OnDisk && set.Root != "" && len(typed) > 0 {
 		diags, err = j.warm(tool, typed, content)
@@ -73,6 +69,19 @@ func tscStep(j *job) ([]lang.Problem, error) {
 	ps := j.problems(diags, content)
 	noteVouched(ps, vouched)
 	return append(out, ps...), nil
+}
+
+// serverable splits the groups into those the language server can check and the
+// others: it reads the head's configuration, and it checks open files.
+func serverable(groups []*group) (typed, plain []*group) {
+	for _, g := range groups {
+		if g.plain || len(g.weak) > 0 || g.dependent {
+			plain = append(plain, g)
+		} else {
+			typed = append(typed, g)
+		}
+	}
+	return typed, plain
 }
 
 // located is a diagnostic whose file is repository-relative ("" for the project as a
