@@ -39,16 +39,7 @@ func TestBaseViewIsWarm(t *testing.T) {
 					r.Write(map[string]string{p: s})
 				}
 			}
-			repo, err := gitchange.Open(r.Dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			set, err := repo.WorkingTree(context.Background(), "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Diff,
-				Languages: languages, Files: check.NewFiles(languages), Memo: check.NewMemo()}
+			pass := workingTreePass(t, r.Dir)
 			dims := []*check.Dimension{Dimension}
 			out := engine.ConfirmAtBase(pass.Context, pass, dims, engine.Run(pass.Context, pass, dims, engine.Options{}), engine.Options{}, nil)
 			var got []string
@@ -86,16 +77,7 @@ func TestBaseViewKeepsImportedFacts(t *testing.T) {
 		"app/app.go":   app + "\n// Stop stops.\nfunc Stop() {}\n",
 		"other/o.go":   "package other\n\n// X is new.\nvar X = 1\n",
 	})
-	repo, err := gitchange.Open(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := repo.WorkingTree(context.Background(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Diff,
-		Languages: languages, Files: check.NewFiles(languages), Memo: check.NewMemo()}
+	pass := workingTreePass(t, r.Dir)
 	dims := []*check.Dimension{Dimension}
 	head := engine.Run(pass.Context, pass, dims, engine.Options{})
 	if len(head[0].Findings) != 1 || head[0].Findings[0].Rule != "hallucination/vet-printf" {
@@ -107,4 +89,19 @@ func TestBaseViewKeepsImportedFacts(t *testing.T) {
 			t.Errorf("a finding the base has is reported as new: %s %s", f.Location.File, f.Message)
 		}
 	}
+}
+
+// workingTreePass is the diff-mode pass of the working tree of the repository at dir.
+func workingTreePass(t *testing.T, dir string) *check.Pass {
+	t.Helper()
+	repo, err := gitchange.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := repo.WorkingTree(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Diff,
+		Languages: languages, Files: check.NewFiles(languages), Memo: check.NewMemo()}
 }
