@@ -202,8 +202,8 @@ func (j *job) headFS() fs.FS {
 
 // batch runs the compiler once per project, in place or over a mirror of the head.
 func (j *job) batch(tool *tsc.Tool, groups []*group, content map[string][]byte) ([]located, error) {
-	dir, cleanup := j.req.Changes.Root, func() {}
-	if !j.inPlace(content) {
+	dir, cleanup, mirror := j.req.Changes.Root, func() {}, !j.inPlace(content)
+	if mirror {
 		var err error
 		if dir, cleanup, err = j.mirror(content); err != nil {
 			return nil, err
@@ -214,7 +214,7 @@ func (j *job) batch(tool *tsc.Tool, groups []*group, content map[string][]byte) 
 	defer cleanup()
 	var out []located
 	for _, g := range groups {
-		ds, err := j.checkGroup(tool, dir, g)
+		ds, err := j.checkGroup(tool, tree{dir, mirror}, g)
 		if err != nil {
 			return nil, err
 		}
@@ -225,7 +225,7 @@ func (j *job) batch(tool *tsc.Tool, groups []*group, content map[string][]byte) 
 
 // checkGroup checks one project under a configuration that extends it, falling back to
 // an older compiler when TypeScript 7 refuses the project's configuration.
-func (j *job) checkGroup(tool *tsc.Tool, dir string, g *group) ([]located, error) {
+func (j *job) checkGroup(tool *tsc.Tool, dir tree, g *group) ([]located, error) {
 	ds, err := j.runGroup(tool, dir, g)
 	if err != nil || !tool.Native() || !refused(ds) {
 		return ds, err
@@ -260,15 +260,25 @@ func configName(g *group) string {
 	return g.config.Path
 }
 
-// runGroup writes the configuration for g and runs the compiler with it.
-func (j *job) runGroup(tool *tsc.Tool, dir string, g *group) ([]located, error) {
+// tree is where the compiler reads the head: the repository, or a mirror of it.
+type tree struct {
+	dir    string
+	mirror bool
+}
+
+// runGroup writes the configuration for g and runs the compiler with it, incrementally
+// (buildinfo.go).
+func (j *job) runGroup(tool *tsc.Tool, t tree, g *group) ([]located, error) {
+	dir := t.dir
 	wrap, err := os.MkdirTemp("", "agentverify-tsconfig-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(wrap)
 	cfg := filepath.Join(wrap, "tsconfig.json")
-	data, err := json.Marshal(j.wrapper(tool, dir, g))
+	w := j.wrapper(tool, dir, g)
+	bi := j.incremental(tool, dir, t.mirror, w)
+	data, err := json.Marshal(w)
 	if err != nil {
 		return nil, err
 	}
@@ -276,6 +286,7 @@ func (j *job) runGroup(tool *tsc.Tool, dir string, g *group) ([]located, error) 
 		return nil, err
 	}
 	ds, err := tool.Check(j.req.Context, tsc.Options{Config: cfg, Dir: dir})
+	bi.keep(err == nil)
 	if err != nil {
 		return nil, err
 	}
