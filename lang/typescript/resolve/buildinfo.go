@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/agentverify/agentverify/lang/typescript/tsc"
 )
@@ -95,13 +97,33 @@ func (bi *buildInfo) keep(ok bool) {
 	if bi == nil {
 		return
 	}
-	if ok {
-		if err := copyInto(bi.work, bi.cache); err == nil {
-			_ = os.Remove(bi.work)
-			return
-		}
+	if ok && copyInto(bi.work, bi.cache) == nil {
+		trim(filepath.Dir(bi.cache), time.Now())
 	}
 	_ = os.Remove(bi.work)
+}
+
+// unusedFor is how long a record may go unused before trim removes it: a record serves
+// one repository and options, and repositories come and go.
+const unusedFor = 30 * 24 * time.Hour
+
+// trim removes the records of dir unused for unusedFor, and what a run that died left
+// behind (its private copy) after a day. A record is touched each time it is written.
+func trim(dir string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || !strings.HasSuffix(e.Name(), ".tsbuildinfo") {
+			continue
+		}
+		age := now.Sub(info.ModTime())
+		if age > unusedFor || age > 24*time.Hour && (strings.HasPrefix(e.Name(), "run-") || strings.HasPrefix(e.Name(), "new-")) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // copyInto replaces dst by src's content through a temporary file beside dst.
