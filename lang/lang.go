@@ -133,6 +133,9 @@ type File struct {
 	// DocTerm is what the language calls a doc comment, for messages ("docstring");
 	// empty means "doc comment".
 	DocTerm string
+	// Syntax is the frontend's own syntax tree of the file, kept for its resolver, which
+	// would otherwise parse the file again; nil when the frontend keeps none.
+	Syntax any
 }
 
 // Registry is an ordered set of frontends; the first that matches a path wins.

@@ -77,7 +77,7 @@ func (fe *Frontend) Parse(p string, src []byte) (*lang.File, error) {
 		return nil, fmt.Errorf("parse %s: %w", p, err)
 	}
 	lf := &lang.File{Path: p, Language: "typescript", Package: strings.TrimSuffix(p, path.Ext(p)), Lines: lang.SplitLines(src),
-		Test: isTestFile(p), DocTerm: "JSDoc comment"}
+		Test: isTestFile(p), DocTerm: "JSDoc comment", Syntax: tree}
 	for _, e := range tree.Errors {
 		lf.SyntaxErrors = append(lf.SyntaxErrors, lang.SyntaxError{Pos: e.Pos, Message: e.Message})
 	}

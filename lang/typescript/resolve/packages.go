@@ -61,12 +61,14 @@ func packagesStep(j *job) ([]lang.Problem, error) {
 		if t.broken {
 			continue
 		}
-		tree, err := syntax.Parse(syntax.DialectOf(t.f.Path), t.src)
-		if err != nil {
-			return nil, err
+		if t.tree == nil { // the frontend's parse keeps its tree (Resolve)
+			tree, err := syntax.Parse(syntax.DialectOf(t.f.Path), t.src)
+			if err != nil {
+				return nil, err
+			}
+			t.tree = tree
 		}
-		t.tree = tree
-		for _, imp := range syntax.Imports(tree) {
+		for _, imp := range syntax.Imports(t.tree) {
 			name := npm.PackageName(imp.Spec)
 			if imp.Guarded || name == "" || npm.Builtin(imp.Spec) || d.alias(t.f.Path, imp.Spec) {
 				continue

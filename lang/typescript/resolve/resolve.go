@@ -76,6 +76,7 @@ func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 		if lf == nil {
 			continue
 		}
+		t.tree, _ = lf.Syntax.(*syntax.Tree)
 		for _, e := range lf.SyntaxErrors {
 			t.broken = true
 			out = append(out, lang.Problem{Kind: lang.SyntaxErrorKind, Location: lang.Location{File: f.Path, Line: e.Pos.Line, Column: e.Pos.Column},
