@@ -31,9 +31,14 @@ import (
 // checks, work where the compiler reads and writes it during this one.
 type buildInfo struct{ cache, work string }
 
-// buildInfoDir is where the records are kept; "" (no record kept) when the user has no
-// cache directory.
+// buildInfoDir is where the records are kept: beside the result cache, in its directory
+// when $AGENTVERIFY_CACHE_DIR names one (resultcache.EnvDir; a directory an agent cannot
+// write keeps its records out of the agent's reach too, docs/security.md §8), else in
+// the user's cache directory; "" (no record kept) when there is none.
 func buildInfoDir() string {
+	if d := os.Getenv("AGENTVERIFY_CACHE_DIR"); d != "" {
+		return filepath.Join(d, "tsc")
+	}
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		return ""

@@ -23,7 +23,7 @@ import (
 // edit is taken back; the repository itself is left as it was.
 func TestIncrementalRecordKeepsCallers(t *testing.T) {
 	tsctest.Require(t)
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("AGENTVERIFY_CACHE_DIR", t.TempDir())
 	root := t.TempDir()
 	files := map[string]string{
 		"tsconfig.json": `{ "compilerOptions": { "target": "es2022", "strict": true, "module": "esnext", "moduleResolution": "bundler", "types": [] }, "include": ["src"] }`,
@@ -67,7 +67,7 @@ func TestIncrementalRecordKeepsCallers(t *testing.T) {
 			t.Errorf("step %d: errors at %v, want %v", i, got, step.want)
 		}
 	}
-	records, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "agentverify", "tsc", "*.tsbuildinfo"))
+	records, _ := filepath.Glob(filepath.Join(os.Getenv("AGENTVERIFY_CACHE_DIR"), "tsc", "*.tsbuildinfo"))
 	if len(records) != 2 {
 		t.Errorf("%d records kept (%v), want 2: one in place, one for mirrors", len(records), records)
 	}

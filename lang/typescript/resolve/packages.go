@@ -50,6 +50,17 @@ type use struct {
 	name string // the package
 }
 
+// parse gives the target its syntax tree when the frontend's parse did not (Resolve
+// takes the one lang.File.Syntax keeps).
+func (t *target) parse() error {
+	if t.tree != nil {
+		return nil
+	}
+	tree, err := syntax.Parse(syntax.DialectOf(t.f.Path), t.src)
+	t.tree = tree
+	return err
+}
+
 // packagesStep checks every package a changed file imports against the nearest
 // package.json and what is installed, asks the registry about the ones that are
 // neither, and checks the dependencies a changed package.json adds.
@@ -61,12 +72,8 @@ func packagesStep(j *job) ([]lang.Problem, error) {
 		if t.broken {
 			continue
 		}
-		if t.tree == nil { // the frontend's parse keeps its tree (Resolve)
-			tree, err := syntax.Parse(syntax.DialectOf(t.f.Path), t.src)
-			if err != nil {
-				return nil, err
-			}
-			t.tree = tree
+		if err := t.parse(); err != nil {
+			return nil, err
 		}
 		for _, imp := range syntax.Imports(t.tree) {
 			name := npm.PackageName(imp.Spec)
