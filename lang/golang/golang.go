@@ -30,6 +30,7 @@ type frontend struct {
 	// the module cache and keeps what the module proxies said of module paths.
 	loader  *load.Loader
 	fetcher *modfetch.Fetcher
+	notes   *resolve.Notes // deprecation notes of module and standard library files
 }
 
 // New returns the Go frontend, starting cold for each verification.
@@ -37,7 +38,9 @@ func New() lang.Frontend { return frontend{} }
 
 // NewWarm returns the Go frontend for a long-lived process: every verification loads
 // packages through l, so the type information of dependencies stays warm between them.
-func NewWarm(l *load.Loader) lang.Frontend { return frontend{loader: l, fetcher: modfetch.New(nil)} }
+func NewWarm(l *load.Loader) lang.Frontend {
+	return frontend{loader: l, fetcher: modfetch.New(nil), notes: resolve.NewNotes()}
+}
 
 // fetcherKey is the Memo key of a verification's module fetcher.
 const fetcherKey = "golang.modfetch"
@@ -73,7 +76,7 @@ func (fe frontend) loaderFor(req *lang.Request) *load.Loader {
 
 // Resolve type-checks the Go code of the change (lang.Resolver).
 func (fe frontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
-	return resolve.Resolver{Loader: fe.loaderFor(req), Fetcher: fe.fetcherFor(req)}.Resolve(req)
+	return resolve.Resolver{Loader: fe.loaderFor(req), Fetcher: fe.fetcherFor(req), Notes: fe.notes}.Resolve(req)
 }
 
 // Inputs names what the Go analysis of each directory depends on, for the result cache

@@ -53,6 +53,7 @@ type pkgState struct {
 	goVersion         string
 	deps              map[string]string // mutable dependency directory → fingerprint
 	stamps            *stampCache
+	infoSize          infoSize // how large its last re-check's types.Info grew
 }
 
 var errUncacheable = errors.New("package cannot be re-checked without go list")
@@ -311,7 +312,7 @@ func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]by
 	pkg := &Package{
 		ID: st.id, PkgPath: st.pkgPath, Name: st.name, Files: files, Syntax: syntax,
 		TypesSizes: st.sizes, Imports: st.imports, Errors: errs,
-		Info: newTypesInfo(), OtherFiles: st.other, IgnoredFiles: st.ignored,
+		Info: st.infoSize.newInfo(), OtherFiles: st.other, IgnoredFiles: st.ignored,
 	}
 	if len(syntax) != len(files) {
 		return nil, false, nil
@@ -338,6 +339,7 @@ func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]by
 		cfg.GoVersion = "go" + st.goVersion
 	}
 	pkg.Types, _ = cfg.Check(st.pkgPath, s.fset, syntax, pkg.Info)
+	st.infoSize.record(pkg.Info)
 	return pkg, true, nil
 }
 

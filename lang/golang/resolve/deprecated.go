@@ -11,6 +11,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang/load"
@@ -168,7 +170,11 @@ func (c *converter) moduleNote(obj types.Object) (string, bool) {
 	}
 	notes, ok := c.notes[pos.Filename]
 	if !ok {
-		notes = c.readNotes(pos.Filename)
+		if c.rel(pos.Filename) == "" && c.unit != nil {
+			notes = c.unit.notes.get(pos.Filename, c.readNotes)
+		} else {
+			notes = c.readNotes(pos.Filename)
+		}
 		c.notes[pos.Filename] = notes
 	}
 	note, ok := notes[pos.Line]
@@ -183,7 +189,7 @@ func (c *converter) readNotes(name string) map[int]string {
 	if c.rel(name) != "" {
 		src, err = c.readHead(name)
 	} else {
-		src, err = os.ReadFile(strings.Replace(name, "$GOROOT", build.Default.GOROOT, 1))
+		src, err = os.ReadFile(onDisk(name))
 	}
 	if err != nil || !bytes.Contains(src, []byte("Deprecated:")) {
 		return nil
@@ -551,4 +557,49 @@ func removeLine(fset *token.FileSet, f *ast.File, spec *ast.ImportSpec, file str
 		return lang.Edit{}, false
 	}
 	return lang.Edit{Range: lang.Location{File: file, Line: line, Column: 1, EndLine: line + 1, EndColumn: 1}}, fset.Position(from.End()).Line == line
+}
+
+// onDisk is the file a position outside the repository names: export data writes the
+// standard library's as $GOROOT/….
+func onDisk(name string) string { return strings.Replace(name, "$GOROOT", build.Default.GOROOT, 1) }
+
+// Notes keeps the deprecation notes of files outside the repository (the module cache,
+// GOROOT) between the verifications of a long-lived process, by file, while its size
+// and modification time stay the same: a served hook read and parsed them again on every
+// call (~4 ms). It is safe for concurrent use; a nil Notes keeps nothing.
+type Notes struct {
+	mu    sync.Mutex
+	files map[string]notesOf
+}
+
+type notesOf struct {
+	size  int64
+	mod   time.Time
+	notes map[int]string
+}
+
+// NewNotes returns an empty Notes.
+func NewNotes() *Notes { return &Notes{files: map[string]notesOf{}} }
+
+// get returns the notes of the file name, from n when the file is as it was, else from
+// read (remembered).
+func (n *Notes) get(name string, read func(string) map[int]string) map[int]string {
+	if n == nil {
+		return read(name)
+	}
+	fi, err := os.Stat(onDisk(name))
+	if err != nil {
+		return read(name)
+	}
+	n.mu.Lock()
+	e, ok := n.files[name]
+	n.mu.Unlock()
+	if ok && e.size == fi.Size() && e.mod.Equal(fi.ModTime()) {
+		return e.notes
+	}
+	notes := read(name)
+	n.mu.Lock()
+	n.files[name] = notesOf{size: fi.Size(), mod: fi.ModTime(), notes: notes}
+	n.mu.Unlock()
+	return notes
 }

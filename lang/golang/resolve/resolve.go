@@ -35,6 +35,9 @@ const (
 type Resolver struct {
 	Loader  *load.Loader
 	Fetcher *modfetch.Fetcher
+	// Notes keeps the deprecation notes read from files outside the repository between
+	// verifications (a long-lived process); nil reads them for each.
+	Notes *Notes
 }
 
 // Resolve reports every Go reference of the change that does not resolve, the module
@@ -55,7 +58,7 @@ func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	return run(req, loader, fetcher, mods)
+	return run(req, loader, fetcher, mods, r.Notes)
 }
 
 // unit is one group of changed files checked together: a module, or a directory outside
@@ -79,6 +82,7 @@ type unit struct {
 	// was fetched for the unit's module (nil outside a module, or for a base-view pass).
 	fetch *modfetch.Fetcher
 	mods  *modState
+	notes *Notes // the long-lived process's deprecation notes, or nil
 	// ignored lists the git-ignored Go files the head leaves out (ignoredGo).
 	ignored []string
 }
@@ -161,7 +165,7 @@ func inFocus(p *lang.Request, u *unit) bool {
 	return false
 }
 
-func run(p *lang.Request, loader *load.Loader, fetcher *modfetch.Fetcher, mods *Modules) ([]lang.Problem, error) {
+func run(p *lang.Request, loader *load.Loader, fetcher *modfetch.Fetcher, mods *Modules, notes *Notes) ([]lang.Problem, error) {
 	set := p.Changes
 	head := set.HeadFS
 	if head == nil {
@@ -171,7 +175,7 @@ func run(p *lang.Request, loader *load.Loader, fetcher *modfetch.Fetcher, mods *
 	linkWorkspaces(head, units)
 	dirs := make([]string, 0, len(units))
 	for d, u := range units {
-		u.fetch, u.mods = fetcher, mods.state(set, d)
+		u.fetch, u.mods, u.notes = fetcher, mods.state(set, d), notes
 		if inFocus(p, u) {
 			narrowToFocus(p, head, u)
 			dirs = append(dirs, d)
