@@ -39,53 +39,67 @@ func (r *Regexp) Regexp() *regexp.Regexp {
 	return r.rx
 }
 
-func (r *Regexp) MatchString(s string) bool      { return r.Regexp().MatchString(s) }
-func (r *Regexp) Match(b []byte) bool            { return r.Regexp().Match(b) }
-func (r *Regexp) FindString(s string) string     { return r.Regexp().FindString(s) }
-func (r *Regexp) FindStringIndex(s string) []int { return r.Regexp().FindStringIndex(s) }
+// MatchString reports whether s matches, as regexp.Regexp.MatchString.
+func (r *Regexp) MatchString(s string) bool {
+	return r.Regexp().MatchString(s)
+}
+
+// Match reports whether b matches, as regexp.Regexp.Match.
+func (r *Regexp) Match(b []byte) bool {
+	return r.Regexp().Match(b)
+}
+
+// FindString is regexp.Regexp.FindString.
+func (r *Regexp) FindString(s string) string {
+	return r.Regexp().FindString(s)
+}
+
+// FindStringSubmatch is regexp.Regexp.FindStringSubmatch.
 func (r *Regexp) FindStringSubmatch(s string) []string {
 	return r.Regexp().FindStringSubmatch(s)
 }
-func (r *Regexp) FindStringSubmatchIndex(s string) []int {
-	return r.Regexp().FindStringSubmatchIndex(s)
-}
-func (r *Regexp) FindAllString(s string, n int) []string {
-	return r.Regexp().FindAllString(s, n)
-}
-func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
-	return r.Regexp().FindAllStringIndex(s, n)
-}
+
+// FindAllStringSubmatch is regexp.Regexp.FindAllStringSubmatch.
 func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 	return r.Regexp().FindAllStringSubmatch(s, n)
 }
+
+// FindAllStringSubmatchIndex is regexp.Regexp.FindAllStringSubmatchIndex.
 func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return r.Regexp().FindAllStringSubmatchIndex(s, n)
 }
-func (r *Regexp) FindSubmatch(b []byte) [][]byte { return r.Regexp().FindSubmatch(b) }
+
+// FindSubmatch is regexp.Regexp.FindSubmatch.
+func (r *Regexp) FindSubmatch(b []byte) [][]byte {
+	return r.Regexp().FindSubmatch(b)
+}
+
+// FindAllSubmatch is regexp.Regexp.FindAllSubmatch.
 func (r *Regexp) FindAllSubmatch(b []byte, n int) [][][]byte {
 	return r.Regexp().FindAllSubmatch(b, n)
 }
-func (r *Regexp) FindAllSubmatchIndex(b []byte, n int) [][]int {
-	return r.Regexp().FindAllSubmatchIndex(b, n)
-}
-func (r *Regexp) FindIndex(b []byte) []int { return r.Regexp().FindIndex(b) }
-func (r *Regexp) FindAllIndex(b []byte, n int) [][]int {
-	return r.Regexp().FindAllIndex(b, n)
-}
+
+// ReplaceAllString is regexp.Regexp.ReplaceAllString.
 func (r *Regexp) ReplaceAllString(src, repl string) string {
 	return r.Regexp().ReplaceAllString(src, repl)
 }
-func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
-	return r.Regexp().ReplaceAllStringFunc(src, repl)
+
+// ReplaceAll is regexp.Regexp.ReplaceAll.
+func (r *Regexp) ReplaceAll(src, repl []byte) []byte {
+	return r.Regexp().ReplaceAll(src, repl)
 }
-func (r *Regexp) ReplaceAllLiteralString(src, repl string) string {
-	return r.Regexp().ReplaceAllLiteralString(src, repl)
-}
-func (r *Regexp) ReplaceAll(src, repl []byte) []byte { return r.Regexp().ReplaceAll(src, repl) }
-func (r *Regexp) Split(s string, n int) []string     { return r.Regexp().Split(s, n) }
-func (r *Regexp) SubexpIndex(name string) int        { return r.Regexp().SubexpIndex(name) }
-func (r *Regexp) SubexpNames() []string              { return r.Regexp().SubexpNames() }
-func (r *Regexp) String() string                     { return r.Regexp().String() }
+
+// ReplaceAllFunc is regexp.Regexp.ReplaceAllFunc.
 func (r *Regexp) ReplaceAllFunc(src []byte, repl func([]byte) []byte) []byte {
 	return r.Regexp().ReplaceAllFunc(src, repl)
+}
+
+// String returns the source text of the expression.
+func (r *Regexp) String() string {
+	return r.Regexp().String()
+}
+
+// FindAllString is regexp.Regexp.FindAllString.
+func (r *Regexp) FindAllString(s string, n int) []string {
+	return r.Regexp().FindAllString(s, n)
 }
