@@ -289,7 +289,11 @@ func stagedRuns(t *table, repo, av string, env []string, file string, n int) err
 	if _, err := must(repo, nil, "git", "add", "--", file); err != nil {
 		return err
 	}
-	defer must(repo, nil, "git", "reset", "-q", "--", file)
+	defer func() {
+		if _, err := must(repo, nil, "git", "reset", "-q", "--", file); err != nil {
+			fmt.Fprintln(os.Stderr, "bench: unstage:", err) // the series after would time a staged edit
+		}
+	}()
 	var walls []time.Duration
 	for range n {
 		r, _, err := timed(repo, env, nil, av, "diff", "--staged", "--quiet")
