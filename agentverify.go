@@ -1,7 +1,8 @@
 // Package agentverify is the one entry point of the verification gate: Check takes a
-// request (which change, which policy) and reads top-down as change set (change/source)
-// → trusted policy (trust) → engine (engine, engine/cacheplan) → report (report). The CLI, the hooks, the MCP server and the
-// agent runner all call it; there is no second code path.
+// request (which change, which policy) and reads top-down as change set and trusted
+// policy (trust.Build) → engine (engine, engine/cacheplan) → report (report). The CLI,
+// the hooks, the MCP server and the agent runner all call it; there is no second code
+// path.
 package agentverify
 
 import (
@@ -146,7 +147,10 @@ func (c *Checker) check(ctx context.Context, req Request) (*report.Report, error
 		now = time.Now
 	}
 	start := now()
-	set, pol, tr, err := changeAndPolicy(ctx, req)
+	spec := source.Spec{Dir: req.Dir, Kind: req.Source, Base: req.Base, Patch: req.Patch, PatchName: req.PatchName,
+		Paths: req.Paths, Edits: req.Edits, GitEnv: req.GitEnv}
+	set, pol, tr, err := trust.Build(ctx, spec, trust.Request{Kind: req.Source, GitEnv: req.GitEnv, PolicyFile: req.PolicyFile,
+		Policy: req.Policy, AllowPolicyChange: req.AllowPolicyChange, TrustedPolicy: req.TrustedPolicy})
 	if err != nil {
 		return nil, err
 	}
@@ -208,34 +212,6 @@ func (c *Checker) options(pol *policy.Policy) engine.Options {
 	return engine.Options{Timeout: pol.Limits.Timeout()}
 }
 
-// changeAndPolicy builds the change set of req and decides the policy in force from the
-// trusted side. The set is built with the default file-size limit, which the trusted
-// policy may lower (applied to the set) or raise (the set is built again, which only a
-// policy with a larger max_file_size costs): the change cannot pick its own limit.
-func changeAndPolicy(ctx context.Context, req Request) (*change.Set, *policy.Policy, *check.Trust, error) {
-	spec := source.Spec{Dir: req.Dir, Kind: req.Source, Base: req.Base, Patch: req.Patch, PatchName: req.PatchName,
-		Paths: req.Paths, Edits: req.Edits, GitEnv: req.GitEnv}
-	if spec.Dir == "" {
-		spec.Dir = "."
-	}
-	set, err := source.Build(ctx, spec, change.DefaultMaxFileSize)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	pol, tr, err := trust.Resolve(set, trust.Request{Kind: req.Source, GitEnv: req.GitEnv, PolicyFile: req.PolicyFile,
-		Policy: req.Policy, AllowPolicyChange: req.AllowPolicyChange, TrustedPolicy: req.TrustedPolicy})
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if limit := pol.Limits.FileSize(); limit > change.DefaultMaxFileSize && req.Source != Patch { // a patch is read once, and whole
-		if set, err = source.Build(ctx, spec, limit); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	set.Limit(pol.Limits.FileSize())
-	return set, pol, tr, nil
-}
-
 // ErrorReport is the report of a verification that could not start (err from Check, or
 // a bad request a front door refused): status report.Errored, the reason, no dimension
 // results. Front doors write it in every format, so a pipeline reading JSON, SARIF or
@@ -255,10 +231,4 @@ func tool() report.Tool {
 }
 
 // Rules returns every rule of dims, the synthesised internal-error rules included, by ID.
-func Rules(dims []*check.Dimension) map[string]*check.Rule {
-	m := map[string]*check.Rule{}
-	for _, r := range engine.RuleList(dims) {
-		m[r.ID] = r
-	}
-	return m
-}
+func Rules(dims []*check.Dimension) map[string]*check.Rule { return engine.Rules(dims) }

@@ -9,12 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentverify/agentverify/change/source"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/engine/cacheplan"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 	"github.com/agentverify/agentverify/policy"
 	"github.com/agentverify/agentverify/report"
 	"github.com/agentverify/agentverify/resultcache"
+	"github.com/agentverify/agentverify/trust"
 )
 
 // cacheRepo is a module of three packages: b imports a, c stands alone, and each has a
@@ -107,7 +109,7 @@ func TestResultCacheReplaysByteIdentical(t *testing.T) {
 func planKey(t *testing.T, root, dir, dim string) resultcache.Key {
 	t.Helper()
 	ctx := context.Background()
-	set, pol, _, err := changeAndPolicy(ctx, Request{Dir: root, Source: Paths})
+	set, pol, _, err := trust.Build(ctx, source.Spec{Dir: root, Kind: Paths}, trust.Request{Kind: Paths})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,3 +34,12 @@ func RuleList(dims []*check.Dimension) []*check.Rule {
 	}
 	return out
 }
+
+// Rules returns every rule of dims, the synthesised internal-error rules included, by ID.
+func Rules(dims []*check.Dimension) map[string]*check.Rule {
+	m := map[string]*check.Rule{}
+	for _, r := range RuleList(dims) {
+		m[r.ID] = r
+	}
+	return m
+}

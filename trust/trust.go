@@ -5,6 +5,7 @@
 package trust
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -55,6 +56,31 @@ func Resolve(set *change.Set, req Request) (*policy.Policy, *check.Trust, error)
 		return nil, nil, err
 	}
 	return guardScope(pol, tr), tr, nil
+}
+
+// Build builds the change set of spec and decides the policy in force for it from the
+// trusted side. The set is built with the default file-size limit, which the trusted
+// policy may lower (applied to the set) or raise (the set is built again, which only a
+// policy with a larger max_file_size costs): the change cannot pick its own limit.
+func Build(ctx context.Context, spec source.Spec, req Request) (*change.Set, *policy.Policy, *check.Trust, error) {
+	if spec.Dir == "" {
+		spec.Dir = "."
+	}
+	set, err := source.Build(ctx, spec, change.DefaultMaxFileSize)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pol, tr, err := Resolve(set, req)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if limit := pol.Limits.FileSize(); limit > change.DefaultMaxFileSize && req.Kind != source.Patch { // a patch is read once, and whole
+		if set, err = source.Build(ctx, spec, limit); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	set.Limit(pol.Limits.FileSize())
+	return set, pol, tr, nil
 }
 
 // resolve is Resolve before the scope guard.
