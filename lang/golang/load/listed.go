@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -26,7 +27,67 @@ import (
 // else this cannot settle falls back to a cold load.
 
 const listMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedImports | packages.NeedExportFile | packages.NeedModule | packages.NeedTypesSizes
+	packages.NeedImports | packages.NeedModule | packages.NeedTypesSizes
+
+// errThrough declines a listed load whose roots a dependency imports: the warm re-check
+// of the roots would leave that dependency's types naming the old ones (staleThrough).
+var errThrough = errors.New("a dependency imports a package of the load")
+
+// exportFiles fills in the export data files of the dependencies of roots, asking go list
+// for them alone (`go list -export` of the dependencies): asked together with the graph,
+// go list would compile the roots and their test variants too — a second or more of a
+// one-file diff on a fresh edit, for export data nobody reads, since the roots are
+// type-checked from source on the warm path. It declines (errThrough) when a dependency
+// imports a root, directly or not, or is recompiled for a test (typesLoader.load): the
+// warm path could not use such a load, so its export data is not asked for.
+func exportFiles(ctx context.Context, cfg *packages.Config, roots []*packages.Package) error {
+	own := map[string]bool{}
+	for _, p := range roots {
+		own[p.ID] = true
+	}
+	deps := map[string]*packages.Package{}
+	through := false
+	var visit func(*packages.Package)
+	visit = func(p *packages.Package) {
+		for _, ip := range p.Imports {
+			switch {
+			case own[ip.ID]:
+				through = through || !own[p.ID]
+			case deps[ip.ID] == nil:
+				deps[ip.ID] = ip
+				visit(ip)
+			}
+		}
+	}
+	for _, p := range roots {
+		visit(p)
+	}
+	ids := make([]string, 0, len(deps))
+	for id, p := range deps {
+		through = through || strings.Contains(id, " [")
+		if p.PkgPath != "unsafe" {
+			ids = append(ids, id)
+		}
+	}
+	if through {
+		return errThrough
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	sort.Strings(ids)
+	ecfg := &packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedExportFile, Dir: cfg.Dir, Env: cfg.Env, BuildFlags: cfg.BuildFlags}
+	listed, err := packages.Load(ecfg, ids...)
+	if err != nil {
+		return fmt.Errorf("go list -export in %s: %w", cfg.Dir, err)
+	}
+	for _, p := range listed {
+		if d := deps[p.ID]; d != nil {
+			d.ExportFile = p.ExportFile
+		}
+	}
+	return nil
+}
 
 // diskSnapshot returns the snapshot of the disk's packages of req (which has no
 // overlay) for the warm path, nil when they cannot be re-checked alone.
@@ -64,6 +125,9 @@ func (l *Loader) listed(ctx context.Context, req Request) (snap *snapshot, decid
 	start := time.Now()
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil || listFailure(pkgs) != nil {
+		return nil, false
+	}
+	if err := exportFiles(ctx, cfg, pkgs); err != nil {
 		return nil, false
 	}
 	snap = &snapshot{dir: req.Dir, fset: token.NewFileSet(), modHash: modHash(req.Dir, nil), byDir: map[string][]*pkgState{},
@@ -119,8 +183,8 @@ func listedTypes(snap *snapshot, roots []*packages.Package) error {
 	}
 	sort.Slice(imps, func(i, j int) bool { return imps[i].ID < imps[j].ID })
 	for _, im := range imps {
-		if len(im.Errors) > 0 {
-			continue
+		if len(im.Errors) > 0 || ld.own[im.ID] {
+			continue // a package of the snapshot is re-checked from source before its importers
 		}
 		p := byID[im.ID]
 		if p == nil {

@@ -2,10 +2,13 @@ package load
 
 import (
 	"context"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestListedDiskLoad: an overlaid check of packages no snapshot holds loads the disk
@@ -100,5 +103,64 @@ func TestListedOwnThroughOutside(t *testing.T) {
 	}
 	if got := msgs(res); len(got) != 0 {
 		t.Errorf("errors %q, want none", got)
+	}
+}
+
+// TestListedCompilesOnlyDependencies: a check of the disk's packages asks go list for the
+// export data of their dependencies alone: the checked packages and their test variants
+// are type-checked from source on the warm path, so compiling them (seconds on a large
+// package, the bulk of a one-file diff on a fresh edit) would be thrown away. A
+// dependency that imports a checked package declines the listed load (its export data
+// would name the old types) and the cold load answers, with the same errors.
+func TestListedCompilesOnlyDependencies(t *testing.T) {
+	stale := func(t *testing.T, dir, pkg string) bool {
+		t.Helper()
+		cmd := exec.Command("go", "list", "-f", "{{.Stale}}", pkg)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -f {{.Stale}} %s: %v", pkg, err)
+		}
+		return strings.TrimSpace(string(out)) == "true"
+	}
+	cases := []struct {
+		name     string
+		extra    map[string]string
+		fromList int
+	}{
+		{"dependencies only", nil, 1},
+		{"a dependency imports the package", map[string]string{
+			"mid/mid.go":      "package mid\n\nimport \"example.com/m/app\"\n\n// G calls app.F.\nfunc G() bool { return app.F(\"y\") }\n",
+			"app/mid_test.go": "package app_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/mid\"\n)\n\nfunc TestMid(t *testing.T) { _ = mid.G() }\n",
+		}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			files := map[string]string{}
+			for p, s := range module {
+				files[p] = s
+			}
+			// a declaration no earlier build compiled, so the package is new to the cache
+			files["app/fresh.go"] = "package app\n\n// Fresh is new: " + t.Name() + " " + strconv.FormatInt(time.Now().UnixNano(), 10) + "\nvar Fresh = 1\n"
+			for p, s := range c.extra {
+				files[p] = s
+			}
+			dir := writeModule(t, files)
+			app := filepath.Join(dir, "app", "app.go")
+			l := New(Options{})
+			res, err := l.Check(context.Background(), Request{Dir: dir, Files: []string{app}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.fromList != c.fromList || res.Warm || len(msgs(res)) != 0 {
+				t.Fatalf("disk loads from go list alone: %d, want %d (warm %t, errors %q)", l.fromList, c.fromList, res.Warm, msgs(res))
+			}
+			if stale(t, dir, "./auth") {
+				t.Error("the dependency auth has no export data: go list -export was not asked for it")
+			}
+			if c.fromList == 1 && !stale(t, dir, "./app") {
+				t.Error("the checked package app was compiled: its export data is never read")
+			}
+		})
 	}
 }

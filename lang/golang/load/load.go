@@ -268,12 +268,13 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 	if res, ok, err := l.warmOrKept(ctx, key, req); err != nil || ok {
 		return res, err
 	}
-	if len(req.Overlay) > 0 && modHash(req.Dir, req.Overlay) == modHash(req.Dir, nil) {
+	if len(req.Overlay) == 0 || modHash(req.Dir, req.Overlay) == modHash(req.Dir, nil) {
 		// go/packages type-checks every dependency from source as soon as there is an
-		// overlay (seconds and hundreds of megabytes on a large module). Load the disk
-		// state instead, with dependencies from export data (listed.go), and re-check
-		// the overlaid packages on the warm path; when it declines (new files or
-		// imports), the full load with the overlay below runs as before. (With go.mod
+		// overlay (seconds and hundreds of megabytes on a large module), and without one
+		// has go list compile the packages themselves for export data it never reads.
+		// Load the disk state instead, from go list's graph and the dependencies' export
+		// data (listed.go), and check the packages on the warm path; when it declines
+		// (new files or imports), the full load below runs as before. (With go.mod
 		// changed in the overlay, it would.)
 		disk := req
 		disk.Overlay = nil
@@ -281,7 +282,16 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 			l.colds++
 			l.remember(key, snap)
 			l.save(disk, snap)
-			if res, ok, err := l.warm(ctx, key, req); err != nil || ok {
+			if len(req.Overlay) == 0 {
+				// the disk's own packages, loaded this call: a cold check, on the warm path
+				res, ok, err := snap.warm(ctx, req)
+				if res != nil {
+					res.Warm = false
+				}
+				if err != nil || ok {
+					return res, err
+				}
+			} else if res, ok, err := l.warm(ctx, key, req); err != nil || ok {
 				return res, err
 			}
 		}
@@ -635,9 +645,12 @@ func parseFiles(fset *token.FileSet, files []string, overlay map[string][]byte, 
 	return syntax, errs, nil
 }
 
-// parseOne parses one file with its comments, reporting every syntax error.
+// parseOne parses one file with its comments, reporting every syntax error. Objects are
+// resolved, as go/packages and go vet parse: some analyzers still read ast.Ident.Obj
+// (sigchanyzer finds the channel's declaration through it), and would find nothing in a
+// warm re-check that a cold load finds.
 func parseOne(fset *token.FileSet, name string, src []byte) (*ast.File, []Error) {
-	f, err := parser.ParseFile(fset, name, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+	f, err := parser.ParseFile(fset, name, src, parser.AllErrors|parser.ParseComments)
 	var errs []Error
 	var list scanner.ErrorList
 	if errors.As(err, &list) {

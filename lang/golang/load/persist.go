@@ -318,6 +318,8 @@ func (s *snapshot) savedPackage(st *pkgState, own map[string]bool) (savedPackage
 		si := savedImport{ID: im.ID, Path: im.Path, Errors: im.Errors}
 		switch {
 		case len(im.Errors) > 0 || im.Path == "unsafe":
+		case own[im.ID]:
+			// a package of the snapshot: re-checked before its importers, from source
 		case im.export == "" || strings.Contains(im.ID, " [") && !own[im.ID]:
 			return savedPackage{}, false
 		default:
@@ -454,8 +456,10 @@ func restoreState(sp savedPackage, stamps *stampCache) (*pkgState, bool) {
 // would need a map of their own, are never saved.)
 func (s *snapshot) importExportData() error {
 	var imps []*Import
+	own := map[string]bool{}
 	for _, sts := range s.byDir {
 		for _, st := range sts {
+			own[st.id] = true
 			for _, im := range st.imports {
 				imps = append(imps, im)
 			}
@@ -466,8 +470,8 @@ func (s *snapshot) importExportData() error {
 	done := map[string]*types.Package{}
 	for _, im := range imps {
 		switch {
-		case len(im.Errors) > 0:
-			continue
+		case len(im.Errors) > 0 || im.export == "" && own[im.ID]:
+			continue // an error, or a package of the snapshot (re-checked from source)
 		case im.Path == "unsafe":
 			im.Types = types.Unsafe
 			continue

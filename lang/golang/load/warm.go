@@ -304,7 +304,7 @@ func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]by
 				continue // a parse error already says so
 			}
 			im := st.imports[path]
-			if im == nil || len(im.Errors) > 0 || im.Types == nil {
+			if im == nil || len(im.Errors) > 0 || im.Types == nil && fresh[im.ID] == nil {
 				return nil, false, nil // a new or unresolved import needs go list
 			}
 		}
