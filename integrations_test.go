@@ -288,3 +288,107 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// TestActionReplaysVerdict: the Action keeps the verdict of a run under a key of
+// everything it depends on (scripts/action-verdict-key.sh), and a re-run of the same
+// commit replays it without running agentverify; another input, another tree or a working
+// tree that differs from the commit is another key (or none), and a run that could not
+// verify is never kept. action.yml restores the verdict before the run and keeps it after.
+func TestActionReplaysVerdict(t *testing.T) {
+	bin := binary(t)
+	repo, base := committedRepo(t, map[string]string{"go.mod": modFile, "m.go": cleanFile})
+	writeFiles(t, repo, map[string]string{"m.go": hallucinated})
+	git(t, repo, "commit", "-q", "-am", "head")
+	keyScript, _ := filepath.Abs("scripts/action-verdict-key.sh")
+	script, _ := filepath.Abs("scripts/action-verify.sh")
+	key := func(env ...string) string {
+		t.Helper()
+		cmd := exec.Command("bash", keyScript)
+		cmd.Dir, cmd.Env = repo, append(os.Environ(), append([]string{"AV_VERSION=v1", "AV_BASE=" + base, "AV_FAIL_ON=error"}, env...)...)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("key script: %v", err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	dir := filepath.Join(t.TempDir(), "verdict")
+	run := func(bin, key string) (outputs, log string, sarif []byte) {
+		t.Helper()
+		out, file := filepath.Join(t.TempDir(), "github_output"), filepath.Join(t.TempDir(), "o.sarif")
+		cmd := exec.Command("bash", script)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "AV_BIN="+bin, "AV_BASE="+base, "AV_FAIL_ON=error", "AV_SARIF="+file, "AV_ARGS=", "AV_POLICY=",
+			"GITHUB_OUTPUT="+out, "AV_VERDICT_DIR="+dir, "AV_VERDICT_KEY="+key)
+		b, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("action script: %v\n%s", err, b)
+		}
+		o, _ := os.ReadFile(out)
+		s, _ := os.ReadFile(file)
+		return string(o), string(b), s
+	}
+	k := key()
+	if len(k) != 32 {
+		t.Fatalf("key %q, want 32 hex digits", k)
+	}
+	for _, other := range []string{key("AV_ARGS=--all"), key("AV_FAIL_ON=warning"), key("GOFLAGS=-tags=x"), key("AV_BASE=HEAD")} {
+		if other == k || other == "" {
+			t.Errorf("another input gives key %q, want another key than %q", other, k)
+		}
+	}
+	first, log, sarif := run(bin, k)
+	if !strings.Contains(first, "status=failed") || !strings.Contains(first, "replayed=false") || !strings.Contains(log, "::error file=m.go") {
+		t.Fatalf("first run: outputs\n%s\nlog\n%s", first, log)
+	}
+	// a stand-in that fails as a crash would: the replay must not run it
+	broken := filepath.Join(t.TempDir(), "agentverify")
+	if err := os.WriteFile(broken, []byte("#!/bin/sh\necho RAN; exit 2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	again, log2, sarif2 := run(broken, k)
+	if strings.Contains(log2, "RAN") || !strings.Contains(again, "status=failed") || !strings.Contains(again, "exit-code=1") ||
+		!strings.Contains(again, "replayed=true") || !strings.Contains(log2, "::error file=m.go") || string(sarif2) != string(sarif) {
+		t.Errorf("re-run of the same commit: outputs\n%s\nlog\n%s", again, log2)
+	}
+	if other, log3, _ := run(broken, key("AV_ARGS=--all")); !strings.Contains(log3, "RAN") || !strings.Contains(other, "status=error") {
+		t.Errorf("another key replayed: outputs\n%s\nlog\n%s", other, log3)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "key")); strings.TrimSpace(string(b)) != k {
+		t.Errorf("a run that could not verify replaced the kept verdict (key %q)", b)
+	}
+	writeFiles(t, repo, map[string]string{"m.go": cleanFile})
+	if dirty := key(); dirty != "" {
+		t.Errorf("a working tree that differs from the commit has key %q, want none", dirty)
+	}
+
+	var action struct {
+		Runs struct{ Steps []map[string]any }
+	}
+	b, err := os.ReadFile("action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, &action); err != nil {
+		t.Fatal(err)
+	}
+	restore, verify, save := -1, -1, -1
+	for i, s := range action.Runs.Steps {
+		uses, _ := s["uses"].(string)
+		id, _ := s["id"].(string)
+		cond, _ := s["if"].(string)
+		switch {
+		case strings.HasPrefix(uses, "actions/cache/restore@"):
+			restore = i
+		case id == "verify":
+			verify = i
+		case strings.HasPrefix(uses, "actions/cache/save@"):
+			save = i
+			if !strings.Contains(cond, "replayed == 'false'") || strings.Contains(cond, "'2'") || !strings.Contains(cond, "exit-code == '1'") {
+				t.Errorf("the verdict is kept under %q: want only a verdict just made, never exit 2", cond)
+			}
+		}
+	}
+	if restore < 0 || restore > verify || save < verify {
+		t.Errorf("action.yml steps: restore %d, verify %d, save %d: want the verdict restored before the run and kept after", restore, verify, save)
+	}
+}
