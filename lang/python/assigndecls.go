@@ -148,7 +148,7 @@ func isDocString(s *syntax.Node) bool {
 // literal list or tuple of strings (= or +=); nil when there is none or it is computed.
 func dunderAll(root *syntax.Node, src []byte) map[string]bool {
 	var all map[string]bool
-	for _, s := range moduleStatements(root) {
+	for _, s := range syntax.ModuleStatements(root) {
 		if s.Kind != "expression_statement" || len(s.NamedChildren()) != 1 {
 			continue
 		}

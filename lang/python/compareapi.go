@@ -83,7 +83,7 @@ func moduleOf(fsys fs.FS, p string) modulePlace {
 	}
 	m := modulePlace{name: strings.Join(parts, "."), dir: dir}
 	for _, part := range parts {
-		m.internal = m.internal || strings.HasPrefix(part, "_") && !isDunder(part)
+		m.internal = m.internal || strings.HasPrefix(part, "_") && !syntax.IsDunder(part)
 	}
 	return m
 }
@@ -265,7 +265,7 @@ func renamed(b lang.Decl, base, head *apiSide) string {
 // import (or a module __getattr__, passed in) may bind any name.
 func moduleBindings(root *syntax.Node, src []byte, star bool) (map[string]bool, bool) {
 	bound := map[string]bool{}
-	for _, s := range moduleStatements(root) {
+	for _, s := range syntax.ModuleStatements(root) {
 		if s.Kind != "import_statement" && s.Kind != "import_from_statement" {
 			continue
 		}

@@ -40,36 +40,14 @@ type owner struct {
 func (x *extractor) module(root *syntax.Node) {
 	x.all = dunderAll(root, x.src)
 	seen := map[string]bool{}
-	x.statements(moduleStatements(root), nil, seen)
-}
-
-// moduleStatements returns the module's statements, with those of the blocks of
-// module-level if, try and with statements spliced in.
-func moduleStatements(root *syntax.Node) []*syntax.Node {
-	var out []*syntax.Node
-	var visit func(n *syntax.Node)
-	visit = func(n *syntax.Node) {
-		for _, c := range n.Children {
-			switch c.Kind {
-			case "if_statement", "try_statement", "with_statement", "elif_clause", "else_clause",
-				"except_clause", "except_group_clause", "finally_clause", "block":
-				visit(c)
-			default:
-				if c.Named {
-					out = append(out, c)
-				}
-			}
-		}
-	}
-	visit(root)
-	return out
+	x.statements(syntax.ModuleStatements(root), nil, seen)
 }
 
 // statements lists the declarations among stmts, the statements of the module or of the
 // body of class o. seen holds the names declared already: the first binding declares.
 func (x *extractor) statements(stmts []*syntax.Node, o *owner, seen map[string]bool) {
 	for i, s := range stmts {
-		def, decorators := unwrap(s)
+		def, decorators := syntax.Unwrap(s)
 		switch def.Kind {
 		case "function_definition":
 			x.function(s, def, decorators, o)
@@ -91,24 +69,6 @@ func next(stmts []*syntax.Node, i int) *syntax.Node {
 	return nil
 }
 
-// unwrap returns the definition of a decorated definition and its decorators' texts
-// (without '@'); other statements come back as they are.
-func unwrap(s *syntax.Node) (*syntax.Node, []*syntax.Node) {
-	if s.Kind != "decorated_definition" {
-		return s, nil
-	}
-	var decs []*syntax.Node
-	for _, c := range s.Children {
-		if c.Kind == "decorator" {
-			decs = append(decs, c)
-		}
-	}
-	if d := s.Child("definition"); d != nil {
-		return d, decs
-	}
-	return s, decs
-}
-
 // qualify prefixes name with the owner's qualified name.
 func qualify(o *owner, name string) string {
 	if o == nil {
@@ -123,17 +83,12 @@ func (x *extractor) exported(o *owner, name string) bool {
 		return false // test modules and conftest.py are nobody's API
 	}
 	if o != nil {
-		return o.exported && (!strings.HasPrefix(name, "_") || isDunder(name))
+		return o.exported && (!strings.HasPrefix(name, "_") || syntax.IsDunder(name))
 	}
 	if x.all != nil {
 		return x.all[name]
 	}
 	return !strings.HasPrefix(name, "_")
-}
-
-// isDunder reports whether name is a special name: __init__, __all__.
-func isDunder(name string) bool {
-	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
 }
 
 func (x *extractor) function(s, def *syntax.Node, decorators []*syntax.Node, o *owner) {
@@ -155,7 +110,7 @@ func (x *extractor) function(s, def *syntax.Node, decorators []*syntax.Node, o *
 	}
 	if o != nil {
 		d.Kind = lang.Method
-		d.Documented = d.Documented || isAccessor(decorators, x.src) || isDunder(name)
+		d.Documented = d.Documented || isAccessor(decorators, x.src) || syntax.IsDunder(name)
 		d.Test = strings.HasPrefix(name, "test") && (o.unittest || o.pytest)
 	} else {
 		d.Test = x.role == syntax.TestModule && strings.HasPrefix(name, "test")

@@ -162,8 +162,8 @@ func (j *job) overloadKeywords(module, name string) (kws []string, open bool) {
 // top-level class name.
 func overloads(root *syntax.Node, src []byte, name string) []*syntax.Node {
 	var out []*syntax.Node
-	for _, s := range moduleStatements(root) {
-		d, _ := unwrap(s)
+	for _, s := range syntax.ModuleStatements(root) {
+		d, _ := syntax.Unwrap(s)
 		if d.Child("name").Text(src) != name {
 			continue
 		}
@@ -171,8 +171,8 @@ func overloads(root *syntax.Node, src []byte, name string) []*syntax.Node {
 		case "function_definition":
 			out = append(out, d.Child("parameters"))
 		case "class_definition":
-			for _, m := range moduleStatements(d.Child("body")) {
-				if md, _ := unwrap(m); md.Kind == "function_definition" {
+			for _, m := range syntax.ModuleStatements(d.Child("body")) {
+				if md, _ := syntax.Unwrap(m); md.Kind == "function_definition" {
 					if n := md.Child("name").Text(src); n == "__init__" || n == "__new__" {
 						out = append(out, md.Child("parameters"))
 					}

@@ -170,7 +170,7 @@ func (c *nsCollector) elementsOf(e *syntax.Node, at, depth int) ([]*syntax.Node,
 // offset at, nil when there is none.
 func (c *nsCollector) lastBinding(name string, at int) *syntax.Node {
 	var v *syntax.Node
-	for _, s := range moduleStatements(c.root) {
+	for _, s := range syntax.ModuleStatements(c.root) {
 		if s.Start >= at {
 			break
 		}
@@ -186,7 +186,7 @@ func (c *nsCollector) lastBinding(name string, at int) *syntax.Node {
 func (c *nsCollector) nameKeys(name string, at, depth int) ([]string, bool) {
 	var keys []string
 	bound, handled := false, map[*syntax.Node]bool{}
-	for _, s := range moduleStatements(c.root) {
+	for _, s := range syntax.ModuleStatements(c.root) {
 		if s.Start >= at {
 			break
 		}

@@ -89,7 +89,7 @@ func (x *extractor) decoratedIdents(n *syntax.Node, sc *scope) {
 		return
 	}
 	if def.Kind == "function_definition" {
-		_, decs := unwrap(n)
+		_, decs := syntax.Unwrap(n)
 		x.funcIdents(def, sc, hasDecorator(decs, x.src, "override"))
 		return
 	}
@@ -229,7 +229,7 @@ func bindingKind(k scopeKind, name string) lang.IdentKind {
 
 func (x *extractor) ident(id *syntax.Node, kind lang.IdentKind) {
 	name := id.Text(x.src)
-	if name == "" || name == "_" || isDunder(name) {
+	if name == "" || name == "_" || syntax.IsDunder(name) {
 		return
 	}
 	x.lf.Idents = append(x.lf.Idents, lang.Ident{Name: name, Kind: kind, Pos: id.Pos})

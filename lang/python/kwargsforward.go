@@ -60,7 +60,7 @@ func (c *callable) function() *syntax.Node {
 		return c.def
 	}
 	for _, s := range blockOf(c.def.Child("body")) {
-		if d, decs := unwrap(s); d.Kind == "function_definition" && len(decs) == 0 && d.Child("name").Text(c.src) == "__init__" {
+		if d, decs := syntax.Unwrap(s); d.Kind == "function_definition" && len(decs) == 0 && d.Child("name").Text(c.src) == "__init__" {
 			return d
 		}
 	}
@@ -181,8 +181,8 @@ func (j *job) lookupCallable(module, name string, depth int) *callable {
 	if tree == nil {
 		return nil
 	}
-	for _, s := range moduleStatements(tree) {
-		if d, decs := unwrap(s); (d.Kind == "function_definition" || d.Kind == "class_definition") &&
+	for _, s := range syntax.ModuleStatements(tree) {
+		if d, decs := syntax.Unwrap(s); (d.Kind == "function_definition" || d.Kind == "class_definition") &&
 			d.Child("name").Text(src) == name {
 			if len(decs) > 0 {
 				return nil
@@ -195,7 +195,7 @@ func (j *job) lookupCallable(module, name string, depth int) *callable {
 
 // importedCallable follows the from-imports of a module's tree that may bind name.
 func (j *job) importedCallable(tree *syntax.Node, src []byte, module string, pkg bool, name string, depth int) *callable {
-	for _, s := range moduleStatements(tree) {
+	for _, s := range syntax.ModuleStatements(tree) {
 		if s.Kind != "import_from_statement" {
 			continue
 		}
@@ -252,7 +252,7 @@ type parsedSource struct {
 // importedModule returns the module a top-level `import m` / `import m as name` binds to
 // name, "" when there is none.
 func importedModule(tree *syntax.Node, src []byte, name string) string {
-	for _, s := range moduleStatements(tree) {
+	for _, s := range syntax.ModuleStatements(tree) {
 		if s.Kind != "import_statement" {
 			continue
 		}

@@ -205,7 +205,7 @@ func versionTest(cond string) (op, v string, ok bool) {
 
 // definition reads a function or class, with its decorators.
 func (r declReader) definition(s *syntax.Node, class *classDecl, vr versionRange) {
-	def, decs := unwrap(s)
+	def, decs := syntax.Unwrap(s)
 	nameNode := def.Child("name")
 	if nameNode == nil {
 		return

@@ -148,7 +148,7 @@ func (c *nsCollector) replacement(value *syntax.Node) {
 // assignedValue returns the value of the top-level assignment to name, nil when there is
 // none.
 func (c *nsCollector) assignedValue(name string) *syntax.Node {
-	for _, s := range moduleStatements(c.root) {
+	for _, s := range syntax.ModuleStatements(c.root) {
 		if as := s.FirstOfKind("assignment"); s.Kind == "expression_statement" && as != nil && as.Child("left").Text(c.src) == name {
 			return as.Child("right")
 		}
@@ -158,8 +158,8 @@ func (c *nsCollector) assignedValue(name string) *syntax.Node {
 
 // findClass returns the top-level class named name, or nil.
 func findClass(root *syntax.Node, src []byte, name string) *syntax.Node {
-	for _, s := range moduleStatements(root) {
-		if d, _ := unwrap(s); d.Kind == "class_definition" && d.Child("name").Text(src) == name {
+	for _, s := range syntax.ModuleStatements(root) {
+		if d, _ := syntax.Unwrap(s); d.Kind == "class_definition" && d.Child("name").Text(src) == name {
 			return d
 		}
 	}
@@ -306,7 +306,7 @@ func (c *nsCollector) lazy() {
 	fns := []*syntax.Node{c.getattr}
 	if c.replaced != nil {
 		for _, s := range c.replaced.Child("body").Children {
-			if d, _ := unwrap(s); d.Kind == "function_definition" || d.Kind == "class_definition" {
+			if d, _ := syntax.Unwrap(s); d.Kind == "function_definition" || d.Kind == "class_definition" {
 				c.ns.names[d.Child("name").Text(c.src)] = true
 				if d.Child("name").Text(c.src) == "__getattr__" {
 					fns = append(fns, d)

@@ -152,7 +152,7 @@ func (j *job) otherPython(t *target) otherCode {
 // None); if print_ is None: def print_(…) for Python 2.5).
 func featureProbes(root *syntax.Node, src []byte) map[string]bool {
 	out := map[string]bool{}
-	for _, s := range moduleStatements(root) {
+	for _, s := range syntax.ModuleStatements(root) {
 		as := s.FirstOfKind("assignment")
 		if s.Kind != "expression_statement" || as == nil || as.Child("left").Kind != "identifier" {
 			continue

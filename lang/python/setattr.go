@@ -106,7 +106,7 @@ func collectSetattrs(root *syntax.Node, src []byte, out setAttrs) {
 // instanceVars maps the module's variables bound to C(…) to C.
 func instanceVars(root *syntax.Node, src []byte) map[string]string {
 	vars := map[string]string{}
-	for _, s := range moduleStatements(root) {
+	for _, s := range syntax.ModuleStatements(root) {
 		as := s.FirstOfKind("assignment")
 		if s.Kind != "expression_statement" || as == nil || as.Child("left").Kind != "identifier" {
 			continue
@@ -152,7 +152,7 @@ func collectNewInstances(root *syntax.Node, src []byte, out setAttrs) {
 		}
 		attrs := map[string]bool{}
 		for _, s := range blockOf(n.Child("body")) {
-			if d, _ := unwrap(s); d.Kind == "function_definition" {
+			if d, _ := syntax.Unwrap(s); d.Kind == "function_definition" {
 				newInstanceAttrs(d.Child("body"), src, attrs)
 			}
 		}

@@ -129,8 +129,8 @@ func related(callee, cand string, kind lang.Kind, a args) bool {
 func (s sibling) accepts(a args, argAt int, argType string) bool {
 	src := s.src
 	for _, d := range s.defs {
-		_, decs := unwrap(d)
-		def, _ := unwrap(d)
+		_, decs := syntax.Unwrap(d)
+		def, _ := syntax.Unwrap(d)
 		sg := parseSig(signature(def, decs, src), false)
 		if bindErr(sg, a) != "" {
 			continue
@@ -190,8 +190,8 @@ func (j *job) siblings(module string) []sibling {
 func siblingsOf(root *syntax.Node, src []byte, rename map[string]string) []sibling {
 	byName := map[string]int{}
 	var out []sibling
-	for _, s := range moduleStatements(root) {
-		d, _ := unwrap(s)
+	for _, s := range syntax.ModuleStatements(root) {
+		d, _ := syntax.Unwrap(s)
 		if d.Kind != "function_definition" {
 			continue
 		}

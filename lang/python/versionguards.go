@@ -40,7 +40,7 @@ func skipGuard(decorated *syntax.Node, src []byte, consts map[string]bool) []gua
 // moduleSkip guards a whole test module that `pytestmark = pytest.mark.skipif(…)` skips on
 // a version or platform.
 func moduleSkip(root *syntax.Node, src []byte, consts map[string]bool) []guardedRange {
-	for _, s := range moduleStatements(root) {
+	for _, s := range syntax.ModuleStatements(root) {
 		as := s.FirstOfKind("assignment")
 		if s.Kind != "expression_statement" || as == nil || as.Child("left").Text(src) != "pytestmark" {
 			continue
@@ -80,7 +80,7 @@ func versionConstants(t *target) map[string]bool {
 			out[n] = true
 		}
 	}
-	for _, s := range moduleStatements(t.tree) {
+	for _, s := range syntax.ModuleStatements(t.tree) {
 		as := s.FirstOfKind("assignment")
 		if s.Kind == "expression_statement" && as != nil && as.Child("left").Kind == "identifier" &&
 			strings.Contains(as.Child("right").Text(t.src), "version_info") && !majorAlias.MatchString(as.Child("left").Text(t.src)) {
