@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/signature"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
@@ -317,14 +318,14 @@ func (u *useScan) call(n *syntax.Node) {
 			continue
 		}
 		method := strings.Contains(s, ".")
-		args := callArgs(n.Child("arguments"), u.src)
-		if args.unknown {
+		args := signature.CallArgs(n.Child("arguments"), u.src)
+		if args.Unknown {
 			return // *args or **kwargs at the call: what it passes is not known here
 		}
-		if bindErr(parseSig(sigs[0], method), args) != "" {
+		if signature.Bind(signature.Parse(sigs[0], method), args) != "" {
 			return // already rejected at the base: not the change's doing
 		}
-		if msg := bindErr(parseSig(sigs[1], method), args); msg != "" {
+		if msg := signature.Bind(signature.Parse(sigs[1], method), args); msg != "" {
 			u.report(n, fmt.Sprintf("%s.%s() %s", mod, subject, msg), ch)
 		}
 		return
@@ -354,67 +355,4 @@ func (u *useScan) callee(fn *syntax.Node) (mod, subject string) {
 		}
 	}
 	return "", ""
-}
-
-// args is what a call passes.
-type args struct {
-	positional int
-	keywords   []string
-	unknown    bool // a *splat or **splat
-}
-
-func callArgs(list *syntax.Node, src []byte) args {
-	var a args
-	if list == nil {
-		return a
-	}
-	for _, c := range list.NamedChildren() {
-		switch c.Kind {
-		case "keyword_argument":
-			a.keywords = append(a.keywords, c.Child("name").Text(src))
-		case "list_splat", "dictionary_splat":
-			a.unknown = true
-		case "comment":
-		default:
-			a.positional++
-		}
-	}
-	return a
-}
-
-// bindErr binds a call's arguments to a signature as Python does and returns the
-// TypeError Python would raise, or "".
-func bindErr(s sig, a args) string {
-	if a.positional > len(s.positional) && !s.hasVarArgs {
-		return fmt.Sprintf("takes %d positional arguments but %d were given", len(s.positional), a.positional)
-	}
-	given := map[string]bool{}
-	for i := 0; i < a.positional && i < len(s.positional); i++ {
-		given[s.positional[i].name] = true
-	}
-	if msg := bindKeywords(s, a.keywords, given); msg != "" {
-		return msg
-	}
-	for _, p := range s.params {
-		if !p.optional && p.kind != varArgs && p.kind != varKw && !given[p.name] {
-			return fmt.Sprintf("missing a required argument: '%s'", p.name)
-		}
-	}
-	return ""
-}
-
-// bindKeywords binds keyword arguments, adding them to given.
-func bindKeywords(s sig, keywords []string, given map[string]bool) string {
-	for _, k := range keywords {
-		p := s.keyword(k)
-		switch {
-		case p == nil && !s.hasVarKw:
-			return fmt.Sprintf("got an unexpected keyword argument '%s'", k)
-		case p != nil && given[k]:
-			return fmt.Sprintf("got multiple values for argument '%s'", k)
-		case p != nil:
-			given[k] = true
-		}
-	}
-	return ""
 }

@@ -3,10 +3,11 @@ package python
 import (
 	"crypto/sha256"
 	"fmt"
-	"github.com/agentverify/agentverify/lang/python/syntax"
 	"os"
 	"sync"
 	"time"
+
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // cache keeps what the frontend derives from file contents, keyed by the content's

@@ -5,11 +5,12 @@ package python
 import (
 	"bytes"
 	"fmt"
-	"github.com/agentverify/agentverify/lang/python/syntax"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // TestCacheTrees: a content is parsed once while the cache holds it, different contents

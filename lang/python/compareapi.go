@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/signature"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
@@ -168,7 +169,7 @@ func compareSides(mod modulePlace, f *change.File, base, head *apiSide) []lang.A
 		case (b.Kind == lang.Func || b.Kind == lang.Method) && h.Signature != b.Signature:
 			ch.Head.Pos = h.NamePos
 			method := b.Kind == lang.Method
-			if why := incompatibilities(parseSig(b.Signature, method), parseSig(h.Signature, method)); len(why) > 0 {
+			if why := signature.Incompatibilities(signature.Parse(b.Signature, method), signature.Parse(h.Signature, method)); len(why) > 0 {
 				ch.Detail = fmt.Sprintf("signature changed from %s to %s: %s", b.Signature, h.Signature, strings.Join(why, "; "))
 				out = append(out, ch)
 			}

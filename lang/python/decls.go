@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/signature"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
@@ -94,7 +95,7 @@ func (x *extractor) exported(o *owner, name string) bool {
 func (x *extractor) function(s, def *syntax.Node, decorators []*syntax.Node, o *owner) {
 	nameNode := def.Child("name")
 	body := def.Child("body")
-	if nameNode == nil || body == nil || hasDecorator(decorators, x.src, "overload") {
+	if nameNode == nil || body == nil || syntax.HasDecorator(decorators, x.src, "overload") {
 		return // an @overload stub: the implementation carries the declaration
 	}
 	name := nameNode.Text(x.src)
@@ -105,7 +106,7 @@ func (x *extractor) function(s, def *syntax.Node, decorators []*syntax.Node, o *
 		Documented: docstring(body) != nil,
 		Span:       s.Span(),
 		NamePos:    nameNode.Pos,
-		Signature:  signature(def, decorators, x.src),
+		Signature:  signature.Of(def, decorators, x.src),
 		Metrics:    x.metrics(def, name),
 	}
 	if o != nil {
@@ -138,7 +139,7 @@ func (x *extractor) class(s, def *syntax.Node, o *owner) {
 		Documented: docstring(body) != nil,
 		Span:       s.Span(),
 		NamePos:    nameNode.Pos,
-		Signature:  classSignature(def, x.src),
+		Signature:  signature.Class(def, x.src),
 	})
 	x.statements(body.NamedChildren(), c, map[string]bool{})
 }
@@ -172,23 +173,10 @@ func baseMatches(bases *syntax.Node, src []byte, match func(string) bool) bool {
 	return false
 }
 
-// hasDecorator reports whether one of decs is name, bare, qualified (typing.overload) or
-// called.
-func hasDecorator(decs []*syntax.Node, src []byte, name string) bool {
-	for _, d := range decs {
-		t := strings.TrimSpace(strings.TrimPrefix(d.Text(src), "@"))
-		t, _, _ = strings.Cut(t, "(")
-		if t == name || strings.HasSuffix(t, "."+name) {
-			return true
-		}
-	}
-	return false
-}
-
 // isAccessor reports whether a method is a property's setter or deleter, documented by
 // the property's getter.
 func isAccessor(decs []*syntax.Node, src []byte) bool {
-	return hasDecorator(decs, src, "setter") || hasDecorator(decs, src, "deleter")
+	return syntax.HasDecorator(decs, src, "setter") || syntax.HasDecorator(decs, src, "deleter")
 }
 
 // docstring returns the docstring of a body: its first statement when that is a string.

@@ -5,12 +5,11 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/pelletier/go-toml/v2"
-
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 	"github.com/agentverify/agentverify/lazyregexp"
+	"github.com/pelletier/go-toml/v2"
 )
 
 // pyRange is the Python versions a project supports: floor ≤ v < ceiling, from

@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/signature"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
@@ -90,7 +91,7 @@ func (x *extractor) decoratedIdents(n *syntax.Node, sc *scope) {
 	}
 	if def.Kind == "function_definition" {
 		_, decs := syntax.Unwrap(n)
-		x.funcIdents(def, sc, hasDecorator(decs, x.src, "override"))
+		x.funcIdents(def, sc, syntax.HasDecorator(decs, x.src, "override"))
 		return
 	}
 	x.visitIdent(def, sc)
@@ -109,7 +110,7 @@ func (x *extractor) funcIdents(def *syntax.Node, sc *scope, override bool) {
 	}
 	inner := newScope(functionScope, def.Child("body"), x.src)
 	bound := boundGlobals(def.Child("parameters"), x.src)
-	for _, p := range paramNames(def.Child("parameters")) {
+	for _, p := range signature.ParamNames(def.Child("parameters")) {
 		x.param(p, inner, bound)
 	}
 	x.walkScope(def.Child("body"), inner)
@@ -146,7 +147,7 @@ func (x *extractor) classIdents(def *syntax.Node, sc *scope) {
 func (x *extractor) lambdaIdents(n *syntax.Node, sc *scope) {
 	inner := newScope(functionScope, nil, x.src)
 	bound := boundGlobals(n.Child("parameters"), x.src)
-	for _, p := range paramNames(n.Child("parameters")) {
+	for _, p := range signature.ParamNames(n.Child("parameters")) {
 		x.param(p, inner, bound)
 	}
 	x.visitIdent(n.Child("body"), inner)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/signature"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
@@ -100,7 +101,7 @@ func keywordNames(ps *syntax.Node, src []byte) []string {
 			out = out[:0]
 		case "list_splat_pattern", "dictionary_splat_pattern", "keyword_separator":
 		default:
-			if id := paramName(p); id != nil {
+			if id := signature.ParamName(p); id != nil {
 				if name := id.Text(src); name != "self" && name != "cls" {
 					out = append(out, name)
 				}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/signature"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
@@ -279,14 +280,14 @@ func kwargsParam(ps *syntax.Node, src []byte) string {
 			p = p.FirstNamed()
 		}
 		if p != nil && p.Kind == "dictionary_splat_pattern" {
-			return paramName(p).Text(src)
+			return signature.ParamName(p).Text(src)
 		}
 	}
 	return ""
 }
 
 func isParam(ps *syntax.Node, src []byte, name string) bool {
-	for _, id := range paramNames(ps) {
+	for _, id := range signature.ParamNames(ps) {
 		if id.Text(src) == name {
 			return true
 		}
@@ -536,7 +537,7 @@ func parameterKeywords(ps *syntax.Node, src []byte, method bool) []string {
 			out = out[:0]
 		case "list_splat_pattern", "dictionary_splat_pattern", "keyword_separator", "comment":
 		default:
-			if id := paramName(p); id != nil {
+			if id := signature.ParamName(p); id != nil {
 				out = append(out, id.Text(src))
 			}
 		}

@@ -1,13 +1,14 @@
 package python
 
 import (
-	"github.com/agentverify/agentverify/lang/python/syntax"
-	"github.com/agentverify/agentverify/lazyregexp"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/agentverify/agentverify/lang/python/syntax"
+	"github.com/agentverify/agentverify/lazyregexp"
 )
 
 // modDecl is what a module's stub or source declares, read with tree-sitter and never

@@ -1,6 +1,9 @@
 package python
 
-import "github.com/agentverify/agentverify/lang/python/syntax"
+import (
+	"github.com/agentverify/agentverify/lang/python/signature"
+	"github.com/agentverify/agentverify/lang/python/syntax"
+)
 
 // A module-level __getattr__ (PEP 562), or that of the class whose instance replaces the
 // module in sys.modules, makes pyright accept any name. When its body only answers names
@@ -10,7 +13,7 @@ import "github.com/agentverify/agentverify/lang/python/syntax"
 
 // getattrNames returns the names fn answers, ok false when they cannot be listed.
 func (c *nsCollector) getattrNames(fn *syntax.Node) ([]string, bool) {
-	params := paramNames(fn.Child("parameters"))
+	params := signature.ParamNames(fn.Child("parameters"))
 	if len(params) == 0 {
 		return nil, false
 	}

@@ -1,9 +1,10 @@
 package python
 
 import (
-	"github.com/agentverify/agentverify/lang/python/syntax"
 	"strconv"
 	"strings"
+
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // nsCollector collects the top-level names of one module's source (see namespace).

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/signature"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 	"github.com/agentverify/agentverify/lang/suggest"
 	"github.com/agentverify/agentverify/lazyregexp"
@@ -59,8 +60,8 @@ func (j *job) signatureSibling(t *target, p *lang.Problem, argType string) bool 
 	fnNode := call.Child("function")
 	fn := fnNode.Text(t.src)
 	module, name, ok := t.callee(fn)
-	a := callArgs(call.Child("arguments"), t.src)
-	if !ok || a.unknown {
+	a := signature.CallArgs(call.Child("arguments"), t.src)
+	if !ok || a.Unknown {
 		return false
 	}
 	fits := j.fittingSiblings(module, name, p.Kind, a, argumentIndex(call, p.Location, t.src), argType)
@@ -96,7 +97,7 @@ func (t *target) callee(fn string) (module, name string, ok bool) {
 
 // fittingSiblings returns the (at most two) siblings of module.name, closest first, that
 // a call passing a fits.
-func (j *job) fittingSiblings(module, name string, kind lang.Kind, a args, argAt int, argType string) []string {
+func (j *job) fittingSiblings(module, name string, kind lang.Kind, a signature.Args, argAt int, argType string) []string {
 	var fits []string
 	for _, s := range j.siblings(module) {
 		if s.name != name && !strings.HasPrefix(s.name, "_") && related(name, s.name, kind, a) && s.accepts(a, argAt, argType) {
@@ -112,8 +113,8 @@ func (j *job) fittingSiblings(module, name string, kind lang.Kind, a args, argAt
 // related reports whether a sibling's name is close enough to the callee's to be what
 // the call meant: a shared stem (load, loads; dump, dumps; randint, randrange), or, for
 // a keyword the callee lacks, any sibling that names it (mkdir, makedirs for exist_ok).
-func related(callee, cand string, kind lang.Kind, a args) bool {
-	if kind == lang.UnknownKeyword && len(a.keywords) > 0 {
+func related(callee, cand string, kind lang.Kind, a signature.Args) bool {
+	if kind == lang.UnknownKeyword && len(a.Keywords) > 0 {
 		return true
 	}
 	p := 0
@@ -126,18 +127,18 @@ func related(callee, cand string, kind lang.Kind, a args) bool {
 // accepts reports whether the call's arguments bind to one of the sibling's overloads,
 // every keyword by a parameter of its own name (not **kwargs), and the argument at argAt
 // fits its parameter's annotation when argType is given.
-func (s sibling) accepts(a args, argAt int, argType string) bool {
+func (s sibling) accepts(a signature.Args, argAt int, argType string) bool {
 	src := s.src
 	for _, d := range s.defs {
 		_, decs := syntax.Unwrap(d)
 		def, _ := syntax.Unwrap(d)
-		sg := parseSig(signature(def, decs, src), false)
-		if bindErr(sg, a) != "" {
+		sg := signature.Parse(signature.Of(def, decs, src), false)
+		if signature.Bind(sg, a) != "" {
 			continue
 		}
 		named := true
-		for _, k := range a.keywords {
-			named = named && sg.keyword(k) != nil
+		for _, k := range a.Keywords {
+			named = named && sg.Keyword(k) != nil
 		}
 		if !named {
 			continue

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/signature"
 )
 
 // TestFitsType: the families a mistaken sibling call mixes up fit the annotations made
@@ -35,15 +36,15 @@ func TestRelated(t *testing.T) {
 	for _, tc := range []struct {
 		callee, cand string
 		kind         lang.Kind
-		a            args
+		a            signature.Args
 		want         bool
 	}{
-		{"load", "loads", lang.WrongSignature, args{positional: 1}, true},
-		{"dump", "dumps", lang.WrongArity, args{positional: 1}, true},
-		{"randint", "randrange", lang.WrongArity, args{positional: 1}, true},
-		{"mkdir", "makedirs", lang.WrongArity, args{positional: 1}, false},
-		{"mkdir", "makedirs", lang.UnknownKeyword, args{positional: 1, keywords: []string{"exist_ok"}}, true},
-		{"join", "split", lang.WrongArity, args{}, false},
+		{"load", "loads", lang.WrongSignature, signature.Args{Positional: 1}, true},
+		{"dump", "dumps", lang.WrongArity, signature.Args{Positional: 1}, true},
+		{"randint", "randrange", lang.WrongArity, signature.Args{Positional: 1}, true},
+		{"mkdir", "makedirs", lang.WrongArity, signature.Args{Positional: 1}, false},
+		{"mkdir", "makedirs", lang.UnknownKeyword, signature.Args{Positional: 1, Keywords: []string{"exist_ok"}}, true},
+		{"join", "split", lang.WrongArity, signature.Args{}, false},
 	} {
 		if got := related(tc.callee, tc.cand, tc.kind, tc.a); got != tc.want {
 			t.Errorf("related(%s, %s) = %v, want %v", tc.callee, tc.cand, got, tc.want)

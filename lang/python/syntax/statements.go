@@ -46,3 +46,16 @@ func Unwrap(s *Node) (*Node, []*Node) {
 func IsDunder(name string) bool {
 	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
 }
+
+// HasDecorator reports whether one of decs is name, bare, qualified (typing.overload) or
+// called.
+func HasDecorator(decs []*Node, src []byte, name string) bool {
+	for _, d := range decs {
+		t := strings.TrimSpace(strings.TrimPrefix(d.Text(src), "@"))
+		t, _, _ = strings.Cut(t, "(")
+		if t == name || strings.HasSuffix(t, "."+name) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,4 +1,4 @@
-package python
+package signature
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ func TestIncompatibilities(t *testing.T) {
 	}{
 		{"def(a)", "def(a, b=...)", false, ""},
 		{"def(a)", "def(a, *, b=...)", false, ""},
-		{"def(a)", "def(a, *args, **kw)", false, ""},
+		{"def(a)", "def(a, *Args, **kw)", false, ""},
 		{"def(a, b=...)", "def(a, b=..., c=...)", false, ""},
 		{"def(a, /)", "def(b, /)", false, ""}, // positional-only names are nobody's business
 		{"def(a, /)", "def(a)", false, ""},
@@ -29,11 +29,11 @@ func TestIncompatibilities(t *testing.T) {
 		{"def(a, b)", "def(a, b, /)", false, "parameter a became positional-only"},
 		{"def(a, b)", "def(a, *, b)", false, "parameter b became keyword-only"},
 		{"def(a, b)", "def(a, *rest, b)", false, "parameter b became keyword-only"},
-		{"def(a, b=...)", "def(*args, **kwargs)", false, ""},
-		{"def(a, b=...)", "def(a, *args)", false, "parameter b removed"},
+		{"def(a, b=...)", "def(*Args, **kwargs)", false, ""},
+		{"def(a, b=...)", "def(a, *Args)", false, "parameter b removed"},
 		{"def(a, b=...)", "def(a, x=..., b=...)", false, "parameters reordered: argument 2 is now x, not b"},
-		{"def(*args)", "def()", false, "*args removed"},
-		{"def(a, *args)", "def(a, b=..., *args)", false, "parameter b added before *args"},
+		{"def(*Args)", "def()", false, "*Args removed"},
+		{"def(a, *Args)", "def(a, b=..., *Args)", false, "parameter b added before *Args"},
 		{"def(**kw)", "def()", false, "**kw removed"},
 		{"def(a, *, b=...)", "def(a, **kw)", false, ""},
 		{"def(a)", "async def(a)", false, "became a coroutine function"},
@@ -45,36 +45,36 @@ func TestIncompatibilities(t *testing.T) {
 		{"@classmethod def(cls, a)", "@classmethod def(klass, a, b=...)", true, ""},
 	}
 	for _, tt := range tests {
-		got := strings.Join(incompatibilities(parseSig(tt.base, tt.method), parseSig(tt.head, tt.method)), "; ")
+		got := strings.Join(Incompatibilities(Parse(tt.base, tt.method), Parse(tt.head, tt.method)), "; ")
 		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
 			t.Errorf("%s → %s: got %q, want %q", tt.base, tt.head, got, tt.want)
 		}
 	}
 }
 
-func TestBindErr(t *testing.T) {
+func TestBind(t *testing.T) {
 	tests := []struct {
 		sig  string
-		args args
+		args Args
 		want string
 	}{
-		{"def(a, b=...)", args{positional: 1}, ""},
-		{"def(a, b=...)", args{positional: 3}, "takes 2 positional arguments but 3 were given"},
-		{"def(a, *rest)", args{positional: 3}, ""},
-		{"def(a, /, b)", args{keywords: []string{"a", "b"}}, "unexpected keyword argument 'a'"},
-		{"def(a, **kw)", args{positional: 1, keywords: []string{"zz"}}, ""},
-		{"def(a)", args{positional: 1, keywords: []string{"a"}}, "multiple values for argument 'a'"},
-		{"def(a, *, b)", args{positional: 1}, "missing a required argument: 'b'"},
+		{"def(a, b=...)", Args{Positional: 1}, ""},
+		{"def(a, b=...)", Args{Positional: 3}, "takes 2 positional arguments but 3 were given"},
+		{"def(a, *rest)", Args{Positional: 3}, ""},
+		{"def(a, /, b)", Args{Keywords: []string{"a", "b"}}, "unexpected keyword argument 'a'"},
+		{"def(a, **kw)", Args{Positional: 1, Keywords: []string{"zz"}}, ""},
+		{"def(a)", Args{Positional: 1, Keywords: []string{"a"}}, "multiple values for argument 'a'"},
+		{"def(a, *, b)", Args{Positional: 1}, "missing a required argument: 'b'"},
 	}
 	for _, tt := range tests {
-		if got := bindErr(parseSig(tt.sig, false), tt.args); !strings.Contains(got, tt.want) || tt.want == "" && got != "" {
-			t.Errorf("bindErr(%s, %+v) = %q, want %q", tt.sig, tt.args, got, tt.want)
+		if got := Bind(Parse(tt.sig, false), tt.args); !strings.Contains(got, tt.want) || tt.want == "" && got != "" {
+			t.Errorf("Bind(%s, %+v) = %q, want %q", tt.sig, tt.args, got, tt.want)
 		}
 	}
 }
 
 // genSig draws a normalised signature: positional parameters (some positional-only),
-// *args or a bare *, keyword-only parameters, **kw; names drawn in any order.
+// *Args or a bare *, keyword-only parameters, **kw; names drawn in any order.
 func genSig(t *rapid.T, label string) string {
 	names := rapid.Permutation([]string{"a", "b", "c", "d", "e"}).Draw(t, label+"names")
 	param := func(name string) string {
@@ -93,9 +93,9 @@ func genSig(t *rapid.T, label string) string {
 		parts = append(parts, param(names[i]))
 	}
 	m := rapid.IntRange(0, len(names)-n).Draw(t, label+"m")
-	switch star := rapid.Bool().Draw(t, label+"args"); {
+	switch star := rapid.Bool().Draw(t, label+"Args"); {
 	case star:
-		parts = append(parts, "*args")
+		parts = append(parts, "*Args")
 	case m > 0:
 		parts = append(parts, "*")
 	}
@@ -113,7 +113,7 @@ func genSig(t *rapid.T, label string) string {
 func TestCompatibilityProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := genSig(t, "s")
-		if got := incompatibilities(parseSig(s, false), parseSig(s, false)); len(got) > 0 {
+		if got := Incompatibilities(Parse(s, false), Parse(s, false)); len(got) > 0 {
 			t.Fatalf("%s against itself: %v", s, got)
 		}
 		if strings.Contains(s, "*") || strings.Contains(s, "zz") {
@@ -124,7 +124,7 @@ func TestCompatibilityProperties(t *testing.T) {
 			more += ", "
 		}
 		more += "*, zz=...)"
-		if got := incompatibilities(parseSig(s, false), parseSig(more, false)); len(got) > 0 {
+		if got := Incompatibilities(Parse(s, false), Parse(more, false)); len(got) > 0 {
 			t.Fatalf("%s → %s: %v", s, more, got)
 		}
 	})
@@ -134,20 +134,20 @@ func TestCompatibilityProperties(t *testing.T) {
 // call the base signature accepts binds against the head signature too.
 func TestCompatibleMeansCallsBind(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		base, head := parseSig(genSig(t, "b"), false), parseSig(genSig(t, "h"), false)
-		if len(incompatibilities(base, head)) > 0 {
+		base, head := Parse(genSig(t, "b"), false), Parse(genSig(t, "h"), false)
+		if len(Incompatibilities(base, head)) > 0 {
 			return
 		}
-		call := args{positional: rapid.IntRange(0, 6).Draw(t, "positional")}
+		call := Args{Positional: rapid.IntRange(0, 6).Draw(t, "positional")}
 		for _, k := range []string{"a", "b", "c", "d", "e", "zz"} {
 			if rapid.Bool().Draw(t, "kw"+k) {
-				call.keywords = append(call.keywords, k)
+				call.Keywords = append(call.Keywords, k)
 			}
 		}
-		if bindErr(base, call) != "" {
+		if Bind(base, call) != "" {
 			return
 		}
-		if msg := bindErr(head, call); msg != "" {
+		if msg := Bind(head, call); msg != "" {
 			t.Fatalf("no incompatibility found from %+v to %+v, but %+v no longer binds: %s", base, head, call, msg)
 		}
 	})

@@ -1,117 +1,13 @@
-package python
+package signature
 
 import (
 	"fmt"
-	"strings"
 )
 
-// paramKind is how a caller can pass a parameter.
-type paramKind int
-
-const (
-	posOnly paramKind = iota // before "/"
-	posOrKw
-	varArgs // *args
-	kwOnly  // after "*" or *args
-	varKw   // **kwargs
-)
-
-// sigParam is one parameter of a parsed signature.
-type sigParam struct {
-	name     string
-	kind     paramKind
-	optional bool // has a default
-}
-
-// sig is a signature as the frontend normalises it (see signature), parsed back.
-type sig struct {
-	params                  []sigParam
-	async, property, static bool
-	classmethod             bool
-	hasVarArgs, hasVarKw    bool
-	positional              []sigParam // posOnly and posOrKw, in order
-}
-
-// parseSig parses a normalised signature "@staticmethod async def(a, b=..., /, c, *,
-// d, **kw)"; method drops the first parameter (self or cls) of methods that are not
-// static.
-func parseSig(s string, method bool) sig {
-	var out sig
-	for {
-		switch {
-		case strings.HasPrefix(s, "@staticmethod "):
-			out.static, s = true, strings.TrimPrefix(s, "@staticmethod ")
-		case strings.HasPrefix(s, "@classmethod "):
-			out.classmethod, s = true, strings.TrimPrefix(s, "@classmethod ")
-		case strings.HasPrefix(s, "@property "):
-			out.property, s = true, strings.TrimPrefix(s, "@property ")
-		case strings.HasPrefix(s, "async "):
-			out.async, s = true, strings.TrimPrefix(s, "async ")
-		default:
-			out.parseParams(strings.TrimSuffix(strings.TrimPrefix(s, "def("), ")"), method && !out.static)
-			return out
-		}
-	}
-}
-
-func (out *sig) parseParams(list string, dropFirst bool) {
-	var raw []string
-	if strings.TrimSpace(list) != "" {
-		raw = strings.Split(list, ", ")
-	}
-	slash := -1
-	for i, r := range raw {
-		if r == "/" {
-			slash = i
-		}
-	}
-	kind := posOrKw
-	for i, r := range raw {
-		switch {
-		case r == "/":
-			continue
-		case r == "*":
-			kind = kwOnly
-			continue
-		case strings.HasPrefix(r, "**"):
-			out.params = append(out.params, sigParam{name: r[2:], kind: varKw})
-			out.hasVarKw = true
-			continue
-		case strings.HasPrefix(r, "*"):
-			out.params = append(out.params, sigParam{name: r[1:], kind: varArgs})
-			out.hasVarArgs, kind = true, kwOnly
-			continue
-		}
-		p := sigParam{name: strings.TrimSuffix(r, "=..."), kind: kind, optional: strings.HasSuffix(r, "=...")}
-		if i < slash {
-			p.kind = posOnly
-		}
-		out.params = append(out.params, p)
-	}
-	if dropFirst && len(out.params) > 0 && out.params[0].kind <= posOrKw {
-		out.params = out.params[1:]
-	}
-	for _, p := range out.params {
-		if p.kind <= posOrKw {
-			out.positional = append(out.positional, p)
-		}
-	}
-}
-
-// keyword returns the parameter named name that a keyword can set, or nil.
-func (s sig) keyword(name string) *sigParam {
-	for i, p := range s.params {
-		if p.name == name && (p.kind == posOrKw || p.kind == kwOnly) {
-			return &s.params[i]
-		}
-	}
-	return nil
-}
-
-// incompatibilities lists why a call valid against base may fail (or change meaning)
+// Incompatibilities lists why a call valid against base may fail (or change meaning)
 // against head: what a caller who passes every parameter by every means the base
 // allows would see.
-func incompatibilities(base, head sig) []string {
+func Incompatibilities(base, head Signature) []string {
 	var out []string
 	switch {
 	case base.property != head.property && base.property:
@@ -136,7 +32,7 @@ func incompatibilities(base, head sig) []string {
 	return append(out, requiredBreaks(base, head)...)
 }
 
-func varName(s sig, k paramKind) string {
+func varName(s Signature, k paramKind) string {
 	for _, p := range s.params {
 		if p.kind == k {
 			return p.name
@@ -146,8 +42,8 @@ func varName(s sig, k paramKind) string {
 }
 
 // positionalBreaks checks every parameter base callers may pass by position: head must
-// take the same parameter at the same position, or absorb it in *args.
-func positionalBreaks(base, head sig) []string {
+// take the same parameter at the same position, or absorb it in *Args.
+func positionalBreaks(base, head Signature) []string {
 	var out []string
 	for i, p := range base.positional {
 		q := paramNamed(head, p.name)
@@ -161,7 +57,7 @@ func positionalBreaks(base, head sig) []string {
 		}
 	}
 	for i, q := range head.positional {
-		if i < len(base.positional) && base.hasVarKw && q.kind == posOrKw && base.keyword(q.name) == nil {
+		if i < len(base.positional) && base.hasVarKw && q.kind == posOrKw && base.Keyword(q.name) == nil {
 			out = append(out, fmt.Sprintf("parameter %s now takes a keyword: a %s= that went to **%s collides with argument %d", q.name, q.name, varName(base, varKw), i+1))
 		}
 	}
@@ -173,7 +69,7 @@ func positionalBreaks(base, head sig) []string {
 
 // reordered reports whether argument i binds to another parameter at the head than at
 // the base, one that callers may also name by keyword.
-func reordered(base, head sig, i int) bool {
+func reordered(base, head Signature, i int) bool {
 	if i >= len(head.positional) {
 		return false
 	}
@@ -182,16 +78,16 @@ func reordered(base, head sig, i int) bool {
 		return false
 	}
 	pMoved := p.kind == posOrKw && indexOf(head.positional, p.name) < len(head.positional)
-	qKeyword := q.kind == posOrKw && base.keyword(q.name) != nil
+	qKeyword := q.kind == posOrKw && base.Keyword(q.name) != nil
 	return pMoved || qKeyword
 }
 
 // keywordBreaks checks every parameter base callers may pass by keyword: head must
 // accept the keyword.
-func keywordBreaks(base, head sig) []string {
+func keywordBreaks(base, head Signature) []string {
 	var out []string
 	for i, p := range base.params {
-		if p.kind != posOrKw && p.kind != kwOnly || head.keyword(p.name) != nil {
+		if p.kind != posOrKw && p.kind != kwOnly || head.Keyword(p.name) != nil {
 			continue
 		}
 		if head.hasVarKw && !positionalOnlyNow(head, p.name) {
@@ -209,7 +105,7 @@ func keywordBreaks(base, head sig) []string {
 	return out
 }
 
-func positionalOnlyNow(head sig, name string) bool {
+func positionalOnlyNow(head Signature, name string) bool {
 	for _, p := range head.params {
 		if p.name == name && p.kind == posOnly {
 			return true
@@ -220,7 +116,7 @@ func positionalOnlyNow(head sig, name string) bool {
 
 // renamedAt returns the name of head's positional parameter at the position of base's
 // parameter i when base has no parameter of that name: a rename.
-func renamedAt(base, head sig, i int) string {
+func renamedAt(base, head Signature, i int) string {
 	pos := -1
 	for j, p := range base.positional {
 		if p.name == base.params[i].name {
@@ -240,7 +136,7 @@ func renamedAt(base, head sig, i int) string {
 }
 
 // requiredBreaks reports the parameters head requires that base callers need not pass.
-func requiredBreaks(base, head sig) []string {
+func requiredBreaks(base, head Signature) []string {
 	var out []string
 	for _, q := range head.params {
 		if q.optional || q.kind == varArgs || q.kind == varKw {
@@ -261,7 +157,7 @@ func requiredBreaks(base, head sig) []string {
 // requiredAtBase reports whether every call valid at base passes head's required
 // parameter q: base required it too, in a slot callers fill the same way (by position
 // for a positional-only parameter, whose name callers never write).
-func requiredAtBase(base, head sig, q sigParam) bool {
+func requiredAtBase(base, head Signature, q Param) bool {
 	if q.kind == posOnly {
 		pos := indexOf(head.positional, q.name)
 		if pos >= len(base.positional) {
@@ -282,7 +178,7 @@ func requiredAtBase(base, head sig, q sigParam) bool {
 	return true
 }
 
-func indexOf(ps []sigParam, name string) int {
+func indexOf(ps []Param, name string) int {
 	for i, p := range ps {
 		if p.name == name {
 			return i
@@ -291,7 +187,7 @@ func indexOf(ps []sigParam, name string) int {
 	return len(ps)
 }
 
-func paramNamed(s sig, name string) *sigParam {
+func paramNamed(s Signature, name string) *Param {
 	for i, p := range s.params {
 		if p.name == name {
 			return &s.params[i]

@@ -1,18 +1,18 @@
-package python
+package signature
 
 import (
 	"github.com/agentverify/agentverify/lang/python/syntax"
 	"strings"
 )
 
-// signature is the normalised signature of a function: "def(a, b=..., /, c, *args,
+// Of is the normalised signature of a function: "def(a, b=..., /, c, *args,
 // d, e=..., **kwargs)", prefixed by "async" and by the decorators that change how it
 // is called (staticmethod, classmethod, property). Annotations and default values are
 // left out: they change no call site's validity.
-func signature(def *syntax.Node, decorators []*syntax.Node, src []byte) string {
+func Of(def *syntax.Node, decorators []*syntax.Node, src []byte) string {
 	var b strings.Builder
 	for _, d := range []string{"staticmethod", "classmethod", "property"} {
-		if hasDecorator(decorators, src, d) {
+		if syntax.HasDecorator(decorators, src, d) {
 			b.WriteString("@" + d + " ")
 		}
 	}
@@ -64,21 +64,22 @@ func param(p *syntax.Node, src []byte) string {
 	return ""
 }
 
-// paramNames returns the identifiers a parameter list declares, in order.
-func paramNames(ps *syntax.Node) []*syntax.Node {
+// ParamNames returns the identifiers a parameter list declares, in order.
+func ParamNames(ps *syntax.Node) []*syntax.Node {
 	if ps == nil {
 		return nil
 	}
 	var out []*syntax.Node
 	for _, p := range ps.NamedChildren() {
-		if id := paramName(p); id != nil {
+		if id := ParamName(p); id != nil {
 			out = append(out, id)
 		}
 	}
 	return out
 }
 
-func paramName(p *syntax.Node) *syntax.Node {
+// ParamName is the identifier one parameter declares, or nil (a separator).
+func ParamName(p *syntax.Node) *syntax.Node {
 	switch p.Kind {
 	case "identifier":
 		return p
@@ -86,14 +87,15 @@ func paramName(p *syntax.Node) *syntax.Node {
 		return p.Child("name")
 	case "typed_parameter", "list_splat_pattern", "dictionary_splat_pattern":
 		if c := p.FirstNamed(); c != nil {
-			return paramName(c)
+			return ParamName(c)
 		}
 	}
 	return nil
 }
 
-// classSignature is "class(Base, metaclass=M)": the bases as written, on one line.
-func classSignature(def *syntax.Node, src []byte) string {
+// Class is the signature of a class, "class(Base, metaclass=M)": the bases as written,
+// on one line.
+func Class(def *syntax.Node, src []byte) string {
 	bases := def.Child("superclasses")
 	if bases == nil {
 		return "class()"
