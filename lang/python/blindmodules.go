@@ -279,7 +279,7 @@ func (j *job) namespaceFalseAlarm(p lang.Problem) bool {
 	if p.Kind != lang.UnknownSymbol || bytes.Contains([]byte(p.Message), []byte("its source defines")) {
 		return false
 	}
-	module, name := parentModule(p.Symbol), lastName(p.Symbol)
+	module, name := parentModule(p.Symbol), syntax.LastName(p.Symbol)
 	if strings.HasPrefix(module, ".") {
 		module = relativeTo(p.Location.File, module)
 	}

@@ -64,7 +64,7 @@ func classInit(class *syntax.Node, decorators []string, src []byte) (initGen, []
 				return initUnknown, nil // fields inherited or not all readable
 			}
 			return initAttrs, fields
-		case !inertDecorators[lastName(name)] && hasFieldSpecifiers(body, src):
+		case !inertDecorators[syntax.LastName(name)] && hasFieldSpecifiers(body, src):
 			return initUnknown, nil
 		}
 	}
@@ -184,7 +184,7 @@ func (j *job) generatedInit(t *target, p lang.Problem, seen map[*syntax.Node]boo
 	if call == nil {
 		return nil, false
 	}
-	name := lastName(call.Child("function").Text(t.src))
+	name := syntax.LastName(call.Child("function").Text(t.src))
 	gen, fields := j.generatedClass(name)
 	switch {
 	case gen == initOwn:

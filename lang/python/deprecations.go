@@ -243,7 +243,7 @@ func (d *deprecations) member(q string, name, expr *syntax.Node) bool {
 		if !ok {
 			continue // no such module: q may name a class of its parent
 		}
-		if !cands[lastName(q)] {
+		if !cands[syntax.LastName(q)] {
 			return false // nothing of that name follows a @deprecated: no need to parse
 		}
 		key := strings.TrimPrefix(q, mod+".")
@@ -293,7 +293,7 @@ func (d *deprecations) method(n *syntax.Node) {
 		return
 	}
 	if len(m.receivers) > 0 {
-		recv := lastName(obj.Text(d.t.src))
+		recv := syntax.LastName(obj.Text(d.t.src))
 		found := false
 		for _, r := range m.receivers {
 			found = found || r == recv
@@ -387,7 +387,7 @@ func mergeDeprecated(ps []lang.Problem) []lang.Problem {
 	for i, p := range ps {
 		switch p.Kind {
 		case lang.UnknownSymbol, lang.UnknownMember, lang.UnknownImport, lang.UnknownPackage:
-			unknown[placeOf(p, lastName(p.Symbol))] = i
+			unknown[placeOf(p, syntax.LastName(p.Symbol))] = i
 		}
 	}
 	out := ps[:0:0]
@@ -396,7 +396,7 @@ func mergeDeprecated(ps []lang.Problem) []lang.Problem {
 		if p.Kind != lang.Deprecated {
 			continue
 		}
-		if i, ok := unknown[placeOf(p, lastName(p.Symbol))]; ok {
+		if i, ok := unknown[placeOf(p, syntax.LastName(p.Symbol))]; ok {
 			merged[i] = p.Message + "; " + p.Suggestion
 		}
 	}
@@ -405,7 +405,7 @@ func mergeDeprecated(ps []lang.Problem) []lang.Problem {
 			p.Suggestion = strings.TrimPrefix(p.Suggestion+"; ", "; ") + m
 		}
 		if p.Kind == lang.Deprecated {
-			if _, ok := unknown[placeOf(p, lastName(p.Symbol))]; ok {
+			if _, ok := unknown[placeOf(p, syntax.LastName(p.Symbol))]; ok {
 				continue
 			}
 		}

@@ -89,7 +89,7 @@ func (j *job) overloadKeyword(t *target, p *lang.Problem) {
 	fn := call.Child("function").Text(t.src)
 	module, name := "builtins", fn
 	if q := t.idx.qualified(fn); q != "" {
-		module, name = parentModule(q), lastName(q)
+		module, name = parentModule(q), syntax.LastName(q)
 	} else if strings.Contains(fn, ".") || t.idx.defs[fn] {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/api"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 )
@@ -82,4 +83,17 @@ func moduleName(p string) string {
 		}
 	}
 	return base
+}
+
+// CompareAPI reports the incompatible changes the change makes to the public API of the
+// Python modules it touches (package api), on the trees the cache shares.
+func (fe frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
+	return api.Compare(req, fe.parse)
+}
+
+// BrokenUses finds the files the change does not touch that use what it removed or
+// changed incompatibly (package api). Their trees are read once, so they are parsed
+// outside the cache.
+func (fe frontend) BrokenUses(req *lang.Request, changes []lang.APIChange) ([]lang.BrokenUse, error) {
+	return api.BrokenUses(req, changes, fe.g.Parse)
 }

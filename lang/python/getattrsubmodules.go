@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/python/syntax"
 	"github.com/agentverify/agentverify/lazyregexp"
 )
 
@@ -30,7 +31,7 @@ func (j *job) hiddenSubmodule(t *target, p *lang.Problem) (ok, keep bool) {
 	if module == "" || !strings.Contains(module, ".") || !j.isModule(module) {
 		return false, false
 	}
-	attr := lastName(p.Symbol)
+	attr := syntax.LastName(p.Symbol)
 	ns := j.namespaceOf(module)
 	if ns == nil || ns.has(attr) {
 		return true, false

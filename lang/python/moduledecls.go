@@ -432,7 +432,7 @@ func (j *job) findClass(module, class string, depth int) (string, *classDecl) {
 		return module, c
 	}
 	if q := d.imports[class]; q != "" && strings.Contains(q, ".") {
-		return j.findClass(parentModule(q), lastName(q), depth+1)
+		return j.findClass(parentModule(q), syntax.LastName(q), depth+1)
 	}
 	for _, s := range d.stars {
 		if m, c := j.findClass(s, class, depth+1); c != nil {
@@ -450,16 +450,16 @@ func (j *job) resolveName(module, name string) (string, string) {
 	if d != nil && dotted {
 		if m, ok := d.imports[head]; ok {
 			full := m + "." + rest
-			return parentModule(full), lastName(full)
+			return parentModule(full), syntax.LastName(full)
 		}
-		return parentModule(name), lastName(name)
+		return parentModule(name), syntax.LastName(name)
 	}
 	if d != nil {
 		if _, ok := d.classes[name]; ok {
 			return module, name
 		}
 		if q := d.imports[name]; q != "" && strings.Contains(q, ".") {
-			return parentModule(q), lastName(q)
+			return parentModule(q), syntax.LastName(q)
 		}
 		for _, s := range d.stars {
 			if m, c := j.findClass(s, name, 0); c != nil {

@@ -207,7 +207,7 @@ func (c *nsCollector) fromImport(s *syntax.Node) {
 		case ch.Kind == "aliased_import":
 			c.ns.names[ch.Child("alias").Text(c.src)] = true
 		default:
-			c.ns.names[lastName(ch.Text(c.src))] = true
+			c.ns.names[syntax.LastName(ch.Text(c.src))] = true
 		}
 	}
 }

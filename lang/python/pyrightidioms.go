@@ -97,7 +97,7 @@ func (o otherCode) covers(t *target, p lang.Problem, inNoPython func(lang.Proble
 		if g.py3 && inNoPython(p) {
 			continue
 		}
-		if g.owner == "" || strings.HasPrefix(p.Symbol, g.owner+".") || t.receiver(p.Location) == lastName(g.owner) {
+		if g.owner == "" || strings.HasPrefix(p.Symbol, g.owner+".") || t.receiver(p.Location) == syntax.LastName(g.owner) {
 			return true
 		}
 	}

@@ -240,7 +240,7 @@ func dedupe(ps []lang.Problem) []lang.Problem {
 	for _, p := range ps {
 		switch p.Kind {
 		case lang.APITooNew:
-			tooNew[placeOf(p, lastName(p.Symbol))] = true
+			tooNew[placeOf(p, syntax.LastName(p.Symbol))] = true
 		case lang.UnknownPackage, lang.UndeclaredDependency, lang.MissingDependency:
 			deps[placeOf(p, "")] = true
 		}
@@ -250,7 +250,7 @@ func dedupe(ps []lang.Problem) []lang.Problem {
 	var out []lang.Problem
 	for _, p := range ps {
 		k := placeOf(p, "")
-		if p.Kind != lang.APITooNew && tooNew[placeOf(p, lastName(p.Symbol))] ||
+		if p.Kind != lang.APITooNew && tooNew[placeOf(p, syntax.LastName(p.Symbol))] ||
 			p.Kind == lang.UnknownImport && deps[k] {
 			continue
 		}
@@ -286,13 +286,6 @@ func importHints(ps []lang.Problem, deps map[place]bool) map[place]string {
 		}
 	}
 	return hints
-}
-
-func lastName(s string) string {
-	if i := strings.LastIndexByte(s, '.'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }
 
 // dropGuarded drops the unknown imports that the code guards itself: inside a try whose

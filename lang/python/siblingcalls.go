@@ -87,7 +87,7 @@ func (j *job) signatureSibling(t *target, p *lang.Problem, argType string) bool 
 // the file's imports) or a builtin; ok is false for other callees.
 func (t *target) callee(fn string) (module, name string, ok bool) {
 	if q := t.idx.qualified(fn); q != "" {
-		return parentModule(q), lastName(q), true
+		return parentModule(q), syntax.LastName(q), true
 	}
 	if strings.Contains(fn, ".") || t.idx.defs[fn] {
 		return "", "", false
@@ -173,7 +173,7 @@ func (j *job) siblings(module string) []sibling {
 			if from[m] == nil {
 				from[m] = map[string]string{}
 			}
-			from[m][lastName(q)] = local
+			from[m][syntax.LastName(q)] = local
 		}
 	}
 	for m, names := range from {

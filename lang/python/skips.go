@@ -53,7 +53,7 @@ func (x *extractor) skipStatements(stmts []*syntax.Node) {
 				x.skip(s)
 			}
 		case "raise_statement":
-			if e := s.FirstNamed(); e != nil && lastName(calleeText(e, x.src)) == "SkipTest" {
+			if e := s.FirstNamed(); e != nil && syntax.LastName(calleeText(e, x.src)) == "SkipTest" {
 				x.skip(s)
 			}
 		}

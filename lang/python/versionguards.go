@@ -109,7 +109,7 @@ func (j *job) inNoPython(p lang.Problem) bool {
 	if p.Kind != lang.UnknownSymbol || !strings.Contains(p.Symbol, ".") {
 		return false
 	}
-	mod, name := parentModule(p.Symbol), lastName(p.Symbol)
+	mod, name := parentModule(p.Symbol), syntax.LastName(p.Symbol)
 	if !j.isStdlib(mod) {
 		return false
 	}

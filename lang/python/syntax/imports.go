@@ -167,3 +167,11 @@ func TopLevel(mod string) string {
 	t, _, _ := strings.Cut(mod, ".")
 	return t
 }
+
+// LastName is the last component of a dotted name.
+func LastName(s string) string {
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}

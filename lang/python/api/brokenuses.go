@@ -1,4 +1,4 @@
-package python
+package api
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ import (
 // or name, an attribute of a changed module that is gone, a call (or a class
 // instantiation, through __init__) that the old signature accepted and the new one
 // rejects. Calls through instances are not followed: that needs types (pyright's part).
-func (fe frontend) BrokenUses(req *lang.Request, changes []lang.APIChange) ([]lang.BrokenUse, error) {
+func BrokenUses(req *lang.Request, changes []lang.APIChange, parse Parse) ([]lang.BrokenUse, error) {
 	if len(changes) == 0 || req.Changes.HeadFS == nil {
 		return nil, nil
 	}
@@ -41,7 +41,7 @@ func (fe frontend) BrokenUses(req *lang.Request, changes []lang.APIChange) ([]la
 		if !strings.HasSuffix(p, ".py") || req.Changes.File(p) != nil {
 			return nil
 		}
-		uses, err := fe.usesIn(req, ix, p)
+		uses, err := usesIn(req, ix, p, parse)
 		out = append(out, uses...)
 		return err
 	})
@@ -80,7 +80,7 @@ type changeIndex struct {
 func newChangeIndex(req *lang.Request, changes []lang.APIChange) (*changeIndex, error) {
 	ix := &changeIndex{byModule: map[string]map[string]lang.APIChange{}, removed: map[string]lang.APIChange{}, sigs: map[string][2]string{}}
 	for _, ch := range changes {
-		ix.needles = append(ix.needles, [2][]byte{[]byte(lastName(ch.Package)), []byte(callerWord(ch))})
+		ix.needles = append(ix.needles, [2][]byte{[]byte(syntax.LastName(ch.Package)), []byte(callerWord(ch))})
 		if strings.HasPrefix(ch.Subject, "package ") {
 			ix.removed[ch.Package] = ch
 			continue
@@ -123,10 +123,10 @@ func signatures(req *lang.Request, ch lang.APIChange) (string, string, error) {
 // callerWord is the word a use of ch must contain besides its module's name.
 func callerWord(ch lang.APIChange) string {
 	if strings.HasPrefix(ch.Subject, "package ") {
-		return lastName(ch.Package)
+		return syntax.LastName(ch.Package)
 	}
 	if cls, ok := strings.CutSuffix(ch.Subject, ".__init__"); ok {
-		return lastName(cls) // instantiated as Class(...)
+		return syntax.LastName(cls) // instantiated as Class(...)
 	}
 	return ch.Name
 }
@@ -142,12 +142,12 @@ func (ix *changeIndex) mentions(src []byte) bool {
 }
 
 // usesIn finds the broken uses in one unchanged file.
-func (fe frontend) usesIn(req *lang.Request, ix *changeIndex, p string) ([]lang.BrokenUse, error) {
+func usesIn(req *lang.Request, ix *changeIndex, p string, parse Parse) ([]lang.BrokenUse, error) {
 	src, err := fs.ReadFile(req.Changes.HeadFS, p)
 	if err != nil || !ix.mentions(src) {
 		return nil, err
 	}
-	root, err := fe.g.Parse(src)
+	root, err := parse(src)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", p, err)
 	}

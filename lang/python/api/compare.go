@@ -1,4 +1,4 @@
-package python
+package api
 
 import (
 	"fmt"
@@ -13,20 +13,20 @@ import (
 	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
-// CompareAPI reports the incompatible changes the change makes to the public API of
+// Compare reports the incompatible changes the change makes to the public API of
 // the Python modules it touches (design.md §5, semantics): a public name (listed in
 // __all__, or without a leading underscore; public methods of public classes) that the
 // head no longer binds, and a function or method whose new signature rejects calls the
 // old one accepted. Test modules, conftest.py, scripts (__main__.py, setup.py) and files
 // that do not parse on either side are no API; modules and packages whose name starts
 // with an underscore are Internal.
-func (fe frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
+func Compare(req *lang.Request, parse Parse) ([]lang.APIChange, error) {
 	var out []lang.APIChange
 	for _, f := range req.Changes.Files {
 		if f.Binary || f.Symlink || f.TooLarge || f.Base == nil || !syntax.IsPython(f.OldPath) || !isAPIModule(f.OldPath) {
 			continue
 		}
-		chs, err := fe.compareFile(req, f)
+		chs, err := compareFile(req, f, parse)
 		if err != nil {
 			return nil, err
 		}
@@ -91,8 +91,7 @@ func moduleOf(fsys fs.FS, p string) modulePlace {
 
 // apiSide is one side of a changed module.
 type apiSide struct {
-	g     *syntax.Grammar
-	cache *cache
+	parse Parse
 	src   []byte
 	lf    *lang.File
 	decls map[string]lang.Decl // exported declarations by name
@@ -104,7 +103,7 @@ type apiSide struct {
 	err   error
 }
 
-func (fe frontend) side(req *lang.Request, f *change.File, s change.Side) (*apiSide, error) {
+func side(req *lang.Request, f *change.File, s change.Side, parse Parse) (*apiSide, error) {
 	if f.Content(s) == nil {
 		return nil, nil
 	}
@@ -112,7 +111,7 @@ func (fe frontend) side(req *lang.Request, f *change.File, s change.Side) (*apiS
 	if err != nil || lf == nil || len(lf.SyntaxErrors) > 0 {
 		return nil, err
 	}
-	out := &apiSide{g: fe.g, cache: fe.cache, src: f.Content(s), lf: lf, decls: map[string]lang.Decl{}}
+	out := &apiSide{parse: parse, src: f.Content(s), lf: lf, decls: map[string]lang.Decl{}}
 	for _, d := range lf.Decls {
 		if d.Exported {
 			out.decls[d.Name] = d
@@ -123,8 +122,8 @@ func (fe frontend) side(req *lang.Request, f *change.File, s change.Side) (*apiS
 }
 
 // compareFile compares the API of one changed module.
-func (fe frontend) compareFile(req *lang.Request, f *change.File) ([]lang.APIChange, error) {
-	base, err := fe.side(req, f, change.Base)
+func compareFile(req *lang.Request, f *change.File, parse Parse) ([]lang.APIChange, error) {
+	base, err := side(req, f, change.Base, parse)
 	if err != nil || base == nil {
 		return nil, err
 	}
@@ -137,7 +136,7 @@ func (fe frontend) compareFile(req *lang.Request, f *change.File) ([]lang.APICha
 			Detail: "removed", Name: mod.name, Removed: true, Head: lang.Place{File: f.Path, Pos: lang.Pos{Line: 1}},
 			Base: lang.Place{File: f.OldPath, Pos: lang.Pos{Line: 1}}}}, nil
 	}
-	head, err := fe.side(req, f, change.Head)
+	head, err := side(req, f, change.Head, parse)
 	if err != nil || head == nil {
 		return nil, err
 	}
@@ -154,7 +153,7 @@ func compareSides(mod modulePlace, f *change.File, base, head *apiSide) []lang.A
 	var out []lang.APIChange
 	for _, n := range names {
 		b := base.decls[n]
-		ch := lang.APIChange{Package: mod.name, Dir: mod.dir, Internal: mod.internal, Subject: n, Name: lastName(n),
+		ch := lang.APIChange{Package: mod.name, Dir: mod.dir, Internal: mod.internal, Subject: n, Name: syntax.LastName(n),
 			Base: lang.Place{File: f.OldPath, Pos: b.NamePos}, Head: lang.Place{File: f.Path, Pos: lang.Pos{Line: 1}}}
 		h, ok := head.decls[n]
 		switch {
@@ -187,7 +186,7 @@ func (s *apiSide) still(name string) bool {
 	}
 	if s.bound == nil && s.err == nil {
 		var root *syntax.Node
-		if root, s.err = s.cache.parse(s.g, s.src); s.err != nil {
+		if root, s.err = s.parse(s.src); s.err != nil {
 			return true // cannot tell: not reported (the parse error is the frontend's)
 		}
 		s.bound, s.star = moduleBindings(root, s.src, s.star)
@@ -289,5 +288,5 @@ func boundName(stmt, c *syntax.Node, src []byte) string {
 	if stmt.Kind == "import_statement" {
 		return syntax.TopLevel(syntax.Dotted(c, src))
 	}
-	return lastName(syntax.Dotted(c, src))
+	return syntax.LastName(syntax.Dotted(c, src))
 }
