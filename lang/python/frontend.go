@@ -2,11 +2,11 @@ package python
 
 import (
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/api"
+	"github.com/agentverify/agentverify/lang/python/extract"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 )
@@ -62,27 +62,7 @@ func (fe frontend) Parse(p string, src []byte) (*lang.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", p, err)
 	}
-	lf := &lang.File{Path: p, Language: "python", Package: moduleName(p), Lines: lang.SplitLines(src),
-		Test: syntax.RoleOf(p) != syntax.Source, DocTerm: "docstring"}
-	x := newExtractor(p, src, lf)
-	x.scan(root)
-	x.module(root)
-	x.idents(root)
-	x.skips(root)
-	return lf, nil
-}
-
-// moduleName is the last component of the file's dotted module name: the file name
-// without its extension, or the directory's name for a package's __init__.py.
-func moduleName(p string) string {
-	base := path.Base(p)
-	base = strings.TrimSuffix(strings.TrimSuffix(base, ".pyi"), ".py")
-	if base == "__init__" {
-		if dir := path.Base(path.Dir(p)); dir != "." && dir != "/" {
-			return dir
-		}
-	}
-	return base
+	return extract.File(p, src, root), nil
 }
 
 // CompareAPI reports the incompatible changes the change makes to the public API of the

@@ -335,6 +335,6 @@ func stringValue(n *syntax.Node, src []byte) (string, bool) {
 	if n == nil || n.Kind != "string" || n.FirstOfKind("interpolation") != nil {
 		return "", false
 	}
-	s, err := strconv.Unquote(pyQuote(n.Text(src)))
+	s, err := strconv.Unquote(syntax.GoQuote(n.Text(src)))
 	return s, err == nil
 }

@@ -175,3 +175,17 @@ func LastName(s string) string {
 	}
 	return s
 }
+
+// GoQuote rewrites a simple Python string literal ('x', "x", with an optional u or r
+// prefix) as a Go one for strconv.Unquote; anything else comes back unusable.
+func GoQuote(lit string) string {
+	lit = strings.TrimLeft(lit, "uUrR")
+	if len(lit) < 2 || strings.HasPrefix(lit, `"""`) || strings.HasPrefix(lit, `'''`) {
+		return ""
+	}
+	q, body := lit[0], lit[1:len(lit)-1]
+	if lit[len(lit)-1] != q || q != '"' && q != '\'' || strings.ContainsAny(body, `\"'`) {
+		return ""
+	}
+	return `"` + body + `"`
+}

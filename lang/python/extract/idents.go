@@ -1,4 +1,4 @@
-package python
+package extract
 
 import (
 	"sort"

@@ -1,4 +1,4 @@
-package python
+package extract
 
 import (
 	"strconv"
@@ -183,25 +183,11 @@ func stringList(n *syntax.Node, src []byte) ([]string, bool) {
 		if c.Kind != "string" || c.FirstOfKind("interpolation") != nil {
 			return nil, false
 		}
-		s, err := strconv.Unquote(pyQuote(c.Text(src)))
+		s, err := strconv.Unquote(syntax.GoQuote(c.Text(src)))
 		if err != nil {
 			return nil, false
 		}
 		out = append(out, s)
 	}
 	return out, true
-}
-
-// pyQuote rewrites a simple Python string literal ('x', "x", with an optional u or r
-// prefix) as a Go one for strconv.Unquote; anything else comes back unusable.
-func pyQuote(lit string) string {
-	lit = strings.TrimLeft(lit, "uUrR")
-	if len(lit) < 2 || strings.HasPrefix(lit, `"""`) || strings.HasPrefix(lit, `'''`) {
-		return ""
-	}
-	q, body := lit[0], lit[1:len(lit)-1]
-	if lit[len(lit)-1] != q || q != '"' && q != '\'' || strings.ContainsAny(body, `\"'`) {
-		return ""
-	}
-	return `"` + body + `"`
 }

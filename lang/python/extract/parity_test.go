@@ -1,4 +1,4 @@
-package python
+package extract
 
 import (
 	"bufio"
@@ -131,7 +131,7 @@ func cyclomatics(t *testing.T, path string) map[string]int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lf, err := New().Parse(path, src)
+	lf, err := parse(path, src)
 	if err != nil {
 		t.Fatal(err)
 	}
