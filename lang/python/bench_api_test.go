@@ -10,6 +10,7 @@ import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python"
+	"github.com/agentverify/agentverify/lang/python/depcheck"
 	"github.com/agentverify/agentverify/lang/python/pydeps"
 )
 
@@ -85,7 +86,7 @@ func BenchmarkDepsProblems(b *testing.B) {
 	if _, err := os.Stat("/usr/lib/python3/dist-packages"); err != nil {
 		b.Skip("no /usr/lib/python3/dist-packages: apt-get install python3")
 	}
-	c := python.NewDepChecker()
+	c := depcheck.New()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }}
 	for b.Loop() {
 		if _, err := c.Problems(req); err != nil {
@@ -101,7 +102,7 @@ func BenchmarkDepsProblemsWarm(b *testing.B) {
 	if _, err := os.Stat("/usr/lib/python3/dist-packages"); err != nil {
 		b.Skip("no /usr/lib/python3/dist-packages: apt-get install python3")
 	}
-	c := python.NewWarmDepChecker()
+	c := depcheck.NewWarm()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }}
 	for b.Loop() {
 		if _, err := c.Problems(req); err != nil {

@@ -1,4 +1,4 @@
-package python_test
+package depcheck_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python"
+	"github.com/agentverify/agentverify/lang/python/depcheck"
 	"github.com/agentverify/agentverify/lang/python/pydeps"
 )
 
@@ -25,7 +26,7 @@ import (
 // environment (.venv), so neither VIRTUAL_ENV nor python3 on PATH enters.
 type depsFrontend struct {
 	lang.Frontend
-	deps *python.DepChecker
+	deps *depcheck.Checker
 }
 
 func (f depsFrontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
@@ -33,7 +34,7 @@ func (f depsFrontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 }
 
 func newDepsFrontend() depsFrontend {
-	c := python.NewDepChecker()
+	c := depcheck.New()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }, Python: "agentverify-no-python"}
 	return depsFrontend{Frontend: python.New(), deps: c}
 }
@@ -53,7 +54,7 @@ func TestDepsSystemEnvironment(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3 on PATH: apt-get install python3")
 	}
-	c := python.NewDepChecker()
+	c := depcheck.New()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }}
 	checktest.Run(t, "testdata/deps_system", hallucination.Dimension, lang.Registry{depsFrontend{Frontend: python.New(), deps: c}})
 }
@@ -91,7 +92,7 @@ func TestDepsInterpreterFailure(t *testing.T) {
 	root := t.TempDir()
 	set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true,
 		Files: []*change.File{change.NewFile("app.py", "", nil, []byte("import yaml\n"))}}
-	c := python.NewDepChecker()
+	c := depcheck.New()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }, Python: py}
 	_, err := c.Problems(&lang.Request{Context: context.Background(), Changes: set})
 	var se *lang.SetupError
