@@ -10,7 +10,6 @@ import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python"
-	"github.com/agentverify/agentverify/lang/python/depcheck"
 	"github.com/agentverify/agentverify/lang/python/pydeps"
 )
 
@@ -86,7 +85,7 @@ func BenchmarkDepsProblems(b *testing.B) {
 	if _, err := os.Stat("/usr/lib/python3/dist-packages"); err != nil {
 		b.Skip("no /usr/lib/python3/dist-packages: apt-get install python3")
 	}
-	c := depcheck.New()
+	c := python.NewDepChecker()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }}
 	for b.Loop() {
 		if _, err := c.Problems(req); err != nil {
@@ -102,7 +101,7 @@ func BenchmarkDepsProblemsWarm(b *testing.B) {
 	if _, err := os.Stat("/usr/lib/python3/dist-packages"); err != nil {
 		b.Skip("no /usr/lib/python3/dist-packages: apt-get install python3")
 	}
-	c := depcheck.NewWarm()
+	c := python.NewWarmDepChecker()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }}
 	for b.Loop() {
 		if _, err := c.Problems(req); err != nil {

@@ -117,8 +117,10 @@
 //     call to one (Bind).
 //   - Extraction: package extract (File: declarations, identifiers, comments, syntax
 //     errors, code lines, metrics, skips).
-//   - Dependencies: package pydeps reads declarations and environments; package depcheck
-//     judges imports against them (depcheck.Checker).
+//   - Dependencies: package pydeps reads declarations and environments; DepChecker
+//     (depchecker.go, importverdict.go, localpackages.go, preexistingdeps.go,
+//     addedrequirements.go) judges imports against them. It stays in this package: it is
+//     part of the package's API (NewDepChecker).
 //   - Resolution: package resolve (resolve.Resolver) runs the steps over a job: pyright
 //     (package pyright, driven by pyrightstep.go) and each check beyond it in a file
 //     named for what it models; its cache (resolve.Cache) keeps trees and what is derived

@@ -6,7 +6,6 @@ import (
 
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/api"
-	"github.com/agentverify/agentverify/lang/python/depcheck"
 	"github.com/agentverify/agentverify/lang/python/extract"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/lang/python/resolve"
@@ -28,8 +27,8 @@ type frontend struct {
 // New returns the Python frontend; each verification runs pyright in batch mode.
 func New() lang.Frontend {
 	g, c := syntax.NewGrammar(), resolve.NewCache()
-	deps := depcheck.New()
-	deps.Parse = func(src []byte) (*syntax.Node, error) { return c.Parse(g, src) }
+	deps := NewDepChecker()
+	deps.parse = func(src []byte) (*syntax.Node, error) { return c.Parse(g, src) }
 	return frontend{g: g, cache: c, resolver: resolve.New(g, c, deps)}
 }
 
@@ -37,8 +36,8 @@ func New() lang.Frontend {
 // are checked by pyright language servers that s keeps running, one per project.
 func NewWarm(s *pyright.Servers) lang.Frontend {
 	g, c := syntax.NewGrammar(), resolve.NewCache()
-	deps := depcheck.NewWarm()
-	deps.Parse = func(src []byte) (*syntax.Node, error) { return c.Parse(g, src) }
+	deps := NewWarmDepChecker()
+	deps.parse = func(src []byte) (*syntax.Node, error) { return c.Parse(g, src) }
 	return frontend{g: g, cache: c, resolver: resolve.NewWarm(g, c, deps, s)}
 }
 

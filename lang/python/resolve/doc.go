@@ -2,7 +2,7 @@
 // §4.3): Resolver.Resolve runs its steps in order over one job (resolve.go) — syntax
 // errors, pyright, APIs newer than requires-python, keywords forwarded through
 // **kwargs, modules pyright cannot see into, deprecations — while the dependency checks
-// (package depcheck) run beside them, and then drops the unknown imports the code guards
+// (the frontend's DepChecker) run beside them, and then drops the unknown imports the code guards
 // itself. Each check is a file named for what it models:
 //
 //   - pyright: pyrightstep.go runs it (package pyright) and maps its diagnostics;

@@ -16,7 +16,7 @@ import (
 // step is one analysis of the resolver. Resolve runs the frontend's steps in order over
 // the same job and reports what they all find (design.md §4): the syntax errors, pyright's
 // diagnostics, what agentverify checks beyond pyright. The dependency checks
-// (package depcheck) run first and on their own: a change may touch only a requirements file.
+// (DepChecker) run first and on their own: a change may touch only a requirements file.
 type step func(*job) ([]lang.Problem, error)
 
 // defaultSteps are the resolver's analyses, in order.

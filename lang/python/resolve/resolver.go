@@ -27,7 +27,7 @@ type Resolver struct {
 }
 
 // Deps are the dependency checks, which Resolve runs beside its steps (the frontend's
-// depcheck.Checker).
+// DepChecker).
 type Deps interface {
 	Problems(req *lang.Request) ([]lang.Problem, error)
 }

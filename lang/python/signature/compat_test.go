@@ -52,7 +52,7 @@ func TestIncompatibilities(t *testing.T) {
 	}
 }
 
-func TestBind(t *testing.T) {
+func TestBindErr(t *testing.T) {
 	tests := []struct {
 		sig  string
 		args Args

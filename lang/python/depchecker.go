@@ -1,4 +1,4 @@
-package depcheck
+package python
 
 import (
 	"errors"
@@ -14,35 +14,35 @@ import (
 	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
-// Checker checks that every third-party package a change's Python files import is
+// DepChecker checks that every third-party package a change's Python files import is
 // declared by the project and installed in its environment (design.md §5,
 // hallucination). It holds no per-run state: the environment and the project
 // declarations of one verification are kept in the request's Memo.
-type Checker struct {
+type DepChecker struct {
 	g *syntax.Grammar
 	// Locator finds the environment; its zero value reads VIRTUAL_ENV and runs python3.
 	Locator pydeps.Locator
-	// envs, when set, keeps environment indexes between verifications (NewWarm).
+	// envs, when set, keeps environment indexes between verifications (NewWarmDepChecker).
 	envs *pydeps.Cache
-	// Parse, when set, returns the trees the frontend parsed (nil: parse every file).
-	Parse func(src []byte) (*syntax.Node, error)
+	// parse, when set, returns the trees the frontend parsed (nil: parse every file).
+	parse func(src []byte) (*syntax.Node, error)
 }
 
-// New returns a checker that finds the environment the usual way, once per
+// NewDepChecker returns a checker that finds the environment the usual way, once per
 // verification.
-func New() *Checker { return &Checker{g: syntax.NewGrammar()} }
+func NewDepChecker() *DepChecker { return &DepChecker{g: syntax.NewGrammar()} }
 
-// NewWarm returns a checker for long-lived processes: it keeps the index of an
+// NewWarmDepChecker returns a checker for long-lived processes: it keeps the index of an
 // environment while its site-packages directories are unchanged, so a verification
 // neither runs python3 nor reads the installed metadata again.
-func NewWarm() *Checker {
-	return &Checker{g: syntax.NewGrammar(), envs: &pydeps.Cache{}}
+func NewWarmDepChecker() *DepChecker {
+	return &DepChecker{g: syntax.NewGrammar(), envs: &pydeps.Cache{}}
 }
 
 // tree returns src's syntax tree, from the frontend's cache when it shares one.
-func (c *Checker) tree(src []byte) (*syntax.Node, error) {
-	if c.Parse != nil {
-		return c.Parse(src)
+func (c *DepChecker) tree(src []byte) (*syntax.Node, error) {
+	if c.parse != nil {
+		return c.parse(src)
 	}
 	return c.g.Parse(src)
 }
@@ -61,7 +61,7 @@ func (c *Checker) tree(src []byte) (*syntax.Node, error) {
 // A declaration file the change touches gets new-dependency for each requirement it adds
 // (a supply-chain decision to review; the message says when nothing installed vouches
 // for the name), and syntax-error when it cannot be read as pip would read it.
-func (c *Checker) Problems(req *lang.Request) ([]lang.Problem, error) {
+func (c *DepChecker) Problems(req *lang.Request) ([]lang.Problem, error) {
 	st := &depState{c: c, req: req, projects: map[string]*pydeps.Project{}, local: map[string]bool{}, broken: map[string]bool{}}
 	for _, f := range req.Changes.Files {
 		if !f.Analyzable() || req.Focus != nil && !req.Focus[f.Path] {
@@ -83,7 +83,7 @@ func (c *Checker) Problems(req *lang.Request) ([]lang.Problem, error) {
 
 // depState is one run's view of the projects and the environment.
 type depState struct {
-	c        *Checker
+	c        *DepChecker
 	req      *lang.Request
 	projects map[string]*pydeps.Project // by directory of the importing file
 	local    map[string]bool            // by dir + "\x00" + top-level name

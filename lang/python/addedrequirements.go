@@ -1,4 +1,4 @@
-package depcheck
+package python
 
 import (
 	"fmt"

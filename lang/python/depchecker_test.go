@@ -1,4 +1,4 @@
-package depcheck_test
+package python_test
 
 import (
 	"context"
@@ -17,7 +17,6 @@ import (
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python"
-	"github.com/agentverify/agentverify/lang/python/depcheck"
 	"github.com/agentverify/agentverify/lang/python/pydeps"
 )
 
@@ -26,7 +25,7 @@ import (
 // environment (.venv), so neither VIRTUAL_ENV nor python3 on PATH enters.
 type depsFrontend struct {
 	lang.Frontend
-	deps *depcheck.Checker
+	deps *python.DepChecker
 }
 
 func (f depsFrontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
@@ -34,7 +33,7 @@ func (f depsFrontend) Resolve(req *lang.Request) ([]lang.Problem, error) {
 }
 
 func newDepsFrontend() depsFrontend {
-	c := depcheck.New()
+	c := python.NewDepChecker()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }, Python: "agentverify-no-python"}
 	return depsFrontend{Frontend: python.New(), deps: c}
 }
@@ -54,7 +53,7 @@ func TestDepsSystemEnvironment(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3 on PATH: apt-get install python3")
 	}
-	c := depcheck.New()
+	c := python.NewDepChecker()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }}
 	checktest.Run(t, "testdata/deps_system", hallucination.Dimension, lang.Registry{depsFrontend{Frontend: python.New(), deps: c}})
 }
@@ -92,7 +91,7 @@ func TestDepsInterpreterFailure(t *testing.T) {
 	root := t.TempDir()
 	set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true,
 		Files: []*change.File{change.NewFile("app.py", "", nil, []byte("import yaml\n"))}}
-	c := depcheck.New()
+	c := python.NewDepChecker()
 	c.Locator = pydeps.Locator{Getenv: func(string) string { return "" }, Python: py}
 	_, err := c.Problems(&lang.Request{Context: context.Background(), Changes: set})
 	var se *lang.SetupError
