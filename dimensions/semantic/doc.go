@@ -23,7 +23,8 @@
 //     reported at the package clause of its file at the head (a renamed file under its
 //     new name), in a language without one (Lisp, Python) at the head line now where the
 //     test was (change.HeadLine), in a deleted file at its first line, with its base
-//     place related.
+//     place related. A test whose file moves to another package where it still runs is
+//     not removed.
 //   - semantics/test-skipped: the change adds a place that skips a test (a frontend's
 //     File.Skips: t.Skip, b.Skip, SkipNow or Skipf; Lisp's (skip …), :skip, #+(or)).
 //   - semantics/type-mismatch: the problems of kind lang.TypeMismatch that the frontends'

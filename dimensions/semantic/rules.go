@@ -52,7 +52,8 @@ var (
 			"rove or RT deftest, a parachute define-test) that existed at the base and is gone at the head " +
 			"is reported at the package clause of its file (line 1 where there is none; its base place " +
 			"related); " +
-			"moving it to another file of the package is not a removal. Turn off with " +
+			"moving it to another file of the package, or moving its file to another package where it " +
+			"still runs (not under testdata/), is not a removal. Turn off with " +
 			"semantics.preserve_tests: false.",
 	}
 	testSkipped = &check.Rule{

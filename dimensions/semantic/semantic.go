@@ -238,20 +238,44 @@ func collect(pass *check.Pass) (map[string]*tests, error) {
 			if lf.Language == "go" && !buildMatch(lf.Path, content) {
 				continue // excluded by build constraints: not run
 			}
-			dir := path.Dir(lf.Path)
-			p := pkgs[dir]
-			if p == nil {
-				p = &tests{dir: dir, base: map[string]testDecl{}, head: map[string]testDecl{}, clauses: map[string]lang.Pos{},
-					files: map[string]*change.File{}}
-				pkgs[dir] = p
-			}
+			p := pkgOf(pkgs, path.Dir(lf.Path))
 			p.add(lf, i == 1)
 			if i == 0 {
 				p.files[lf.Path] = f
 			}
+			if i == 1 && movedWith(f) {
+				pkgOf(pkgs, path.Dir(f.OldPath)).add(lf, true) // still there for its base package
+			}
 		}
 	}
 	return pkgs, nil
+}
+
+// pkgOf returns the tests of the package in dir, adding an empty record the first time.
+func pkgOf(pkgs map[string]*tests, dir string) *tests {
+	p := pkgs[dir]
+	if p == nil {
+		p = &tests{dir: dir, base: map[string]testDecl{}, head: map[string]testDecl{}, clauses: map[string]lang.Pos{},
+			files: map[string]*change.File{}}
+		pkgs[dir] = p
+	}
+	return p
+}
+
+// movedWith reports whether the change moves f to another directory where its tests
+// still run: a test that moves with its file to another package (a package cut by
+// stage) is not removed. A move under testdata/, or into a directory whose name starts
+// with "." or "_", is: the go command runs no test there.
+func movedWith(f *change.File) bool {
+	if f.OldPath == "" || f.Base == nil || f.Head == nil || path.Dir(f.OldPath) == path.Dir(f.Path) {
+		return false
+	}
+	for _, d := range strings.Split(path.Dir(f.Path), "/") {
+		if d == "testdata" || strings.HasPrefix(d, ".") && d != "." || strings.HasPrefix(d, "_") {
+			return false
+		}
+	}
+	return true
 }
 
 // parseSides parses the base and head of f; broken is set when a side has syntax errors.

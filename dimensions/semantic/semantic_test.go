@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -158,6 +159,36 @@ func TestRemovedTestInRenamedFile(t *testing.T) {
 		}
 		if fs[0].Location != c.want || fs[0].Related[0].Location.File != c.from || !fs[0].Related[0].Base {
 			t.Errorf("%s: removed test at %+v, related %+v; want at %+v, related at the base in %s", c.to, fs[0].Location, fs[0].Related, c.want, c.from)
+		}
+	}
+}
+
+// TestTestMovedWithItsFile: a test whose file the change moves to another package (a
+// package cut by stage) is not removed; one the moved file no longer has is, and so is
+// every test of a file moved under testdata/, where the go command runs none.
+func TestTestMovedWithItsFile(t *testing.T) {
+	langs := lang.Registry{golang.New()}
+	const base = "package calc\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n\nfunc TestB(t *testing.T) {}\n"
+	for _, c := range []struct {
+		to, head string
+		want     []string
+	}{
+		{"calc/add/add_test.go", "package add\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n\nfunc TestB(t *testing.T) {}\n", nil},
+		{"calc/add/add_test.go", "package add\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n", []string{"TestB"}},
+		{"calc/testdata/add_test.go", base, []string{"TestA", "TestB"}},
+	} {
+		set := &change.Set{Files: []*change.File{change.NewFile(c.to, "calc/calc_test.go", []byte(base), []byte(c.head))}}
+		pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Languages: langs, Files: check.NewFiles(langs)}
+		fs, err := testFindings(pass)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range fs {
+			got = append(got, f.Symbol)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: removed %v, want %v", c.to, got, c.want)
 		}
 	}
 }

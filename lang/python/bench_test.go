@@ -1,12 +1,13 @@
 package python
 
 import (
-	"github.com/agentverify/agentverify/lang/python/syntax"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
 // benchFile is a large real Python file: the standard library's pure-Python decimal

@@ -8,14 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/internal/testkit/pyrighttest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/policy"
+	"golang.org/x/tools/txtar"
 )
 
 // TestCorpus counts the library mistakes of testdata/corpus.txtar that agentverify

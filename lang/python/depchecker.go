@@ -24,8 +24,8 @@ type DepChecker struct {
 	Locator pydeps.Locator
 	// envs, when set, keeps environment indexes between verifications (NewWarmDepChecker).
 	envs *pydeps.Cache
-	// cache, when set, holds the trees the frontend parsed (nil: parse every file).
-	cache *cache
+	// parse, when set, returns the trees the frontend parsed (nil: parse every file).
+	parse func(src []byte) (*syntax.Node, error)
 }
 
 // NewDepChecker returns a checker that finds the environment the usual way, once per
@@ -37,6 +37,14 @@ func NewDepChecker() *DepChecker { return &DepChecker{g: syntax.NewGrammar()} }
 // neither runs python3 nor reads the installed metadata again.
 func NewWarmDepChecker() *DepChecker {
 	return &DepChecker{g: syntax.NewGrammar(), envs: &pydeps.Cache{}}
+}
+
+// tree returns src's syntax tree, from the frontend's cache when it shares one.
+func (c *DepChecker) tree(src []byte) (*syntax.Node, error) {
+	if c.parse != nil {
+		return c.parse(src)
+	}
+	return c.g.Parse(src)
 }
 
 // Problems reports, for the imports of the Python files of the change (at the head):
@@ -146,7 +154,7 @@ func (st *depState) environment() (*pydeps.Env, error) {
 
 // file checks the imports of one changed file.
 func (st *depState) file(f *change.File) error {
-	root, err := st.c.cache.parse(st.c.g, f.Head)
+	root, err := st.c.tree(f.Head)
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", f.Path, err)
 	}

@@ -108,31 +108,24 @@
 //
 // # Layout
 //
-// By stage (design.md §4.3, §4.4):
+// By stage (design.md §4.3, §4.4); imports run downward only:
 //
 //   - Parsing: package syntax (the tree-sitter tree with positions, import statements,
-//     pytest's file roles); cache.go keeps trees and what is derived from them by
-//     content.
-//   - Extraction (Parse): frontend.go, decls.go, assigndecls.go, idents.go, signature.go,
-//     scan.go (comments, syntax errors, code lines), metrics.go, mccabe.go, cognitive.go,
-//     skips.go.
-//   - Resolution: resolve.go runs the steps over a job; pyright (package pyright) in
-//     pyrightstep.go, the files it judges in pyrightinclude.go, its type disagreements in
-//     typemismatch.go and what idiomatic code draws from it in pyrightidioms.go. The
-//     checks beyond pyright, one unit each: modules pyright cannot see into
-//     (blindmodules.go, namespace.go and nscollect.go for what a module binds,
-//     modulegetattr.go, getattrtables.go and getattrsubmodules.go for module
-//     __getattr__); guards (fileindex.go: ImportError and version branches;
-//     versionguards.go: skip marks and version constants); attributes set at run time
-//     (setattr.go, projectclasses.go for mixins and class decorators,
-//     decoratorinit.go for the __init__ attrs generates); APIs newer than
-//     requires-python (toonew.go); **kwargs forwarding (kwargsforward.go, kwargstable.go);
-//     stale APIs (staleapis.go, deprecations.go); did-you-mean (moduledecls.go and
-//     members.go for what a module declares, closest.go, didyoumean.go,
-//     keywordsuggest.go, siblingcalls.go for by-signature).
-//   - Dependencies: package pydeps reads declarations and environments; depchecker.go
-//     (DepChecker), importverdict.go, localpackages.go, preexistingdeps.go,
-//     addedrequirements.go.
-//   - API: compareapi.go (CompareAPI), sigcompat.go (signature compatibility),
-//     brokenuses.go (callers the change breaks).
+//     module statements, pytest's file roles).
+//   - Signatures: package signature writes the normalised signature of a definition
+//     (Of, Class), reads it back (Parse), compares two (Incompatibilities) and binds a
+//     call to one (Bind).
+//   - Extraction: package extract (File: declarations, identifiers, comments, syntax
+//     errors, code lines, metrics, skips).
+//   - Dependencies: package pydeps reads declarations and environments; DepChecker
+//     (depchecker.go, importverdict.go, localpackages.go, preexistingdeps.go,
+//     addedrequirements.go) judges imports against them. It stays in this package: it is
+//     part of the package's API (NewDepChecker).
+//   - Resolution: package resolve (resolve.Resolver) runs the steps over a job: pyright
+//     (package pyright, driven by pyrightstep.go) and each check beyond it in a file
+//     named for what it models; its cache (resolve.Cache) keeps trees and what is derived
+//     from them by content, for every stage.
+//   - API: package api (Compare, BrokenUses).
+//   - This package is the lang contract over them (frontend.go): Parse, Resolve,
+//     CompareAPI, BrokenUses, Kinds.
 package python

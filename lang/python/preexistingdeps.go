@@ -75,7 +75,7 @@ func (st *depState) baseImports(dir, name string) bool {
 // importsAtRunTime reports whether src imports the top-level module name outside a
 // guard and a TYPE_CHECKING block.
 func (st *depState) importsAtRunTime(src []byte, name string) bool {
-	root, err := st.c.cache.parse(st.c.g, src)
+	root, err := st.c.tree(src)
 	if err != nil {
 		return false
 	}

@@ -12,7 +12,9 @@
 //
 // On the tree, Imports lists what a file's import statements load (guarded by an
 // ImportError handler or by TYPE_CHECKING, or not); RoleOf says what pytest's file
-// naming makes of a file (source, test module, conftest.py).
+// naming makes of a file (source, test module, conftest.py); ModuleStatements lists a
+// module's statements with those of its module-level if, try and with blocks, as the
+// declarations, guards and API comparison all read them.
 //
 // A build without cgo has no grammar: Parse fails, loudly, so a Python file is never
 // passed unverified.

@@ -167,3 +167,25 @@ func TopLevel(mod string) string {
 	t, _, _ := strings.Cut(mod, ".")
 	return t
 }
+
+// LastName is the last component of a dotted name.
+func LastName(s string) string {
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// GoQuote rewrites a simple Python string literal ('x', "x", with an optional u or r
+// prefix) as a Go one for strconv.Unquote; anything else comes back unusable.
+func GoQuote(lit string) string {
+	lit = strings.TrimLeft(lit, "uUrR")
+	if len(lit) < 2 || strings.HasPrefix(lit, `"""`) || strings.HasPrefix(lit, `'''`) {
+		return ""
+	}
+	q, body := lit[0], lit[1:len(lit)-1]
+	if lit[len(lit)-1] != q || q != '"' && q != '\'' || strings.ContainsAny(body, `\"'`) {
+		return ""
+	}
+	return `"` + body + `"`
+}
