@@ -264,14 +264,14 @@ func pkgOf(pkgs map[string]*tests, dir string) *tests {
 
 // movedWith reports whether the change moves f to another directory where its tests
 // still run: a test that moves with its file to another package (a package cut by
-// stage) is not removed. A move under testdata/, or into a directory whose name starts
-// with "." or "_", is: the go command runs no test there.
+// stage) is not removed. A move under testdata/ or vendor/, or into a directory whose
+// name starts with "." or "_", is: the go command runs no test there.
 func movedWith(f *change.File) bool {
 	if f.OldPath == "" || f.Base == nil || f.Head == nil || path.Dir(f.OldPath) == path.Dir(f.Path) {
 		return false
 	}
 	for _, d := range strings.Split(path.Dir(f.Path), "/") {
-		if d == "testdata" || strings.HasPrefix(d, ".") && d != "." || strings.HasPrefix(d, "_") {
+		if d == "testdata" || d == "vendor" || strings.HasPrefix(d, ".") && d != "." || strings.HasPrefix(d, "_") {
 			return false
 		}
 	}

@@ -176,6 +176,7 @@ func TestTestMovedWithItsFile(t *testing.T) {
 		{"calc/add/add_test.go", "package add\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n\nfunc TestB(t *testing.T) {}\n", nil},
 		{"calc/add/add_test.go", "package add\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n", []string{"TestB"}},
 		{"calc/testdata/add_test.go", base, []string{"TestA", "TestB"}},
+		{"vendor/calc/add_test.go", base, []string{"TestA", "TestB"}},
 	} {
 		set := &change.Set{Files: []*change.File{change.NewFile(c.to, "calc/calc_test.go", []byte(base), []byte(c.head))}}
 		pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Languages: langs, Files: check.NewFiles(langs)}
