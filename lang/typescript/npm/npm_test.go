@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -128,8 +129,33 @@ func TestReadExports(t *testing.T) {
 	}
 }
 
+// The aliases of a manifest are found wherever an install follows them: dependencies,
+// npm's nested overrides, yarn's resolutions, pnpm.overrides; other specs are none.
+func TestRedirects(t *testing.T) {
+	m, err := ParseManifest("package.json", []byte(`{
+  "dependencies": { "lodash": "npm:evil-lodash@1", "zod": "^3", "x": "github:a/b" },
+  "devDependencies": { "@acme/ui": "npm:@evil/ui@^2.0.0" },
+  "overrides": { "axios": { ".": "1.0.0", "follow-redirects": "npm:fr@1" }, "a@1.0.0": "npm:b" },
+  "resolutions": { "**/left-pad": " npm:lefpad " },
+  "pnpm": { "overrides": { "react": "npm:preact@10", "bad": "npm:../x" } }
+}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"dependencies.lodash": "evil-lodash", "devDependencies.@acme/ui": "@evil/ui",
+		"overrides.axios.follow-redirects": "fr", "overrides.a@1.0.0": "b", "resolutions.**/left-pad": "lefpad",
+		"pnpm.overrides.react": "preact"}
+	if !maps.Equal(m.Redirects, want) {
+		t.Errorf("Redirects = %v, want %v", m.Redirects, want)
+	}
+	if _, err := ParseManifest("package.json", []byte(`{"pnpm": "not an object", "overrides": 3}`)); err != nil {
+		t.Errorf("a manifest with odd tool fields does not read: %v", err)
+	}
+}
+
 func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte(`{"name":"a","dependencies":{"b":"1"},"workspaces":{"packages":["p/*"]}}`))
+	f.Add([]byte(`{"overrides":{"a":{"b":"npm:c@1"}},"resolutions":{"d":"npm:@e/f"},"pnpm":{"overrides":{"g":"npm:h"}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = ParseManifest("package.json", data)
 		_ = npmLocked(data)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"path"
@@ -25,7 +26,9 @@ import (
 // 1) and .yarnrc.yml (yarn 2+, with the yarn binary and plugins it runs), pnpm's
 // .pnpmfile.cjs (code pnpm runs on every install, rewriting what packages depend on)
 // and the overrides, package extensions, registries and pnpmfile of
-// pnpm-workspace.yaml. An install from a registry of the change's own fetches whatever
+// pnpm-workspace.yaml, and the fields of package.json that redirect what a name installs
+// (npm's overrides, yarn's resolutions, pnpm's overrides, package extensions and
+// patches: `"lodash": "npm:evil-lodash@1"`). An install from a registry of the change's own fetches whatever
 // it serves for a made-up name; the user installs what the change says exists.
 
 // installSteering reads, by the base name of a file, the settings of it that steer
@@ -37,6 +40,7 @@ var installSteering = map[string]func([]byte) map[string]string{
 	"pnpm-workspace.yaml": yamlSettings(pnpmWorkspaceKeys),
 	".pnpmfile.cjs":       wholeFile,
 	".pnpmfile.mjs":       wholeFile,
+	"package.json":        manifestSettings,
 }
 
 // installChanges reports each changed file that steers installs whose settings differ
@@ -155,6 +159,30 @@ func flatten(out map[string]string, prefix string, v any, keep func(string) bool
 			out[prefix] = fmt.Sprint(v)
 		}
 	}
+}
+
+// manifestSettings reads the fields of a package.json that steer installs, by dotted
+// key: npm's overrides, yarn's resolutions, pnpm's overrides, packageExtensions and
+// patchedDependencies. A package.json that does not read steers nothing here (it is the
+// resolver's syntax error, and no package manager installs from it).
+func manifestSettings(data []byte) map[string]string {
+	out := map[string]string{}
+	var doc map[string]any
+	if json.Unmarshal(data, &doc) != nil {
+		return out
+	}
+	fields := map[string]any{"overrides": doc["overrides"], "resolutions": doc["resolutions"]}
+	if pnpm, ok := doc["pnpm"].(map[string]any); ok {
+		for _, k := range []string{"overrides", "packageExtensions", "patchedDependencies"} {
+			fields["pnpm."+k] = pnpm[k]
+		}
+	}
+	for k, v := range fields {
+		if v != nil {
+			flatten(out, k, v, func(string) bool { return true })
+		}
+	}
+	return out
 }
 
 // wholeFile is a file every change of which counts (its hooks: code).
