@@ -97,6 +97,41 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
+// The registry is the one the project's package manager is configured for: yarn's
+// .yarnrc (yarn 1) and .yarnrc.yml (yarn 2+, which ignores .npmrc) and
+// pnpm-workspace.yaml override .npmrc, scope by scope.
+func TestRegistryFiles(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("NPM_CONFIG_REGISTRY", "")
+	t.Setenv("npm_config_registry", "")
+	tests := []struct {
+		name  string
+		files fstest.MapFS
+		want  map[string]string // package → registry URL
+	}{
+		{"npmrc", fstest.MapFS{".npmrc": {Data: []byte("registry=http://npm.test\n@a:registry=http://a.test/\n")}},
+			map[string]string{"x": "http://npm.test/", "@a/x": "http://a.test/"}},
+		{"yarn 1", fstest.MapFS{".npmrc": {Data: []byte("registry=http://npm.test\n")}, ".yarnrc": {Data: []byte("registry \"http://yarn1.test\"\n\"@a:registry\" \"http://a1.test\"\nyarn-path \"./y.js\"\n")}},
+			map[string]string{"x": "http://yarn1.test/", "@a/x": "http://a1.test/", "@b/x": "http://yarn1.test/"}},
+		{"yarn 2+", fstest.MapFS{".npmrc": {Data: []byte("registry=http://npm.test\n")}, ".yarnrc.yml": {Data: []byte("nodeLinker: node-modules\nnpmRegistryServer: \"http://berry.test\"\nnpmScopes:\n  acme:\n    npmRegistryServer: http://acme.test\n  other:\n    npmAlwaysAuth: true\n")}},
+			map[string]string{"x": "http://berry.test/", "@acme/x": "http://acme.test/", "@other/x": "http://berry.test/"}},
+		{"pnpm by scope", fstest.MapFS{"pnpm-workspace.yaml": {Data: []byte("packages: [\"p/*\"]\nregistries:\n  default: http://pnpm.test\n  \"@acme\": http://acme.test\n")}},
+			map[string]string{"x": "http://pnpm.test/", "@acme/x": "http://acme.test/"}},
+		{"pnpm by URL", fstest.MapFS{"pnpm-workspace.yaml": {Data: []byte("registry: http://pnpm.test\nregistries:\n  http://corp.test/:\n    scopes: [\"@acme\", \"@corp\"]\n")}},
+			map[string]string{"x": "http://pnpm.test/", "@acme/x": "http://corp.test/", "@corp/y": "http://corp.test/"}},
+		{"broken files", fstest.MapFS{".yarnrc.yml": {Data: []byte("npmRegistryServer: [")}, "pnpm-workspace.yaml": {Data: []byte("registries: 3")}},
+			map[string]string{"x": DefaultRegistry}},
+	}
+	for _, tt := range tests {
+		r := NewRegistryFrom(tt.files)
+		for pkg, want := range tt.want {
+			if got := r.URL(pkg); got != want {
+				t.Errorf("%s: URL(%s) = %s, want %s", tt.name, pkg, got, want)
+			}
+		}
+	}
+}
+
 func TestReadExports(t *testing.T) {
 	fsys := fstest.MapFS{
 		"node_modules/a/package.json": {Data: []byte(`{"name":"a","exports":{".":{"require":"./c.js","import":"./e.mjs"}}}`)},

@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
@@ -79,23 +78,11 @@ func installProblem(file string, changed []string) lang.Problem {
 		Suggestion: "revert the change; where the project's packages come from needs a human (or scope.allow_gate_config_changes in the base policy)"}
 }
 
-// yarnrcSettings reads a yarn 1 .yarnrc (`key value` lines): the registries and the
-// yarn binary it runs (yarn-path).
+// yarnrcSettings reads the settings of a yarn 1 .yarnrc that steer installs: the
+// registries and the yarn binary it runs (yarn-path).
 func yarnrcSettings(data []byte) map[string]string {
-	out := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		k, v, _ := strings.Cut(strings.ReplaceAll(line, "\t", " "), " ")
-		k, v = strings.Trim(k, `"'`), strings.Trim(strings.TrimSpace(v), `"'`)
-		k = strings.TrimPrefix(k, "--")
-		if strings.HasSuffix(k, "registry") || k == "yarn-path" {
-			out[k] = v
-		}
-	}
+	out := npm.YarnrcSettings(data)
+	maps.DeleteFunc(out, func(k, _ string) bool { return !strings.HasSuffix(k, "registry") && k != "yarn-path" })
 	return out
 }
 
