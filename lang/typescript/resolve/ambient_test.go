@@ -238,11 +238,12 @@ func BenchmarkUnvouched(b *testing.B) {
 func TestSiblingExports(t *testing.T) {
 	tests := []struct {
 		name, js, dts, jsName string
+		p                     string // the declaration file
 		base                  string // the declaration file's base ("" for a new one)
 		gone, kept            []string
 		vouch                 []string
 	}{
-		{name: "esm", jsName: "src/m.js", js: "export function real() {}\nexport const n = 1;\nconst h = 1;\nexport { h as helper };\n",
+		{name: "esm", jsName: "src/m.js", p: "src/m.d.ts", js: "export function real() {}\nexport const n = 1;\nconst h = 1;\nexport { h as helper };\n",
 			dts: `export declare function real(): void;
 export function invented(): void;
 export declare const n: number, ghost: string;
@@ -259,31 +260,24 @@ export = real;`,
 			gone:  []string{"export function invented(): void;", "ghost: string", "local as phantom", "namespace Values", "function def()"},
 			kept:  []string{"export declare function real(): void;", "declare const local: number;", "local as helper,", "export type { Shape }", "export interface Options", "export type Id", "namespace Types", "export * from", "export = real;", "export{}"},
 			vouch: []string{"invented", "ghost", "phantom", "Values", "default"}},
-		{name: "commonjs", jsName: "src/c.cjs", js: "module.exports = { count() { return 1; } };\n",
+		{name: "commonjs", jsName: "src/c.cjs", p: "src/c.d.cts", js: "module.exports = { count() { return 1; } };\n",
 			dts:  "export declare function count(): number;\nexport declare function countAll(): number;\nexport default count;\n",
 			gone: []string{"countAll"}, kept: []string{"function count(): number;", "export default count;"}, vouch: []string{"countAll"}},
-		{name: "open exports", jsName: "src/o.js", js: "module.exports = make();\n", dts: "export declare function anything(): void;\n",
+		{name: "open exports", jsName: "src/o.js", p: "src/o.d.ts", js: "module.exports = make();\n", dts: "export declare function anything(): void;\n",
 			kept: []string{"export declare function anything(): void;"}},
-		{name: "no module beside it", jsName: "src/other.js", js: "export const x = 1;\n", dts: "export declare function anything(): void;\n",
+		{name: "no module beside it", jsName: "src/other.js", p: "src/lonely.d.ts", js: "export const x = 1;\n", dts: "export declare function anything(): void;\n",
 			kept: []string{"export declare function anything(): void;"}},
-		{name: "the base has it", jsName: "src/b.js", js: "export const x = 1;\n", base: "export declare function stale(): void;\n",
+		{name: "the base has it", jsName: "src/b.js", p: "src/b.d.ts", js: "export const x = 1;\n", base: "export declare function stale(): void;\n",
 			dts: "export declare function stale(): void;\nexport declare function added(): void;\n", gone: []string{"added"}, kept: []string{"stale"}, vouch: []string{"added"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := t.TempDir()
+			root, p := t.TempDir(), tt.p
 			if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(tt.jsName)), []byte(tt.js), 0o644); err != nil {
 				t.Fatal(err)
-			}
-			p := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(tt.jsName, ".js"), ".cjs"), ".jsx") + ".d.ts"
-			if strings.HasSuffix(tt.jsName, ".cjs") {
-				p = strings.TrimSuffix(p, ".d.ts") + ".d.cts"
-			}
-			if tt.name == "no module beside it" {
-				p = "src/lonely.d.ts"
 			}
 			bases := map[string][]byte{}
 			if tt.base != "" {
@@ -295,16 +289,22 @@ export = real;`,
 				t.Fatal(err)
 			}
 			checkBlanked(t, tt.dts, string(out), tt.gone, tt.kept)
-			var names []string
-			for _, v := range vs {
-				names = append(names, v.export)
-				if v.export != "" && v.js != tt.jsName {
-					t.Errorf("vouch %q names module %q, want %q", v.export, v.js, tt.jsName)
-				}
-			}
-			if strings.Join(names, " ") != strings.Join(tt.vouch, " ") {
-				t.Errorf("vouches %q, want %q", names, tt.vouch)
-			}
+			checkSiblingVouches(t, vs, tt.jsName, tt.vouch)
 		})
+	}
+}
+
+// checkSiblingVouches checks that the blanked exports are those named, each naming js.
+func checkSiblingVouches(t *testing.T, vs []vouch, js string, want []string) {
+	t.Helper()
+	var names []string
+	for _, v := range vs {
+		names = append(names, v.export)
+		if v.js != js {
+			t.Errorf("vouch %q names module %q, want %q", v.export, v.js, js)
+		}
+	}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("vouches %q, want %q", names, want)
 	}
 }
