@@ -104,6 +104,9 @@ type Checker struct {
 	// Cache, when set, replays in check mode the findings of the directories whose
 	// inputs are unchanged since a run stored them (engine/cacheplan, design.md §9).
 	Cache *resultcache.Cache
+	// Fresh makes every verification compute everything afresh (--no-cache): no
+	// frontend starts from or keeps a record of earlier runs (lang.Request.Fresh).
+	Fresh bool
 }
 
 // DefaultTimeout bounds one dimension's run when the policy does not say otherwise.
@@ -193,7 +196,7 @@ func (c *Checker) pass(ctx context.Context, req Request, set *change.Set, pol *p
 		mode = check.All
 	}
 	return &check.Pass{Context: ctx, Changes: set, Policy: pol, PolicyPath: polPath, Trust: tr, Mode: mode,
-		Languages: langs, Files: check.NewFiles(langs), Memo: check.NewMemo()}
+		Languages: langs, Files: check.NewFiles(langs), Memo: check.NewMemo(), Fresh: c.Fresh}
 }
 
 // run runs the dimensions, over the result cache in check mode when the checker has one.

@@ -146,6 +146,8 @@ type Pass struct {
 	// Memo holds values shared by every pass of one verification (the head pass and its
 	// base-view passes), such as a package loader whose cache the base view reuses.
 	Memo *Memo
+	// Fresh asks the frontends to compute everything afresh (lang.Request.Fresh).
+	Fresh bool
 }
 
 // Trust describes the trusted side of a verification: the policy in force comes from the
@@ -296,7 +298,7 @@ func (p *Pass) Request() *lang.Request {
 	if files == nil {
 		files = NewFiles(p.Languages)
 	}
-	req := &lang.Request{Context: p.Context, Changes: p.Changes, Policy: p.Policy, Focus: p.Focus, Parse: files.Parse}
+	req := &lang.Request{Context: p.Context, Changes: p.Changes, Policy: p.Policy, Focus: p.Focus, Parse: files.Parse, Fresh: p.Fresh}
 	if p.Trust != nil {
 		req.Trusted = p.Trust.BaseContent
 	}

@@ -136,6 +136,10 @@ type Request struct {
 	// its frontend (nil when no frontend handles it), from the verification's shared
 	// cache.
 	Parse func(f *change.File, side change.Side) (*File, error)
+	// Fresh asks for everything computed afresh (--no-cache): a frontend neither starts
+	// from nor keeps a record of earlier verifications (the TypeScript compiler's
+	// incremental record). Warm state of a long-lived process is not such a record.
+	Fresh bool
 }
 
 // Resolver is the part of a frontend that checks that every reference a change makes

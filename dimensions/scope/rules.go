@@ -67,7 +67,9 @@ var (
 			"asks the base's registry regardless; and, as they steer installs the same way, " +
 			"the registries of a .yarnrc or .yarnrc.yml (with the yarn binary and plugins it " +
 			"runs), any change to pnpm's .pnpmfile.cjs, and the overrides, package extensions " +
-			"and registries of pnpm-workspace.yaml. Such an edit is an error unless the base policy sets " +
+			"and registries of pnpm-workspace.yaml, and package.json's overrides (npm), resolutions " +
+			"(yarn) and pnpm.overrides, which can send every install of a name to another package. " +
+			"Such an edit is an error unless the base policy sets " +
 			"scope.allow_gate_config_changes: true (which also trusts the changed tsconfig.json). " +
 			"(.git/hooks is never part of a change.)",
 	}

@@ -68,18 +68,25 @@ func withResultCache(env *Env) func() {
 	if err != nil {
 		return func() {}
 	}
+	ownChecker(env).Cache = c
+	return func() { _ = c.Trim() }
+}
+
+// ownChecker gives env a checker of its own to set up (a copy of env.Checker, or a new
+// one) and returns it.
+func ownChecker(env *Env) *agentverify.Checker {
 	checker := &agentverify.Checker{}
 	if env.Checker != nil {
 		copied := *env.Checker
 		checker = &copied
 	}
-	checker.Cache = c
 	env.Checker = checker
-	return func() { _ = c.Trim() }
+	return checker
 }
 
 // hookChecker returns the Checker of a hook run in its own process and the function to
-// call after the run: unless noCache, its Go frontend keeps package loads in the user's
+// call after the run: unless noCache (then nothing of earlier runs is used: Checker.Fresh),
+// its Go frontend keeps package loads in the user's
 // cache between runs, and the cache is trimmed after the run. A cache that cannot be
 // opened only costs time.
 func hookChecker(env *Env, noCache bool) (*agentverify.Checker, func()) {
@@ -90,5 +97,7 @@ func hookChecker(env *Env, noCache bool) (*agentverify.Checker, func()) {
 			}
 		}
 	}
-	return agentverify.NewChecker(), func() {}
+	c := agentverify.NewChecker()
+	c.Fresh = noCache // nor the compiler's records (Checker.Fresh)
+	return c, func() {}
 }

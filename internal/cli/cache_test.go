@@ -3,10 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
+	"github.com/agentverify/agentverify/internal/testkit/tsctest"
 	"github.com/agentverify/agentverify/resultcache"
 )
 
@@ -47,6 +50,35 @@ func TestCacheCommand(t *testing.T) {
 		code, out := cli(c.args...)
 		if code != c.code || !strings.HasPrefix(out, c.want) && !strings.Contains(out, c.want) {
 			t.Errorf("%v: exit %d, output %q; want exit %d, %q", c.args, code, out, c.code, c.want)
+		}
+	}
+}
+
+// TestNoCacheKeepsNoCompilerRecord: check --no-cache runs the TypeScript compiler afresh,
+// reading and keeping no incremental record; check without it keeps one.
+func TestNoCacheKeepsNoCompilerRecord(t *testing.T) {
+	tsctest.Require(t)
+	records := t.TempDir()
+	t.Setenv(resultcache.EnvDir, records) // where the compiler's records lie (os env)
+	repo := testrepo.New(t, map[string]string{
+		"tsconfig.json": `{ "compilerOptions": { "target": "es2022", "strict": true, "module": "esnext", "moduleResolution": "bundler", "types": [] }, "include": ["src"] }`,
+		"src/a.ts":      "/** One. */\nexport const one: number = 1;\n",
+	})
+	kept := func() []string {
+		got, _ := filepath.Glob(filepath.Join(records, "tsc", "*.tsbuildinfo"))
+		return got
+	}
+	for _, c := range []struct {
+		args []string
+		want int
+	}{{[]string{"check", "--no-cache", "--quiet", "."}, 0}, {[]string{"check", "--quiet", "."}, 1}} {
+		var out bytes.Buffer
+		env := &Env{Stdout: &out, Stderr: &out, Dir: repo.Dir, Getenv: os.Getenv}
+		if code := Main(context.Background(), c.args, env); code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", c.args, code, out.String())
+		}
+		if got := kept(); len(got) != c.want {
+			t.Errorf("after %v: %d compiler records (%v), want %d", c.args, len(got), got, c.want)
 		}
 	}
 }

@@ -425,6 +425,8 @@ func runCheck(ctx context.Context, env *Env, args []string) int {
 	}
 	if !*noCache {
 		defer withResultCache(env)()
+	} else {
+		ownChecker(env).Fresh = true // nor a frontend's records (the compiler's incremental one)
 	}
 	defer leanGC(env)()
 	if v.dir != "" { // -C DIR: paths are relative to DIR, as if started there

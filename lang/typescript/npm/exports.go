@@ -56,6 +56,15 @@ func ReadExports(fsys fs.FS, m *Manifest) *Exports {
 	return x
 }
 
+// FileExports reads the exports of the JavaScript file at p (a slash path in fsys), its
+// relative re-exports followed: what a module of the project really exports, against
+// which a declaration file beside it is weighed.
+func FileExports(fsys fs.FS, p string) *Exports {
+	x := &Exports{Entry: p, Names: map[string]bool{}}
+	x.read(fsys, p, map[string]bool{})
+	return x
+}
+
 // entryFile is the file require() or import would load: exports' "." (require,
 // import, node, default conditions), main, index.js.
 func entryFile(fsys fs.FS, m *Manifest) string {

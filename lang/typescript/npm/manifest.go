@@ -39,6 +39,10 @@ type Manifest struct {
 	// Ranges holds each declared dependency's version range as written (the first
 	// field of DepFields that declares it).
 	Ranges map[string]string
+	// Redirects holds the package each alias ("npm:other@1") points a name at, by
+	// where it is written: a dependency ("dependencies.lodash"), npm's overrides
+	// ("overrides.a.b"), yarn's resolutions, pnpm.overrides. Installs fetch the target.
+	Redirects map[string]string
 }
 
 // DepFields are the fields that declare dependencies.
@@ -59,6 +63,9 @@ type rawManifest struct {
 	Exports              json.RawMessage   `json:"exports"`
 	Imports              json.RawMessage   `json:"imports"`
 	Type                 string            `json:"type"`
+	Overrides            any               `json:"overrides"`
+	Resolutions          any               `json:"resolutions"`
+	Pnpm                 json.RawMessage   `json:"pnpm"` // read leniently: a tool's own field
 }
 
 // ParseManifest reads a package.json; p is its slash path (for errors and Dir).
@@ -89,7 +96,61 @@ func ParseManifest(p string, data []byte) (*Manifest, error) {
 		}
 	}
 	m.Lines = depLines(data, m.Deps)
+	m.Redirects = redirects(&raw)
 	return m, nil
+}
+
+// redirects lists the aliases of a manifest's dependencies and overrides by where they
+// are written.
+func redirects(raw *rawManifest) map[string]string {
+	out := map[string]string{}
+	for i, deps := range []map[string]string{raw.Dependencies, raw.DevDependencies, raw.PeerDependencies, raw.OptionalDependencies} {
+		for name, spec := range deps {
+			if t := AliasTarget(spec); t != "" {
+				out[DepFields[i]+"."+name] = t
+			}
+		}
+	}
+	aliases(out, "overrides", raw.Overrides)
+	aliases(out, "resolutions", raw.Resolutions)
+	var pnpm struct {
+		Overrides any `json:"overrides"`
+	}
+	if json.Unmarshal(raw.Pnpm, &pnpm) == nil {
+		aliases(out, "pnpm.overrides", pnpm.Overrides)
+	}
+	return out
+}
+
+// aliases adds the alias targets among v's leaves (nested objects, as npm's overrides
+// nest) under the dotted key prefix.
+func aliases(out map[string]string, prefix string, v any) {
+	switch v := v.(type) {
+	case string:
+		if t := AliasTarget(v); t != "" {
+			out[prefix] = t
+		}
+	case map[string]any:
+		for k, e := range v {
+			aliases(out, prefix+"."+k, e)
+		}
+	}
+}
+
+// AliasTarget is the package an npm alias spec installs ("npm:evil-lodash@1" →
+// "evil-lodash", "npm:@acme/x" → "@acme/x"), "" for any other spec.
+func AliasTarget(spec string) string {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(spec), "npm:")
+	if !ok {
+		return ""
+	}
+	if i := strings.LastIndex(rest, "@"); i > 0 {
+		rest = rest[:i]
+	}
+	if PackageName(rest) != rest {
+		return ""
+	}
+	return rest
 }
 
 // depLines finds the line of each dependency's key in the manifest's text.

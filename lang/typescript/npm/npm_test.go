@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -96,6 +97,41 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
+// The registry is the one the project's package manager is configured for: yarn's
+// .yarnrc (yarn 1) and .yarnrc.yml (yarn 2+, which ignores .npmrc) and
+// pnpm-workspace.yaml override .npmrc, scope by scope.
+func TestRegistryFiles(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("NPM_CONFIG_REGISTRY", "")
+	t.Setenv("npm_config_registry", "")
+	tests := []struct {
+		name  string
+		files fstest.MapFS
+		want  map[string]string // package → registry URL
+	}{
+		{"npmrc", fstest.MapFS{".npmrc": {Data: []byte("registry=http://npm.test\n@a:registry=http://a.test/\n")}},
+			map[string]string{"x": "http://npm.test/", "@a/x": "http://a.test/"}},
+		{"yarn 1", fstest.MapFS{".npmrc": {Data: []byte("registry=http://npm.test\n")}, ".yarnrc": {Data: []byte("registry \"http://yarn1.test\"\n\"@a:registry\" \"http://a1.test\"\nyarn-path \"./y.js\"\n")}},
+			map[string]string{"x": "http://yarn1.test/", "@a/x": "http://a1.test/", "@b/x": "http://yarn1.test/"}},
+		{"yarn 2+", fstest.MapFS{".npmrc": {Data: []byte("registry=http://npm.test\n")}, ".yarnrc.yml": {Data: []byte("nodeLinker: node-modules\nnpmRegistryServer: \"http://berry.test\"\nnpmScopes:\n  acme:\n    npmRegistryServer: http://acme.test\n  other:\n    npmAlwaysAuth: true\n")}},
+			map[string]string{"x": "http://berry.test/", "@acme/x": "http://acme.test/", "@other/x": "http://berry.test/"}},
+		{"pnpm by scope", fstest.MapFS{"pnpm-workspace.yaml": {Data: []byte("packages: [\"p/*\"]\nregistries:\n  default: http://pnpm.test\n  \"@acme\": http://acme.test\n")}},
+			map[string]string{"x": "http://pnpm.test/", "@acme/x": "http://acme.test/"}},
+		{"pnpm by URL", fstest.MapFS{"pnpm-workspace.yaml": {Data: []byte("registry: http://pnpm.test\nregistries:\n  http://corp.test/:\n    scopes: [\"@acme\", \"@corp\"]\n")}},
+			map[string]string{"x": "http://pnpm.test/", "@acme/x": "http://corp.test/", "@corp/y": "http://corp.test/"}},
+		{"broken files", fstest.MapFS{".yarnrc.yml": {Data: []byte("npmRegistryServer: [")}, "pnpm-workspace.yaml": {Data: []byte("registries: 3")}},
+			map[string]string{"x": DefaultRegistry}},
+	}
+	for _, tt := range tests {
+		r := NewRegistryFrom(tt.files)
+		for pkg, want := range tt.want {
+			if got := r.URL(pkg); got != want {
+				t.Errorf("%s: URL(%s) = %s, want %s", tt.name, pkg, got, want)
+			}
+		}
+	}
+}
+
 func TestReadExports(t *testing.T) {
 	fsys := fstest.MapFS{
 		"node_modules/a/package.json": {Data: []byte(`{"name":"a","exports":{".":{"require":"./c.js","import":"./e.mjs"}}}`)},
@@ -128,8 +164,33 @@ func TestReadExports(t *testing.T) {
 	}
 }
 
+// The aliases of a manifest are found wherever an install follows them: dependencies,
+// npm's nested overrides, yarn's resolutions, pnpm.overrides; other specs are none.
+func TestRedirects(t *testing.T) {
+	m, err := ParseManifest("package.json", []byte(`{
+  "dependencies": { "lodash": "npm:evil-lodash@1", "zod": "^3", "x": "github:a/b" },
+  "devDependencies": { "@acme/ui": "npm:@evil/ui@^2.0.0" },
+  "overrides": { "axios": { ".": "1.0.0", "follow-redirects": "npm:fr@1" }, "a@1.0.0": "npm:b" },
+  "resolutions": { "**/left-pad": " npm:lefpad " },
+  "pnpm": { "overrides": { "react": "npm:preact@10", "bad": "npm:../x" } }
+}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"dependencies.lodash": "evil-lodash", "devDependencies.@acme/ui": "@evil/ui",
+		"overrides.axios.follow-redirects": "fr", "overrides.a@1.0.0": "b", "resolutions.**/left-pad": "lefpad",
+		"pnpm.overrides.react": "preact"}
+	if !maps.Equal(m.Redirects, want) {
+		t.Errorf("Redirects = %v, want %v", m.Redirects, want)
+	}
+	if _, err := ParseManifest("package.json", []byte(`{"pnpm": "not an object", "overrides": 3}`)); err != nil {
+		t.Errorf("a manifest with odd tool fields does not read: %v", err)
+	}
+}
+
 func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte(`{"name":"a","dependencies":{"b":"1"},"workspaces":{"packages":["p/*"]}}`))
+	f.Add([]byte(`{"overrides":{"a":{"b":"npm:c@1"}},"resolutions":{"d":"npm:@e/f"},"pnpm":{"overrides":{"g":"npm:h"}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = ParseManifest("package.json", data)
 		_ = npmLocked(data)

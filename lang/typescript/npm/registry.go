@@ -11,10 +11,11 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // DefaultRegistry is npm's own registry.
@@ -23,9 +24,10 @@ const DefaultRegistry = "https://registry.npmjs.org/"
 // ErrNotFound is the registry's answer for a package it does not have.
 var ErrNotFound = errors.New("not in the registry")
 
-// Registry asks an npm registry about packages, as the user's npm is configured:
-// NPM_CONFIG_REGISTRY (npm_config_registry), the project's .npmrc, the user's ~/.npmrc,
-// then npm's default; `@scope:registry=` lines route a scope elsewhere. Answers are kept
+// Registry asks an npm registry about packages, as the user's package manager is
+// configured: NPM_CONFIG_REGISTRY (npm_config_registry), the project's configuration
+// (.npmrc, yarn's .yarnrc and .yarnrc.yml, pnpm-workspace.yaml), the user's, then npm's
+// default; a scope's settings route it elsewhere. Answers are kept
 // for the Registry's life. It sends no credentials: a registry that wants them answers
 // as unreachable, and the finding says the package could not be asked about.
 type Registry struct {
@@ -56,22 +58,19 @@ func NewRegistry(root string) *Registry {
 	return NewRegistryFrom(os.DirFS(root))
 }
 
-// NewRegistryFrom returns the registry npm would use for the project whose tree is
-// project (its .npmrc read; nil for none). Which tree that is is the caller's decision:
-// the trusted side's in diff mode, so that a change cannot send the lookup to a registry
-// of its own.
+// NewRegistryFrom returns the registry the project whose tree is project installs from
+// (its configuration files read; nil for none). Which tree that is is the caller's
+// decision: the trusted side's in diff mode, so that a change cannot send the lookup to a
+// registry of its own.
 func NewRegistryFrom(project fs.FS) *Registry {
 	r := &Registry{Default: DefaultRegistry, Scopes: map[string]string{}, Client: &http.Client{Timeout: 15 * time.Second},
 		known: map[string]*Info{}, errs: map[string]error{}}
-	if home, err := os.UserHomeDir(); err == nil {
-		if data, err := os.ReadFile(filepath.Join(home, ".npmrc")); err == nil {
-			r.apply(RegistrySettings(data))
-		}
+	home, err := os.UserHomeDir()
+	if err == nil {
+		r.read(os.DirFS(home))
 	}
 	if project != nil { // later files win
-		if data, err := fs.ReadFile(project, ".npmrc"); err == nil {
-			r.apply(RegistrySettings(data))
-		}
+		r.read(project)
 	}
 	for _, env := range []string{"npm_config_registry", "NPM_CONFIG_REGISTRY"} {
 		if v := os.Getenv(env); v != "" {
@@ -79,6 +78,116 @@ func NewRegistryFrom(project fs.FS) *Registry {
 		}
 	}
 	return r
+}
+
+// registryFiles are the files whose registry settings the lookup follows, in the order
+// they apply (a later one wins): npm's .npmrc (which pnpm and yarn 1 read too), yarn 1's
+// .yarnrc, yarn 2+'s .yarnrc.yml (which replaces .npmrc for it), and pnpm's
+// pnpm-workspace.yaml (pnpm 10+ takes its registries there too).
+var registryFiles = []struct {
+	name string
+	read func([]byte) map[string]string
+}{
+	{".npmrc", RegistrySettings}, {".yarnrc", yarnrcRegistries}, {".yarnrc.yml", yarnRegistries}, {"pnpm-workspace.yaml", pnpmRegistries},
+}
+
+// read applies the registry settings of the configuration files at the top of fsys.
+func (r *Registry) read(fsys fs.FS) {
+	for _, f := range registryFiles {
+		if data, err := fs.ReadFile(fsys, f.name); err == nil {
+			r.apply(f.read(data))
+		}
+	}
+}
+
+// YarnrcSettings reads a yarn 1 .yarnrc (`key value` lines, either side quoted), by key.
+func YarnrcSettings(data []byte) map[string]string {
+	out := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		k, v, _ := strings.Cut(strings.ReplaceAll(line, "\t", " "), " ")
+		k, v = strings.Trim(k, `"'`), strings.Trim(strings.TrimSpace(v), `"'`)
+		out[strings.TrimPrefix(k, "--")] = v
+	}
+	return out
+}
+
+// yarnrcRegistries are a .yarnrc's registry settings, as an .npmrc's.
+func yarnrcRegistries(data []byte) map[string]string {
+	out := map[string]string{}
+	for k, v := range YarnrcSettings(data) {
+		if k == "registry" || strings.HasPrefix(k, "@") && strings.HasSuffix(k, ":registry") {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// yarnRegistries are a .yarnrc.yml's registry settings (npmRegistryServer, and
+// npmScopes.<scope>.npmRegistryServer), as an .npmrc's.
+func yarnRegistries(data []byte) map[string]string {
+	var doc struct {
+		Server string `yaml:"npmRegistryServer"`
+		Scopes map[string]struct {
+			Server string `yaml:"npmRegistryServer"`
+		} `yaml:"npmScopes"`
+	}
+	out := map[string]string{}
+	if yaml.Unmarshal(data, &doc) != nil {
+		return out
+	}
+	if doc.Server != "" {
+		out["registry"] = doc.Server
+	}
+	for scope, s := range doc.Scopes {
+		if s.Server != "" {
+			out["@"+strings.TrimPrefix(scope, "@")+":registry"] = s.Server
+		}
+	}
+	return out
+}
+
+// pnpmRegistries are pnpm-workspace.yaml's registry settings: registry, and registries
+// keyed by scope ("default", "@acme": URL) or by URL (URL: {scopes: [...]}, "@" for
+// every package).
+func pnpmRegistries(data []byte) map[string]string {
+	var doc struct {
+		Registry   string         `yaml:"registry"`
+		Registries map[string]any `yaml:"registries"`
+	}
+	out := map[string]string{}
+	if yaml.Unmarshal(data, &doc) != nil {
+		return out
+	}
+	if doc.Registry != "" {
+		out["registry"] = doc.Registry
+	}
+	for k, v := range doc.Registries {
+		switch v := v.(type) {
+		case string:
+			out[scopeKey(k)] = v
+		case map[string]any:
+			scopes, _ := v["scopes"].([]any)
+			for _, sc := range scopes {
+				if name, ok := sc.(string); ok {
+					out[scopeKey(name)] = k
+				}
+			}
+		}
+	}
+	return out
+}
+
+// scopeKey is the .npmrc key of a scope's registry ("registry" for every package).
+func scopeKey(scope string) string {
+	if scope == "default" || scope == "@" || scope == "" {
+		return "registry"
+	}
+	return "@" + strings.TrimPrefix(scope, "@") + ":registry"
 }
 
 // apply takes the registry settings of an .npmrc file.

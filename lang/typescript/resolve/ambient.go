@@ -30,9 +30,11 @@ import (
 // members are checked against the exports of its entry files, untypedStep).
 
 // vouch is a declaration of the change that was blanked: a module declaration's, a
-// global's (global names it), or a lib reference (lib is its text).
+// global's (global names it), a lib reference (lib is its text), or an export of a
+// declaration file beside the JavaScript module js (export names it).
 type vouch struct {
 	module, global, lib string
+	export, js          string
 	at                  lang.Location
 }
 
@@ -40,28 +42,39 @@ type vouch struct {
 type parser func(syntax.Dialect, []byte) (*syntax.Tree, error)
 
 // unvouched returns src (the head of the changed file at p) with what its module and
-// global declarations add against the base (pool) blanked, and the declarations it
-// blanked. A file whose tree cannot be read is an error: what it declares could not be
-// weighed, and its declarations would otherwise count unread (fails closed).
+// global declarations add against the base (pool) blanked, and for a declaration file
+// beside a JavaScript module the exports the module does not have (sibling.go), and the
+// declarations it blanked. A file whose tree cannot be read is an error: what it
+// declares could not be weighed, and its declarations would otherwise count unread
+// (fails closed).
 func (j *job) unvouched(p string, src []byte, pl *pool) ([]byte, []vouch, error) {
-	if !mayDeclare(src) || syntax.IsJS(p) {
+	if syntax.IsJS(p) || !mayDeclare(p, src) {
 		return src, nil, nil
 	}
-	tree, err := pl.parse(syntax.DialectOf(p), src)
+	var exported func(string) bool
+	js := j.siblingExports(p)
+	if js != nil {
+		exported = exportsOf(js)
+	}
+	tree, err := pl.tree(p, src)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: reading its declarations: %w", p, err)
 	}
 	b := &blanker{src: src}
 	var vs []vouch
-	for _, it := range ambientItems(tree.Root, src) {
-		if !j.blankable(p, it) || pl.take(it.scope, it.text) || pl.definesAll(it.names) {
+	for _, it := range declarationItems(p, tree.Root, src, exported) {
+		if it.export && js == nil || !j.blankable(p, it) || pl.take(p, it.scope, it.text) || pl.definesAll(it.names) {
 			continue
 		}
-		b.blank(it.node)
+		b.blank(it.node, it.stub)
 		if it.sep != nil {
-			b.blank(it.sep)
+			b.blank(it.sep, false)
 		}
-		vs = append(vs, it.vouch(p))
+		v := it.vouch(p)
+		if it.export {
+			v.export, v.global, v.js = it.label, "", js.Entry
+		}
+		vs = append(vs, v)
 	}
 	if b.out == nil {
 		return src, nil, nil
@@ -80,8 +93,10 @@ type blanker struct {
 	src, out []byte // out is nil until something is blanked
 }
 
-// blank replaces n's text with spaces, line breaks kept (positions hold).
-func (b *blanker) blank(n *syntax.Node) {
+// blank replaces n's text with spaces, line breaks kept (positions hold); stub starts
+// it with `export{}` where it fits, so that a module whose exports are all blanked stays
+// a module.
+func (b *blanker) blank(n *syntax.Node, stub bool) {
 	if b.out == nil {
 		b.out = bytes.Clone(b.src)
 	}
@@ -89,6 +104,10 @@ func (b *blanker) blank(n *syntax.Node) {
 		if b.out[i] != '\n' && b.out[i] != '\r' {
 			b.out[i] = ' '
 		}
+	}
+	const module = "export{}"
+	if stub && n.End-n.Start >= len(module) && !bytes.ContainsAny(b.out[n.Start:n.Start+len(module)], "\r\n") {
+		copy(b.out[n.Start:], module)
 	}
 }
 
@@ -178,6 +197,8 @@ func noteVouched(ps []lang.Problem, vs []vouch) {
 // note is what v adds to the message of p when p is about what v declared.
 func (v vouch) note(p *lang.Problem) string {
 	switch {
+	case v.export != "" && strings.Contains(p.Message, "'"+v.export+"'"):
+		return siblingNote(v)
 	case v.module != "" && strings.Contains(p.Message, `"`+v.module+`"`):
 		return fmt.Sprintf(" (the change's own declare module %q at %s:%d does not count: a package has what it ships)", v.module, v.at.File, v.at.Line)
 	case v.lib != "" && p.Location.File == v.at.File && p.Kind != lang.UnknownSymbol && p.Kind != lang.UnknownImport:

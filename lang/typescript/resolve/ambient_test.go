@@ -3,6 +3,8 @@ package resolve
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -101,6 +103,16 @@ declare function topMoved(): void;`, base: map[string]string{"src/old.d.ts": `im
 declare module "typed-lib" { export function fromElsewhere(): number; }
 declare global { interface Window { movedToo: string } function topMoved(): void; }
 declare function moved(): void;`}, kept: []string{"function moved(): void;", "movedToo: string", "export function fromElsewhere(): number;", "declare function topMoved(): void;"}},
+		{name: "a copy of what another file keeps is new", head: `export {};
+declare global { function kept(): void; }
+declare module "typed-lib" { export function alsoKept(): number; }`,
+			base: map[string]string{"src/old.d.ts": `declare function kept(): void;
+declare module "typed-lib" { export function alsoKept(): number; }
+export {};`},
+			other: map[string]string{"src/old.d.ts": `declare function kept(): void;
+declare module "typed-lib" { export function alsoKept(): number; }
+export const edited = 1;`},
+			gone: []string{"function kept(): void;", "export function alsoKept(): number;"}, vouch: []string{"kept", "typed-lib"}},
 		{name: "a copy counts once", head: `export {};
 declare global { function twice(): void; }
 declare global { function twice(): void; }`, base: map[string]string{"src/old.d.ts": `declare function twice(): void;`},
@@ -217,5 +229,82 @@ func BenchmarkUnvouched(b *testing.B) {
 		if _, vs, err := j.unvouched("src/g.d.ts", []byte(head), newPool(bases, heads, syntax.Parse)); err != nil || len(vs) != 1 {
 			b.Fatal(vs, err)
 		}
+	}
+}
+
+// An export a changed declaration file beside a JavaScript module adds is blanked when
+// the module does not export the name; types, what the module exports, and the whole
+// file beside a module whose exports cannot be listed stay.
+func TestSiblingExports(t *testing.T) {
+	tests := []struct {
+		name, js, dts, jsName string
+		p                     string // the declaration file
+		base                  string // the declaration file's base ("" for a new one)
+		gone, kept            []string
+		vouch                 []string
+	}{
+		{name: "esm", jsName: "src/m.js", p: "src/m.d.ts", js: "export function real() {}\nexport const n = 1;\nconst h = 1;\nexport { h as helper };\n",
+			dts: `export declare function real(): void;
+export function invented(): void;
+export declare const n: number, ghost: string;
+declare const local: number;
+export { local as helper, local as phantom };
+export type { Shape } from "./shapes";
+export interface Options { a?: number }
+export type Id = string;
+export declare namespace Types { interface T {} }
+export declare namespace Values { const v: number }
+export default function def(): void;
+export * from "./other";
+export = real;`,
+			gone:  []string{"export function invented(): void;", "ghost: string", "local as phantom", "namespace Values", "function def()"},
+			kept:  []string{"export declare function real(): void;", "declare const local: number;", "local as helper,", "export type { Shape }", "export interface Options", "export type Id", "namespace Types", "export * from", "export = real;", "export{}"},
+			vouch: []string{"invented", "ghost", "phantom", "Values", "default"}},
+		{name: "commonjs", jsName: "src/c.cjs", p: "src/c.d.cts", js: "module.exports = { count() { return 1; } };\n",
+			dts:  "export declare function count(): number;\nexport declare function countAll(): number;\nexport default count;\n",
+			gone: []string{"countAll"}, kept: []string{"function count(): number;", "export default count;"}, vouch: []string{"countAll"}},
+		{name: "open exports", jsName: "src/o.js", p: "src/o.d.ts", js: "module.exports = make();\n", dts: "export declare function anything(): void;\n",
+			kept: []string{"export declare function anything(): void;"}},
+		{name: "no module beside it", jsName: "src/other.js", p: "src/lonely.d.ts", js: "export const x = 1;\n", dts: "export declare function anything(): void;\n",
+			kept: []string{"export declare function anything(): void;"}},
+		{name: "the base has it", jsName: "src/b.js", p: "src/b.d.ts", js: "export const x = 1;\n", base: "export declare function stale(): void;\n",
+			dts: "export declare function stale(): void;\nexport declare function added(): void;\n", gone: []string{"added"}, kept: []string{"stale"}, vouch: []string{"added"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, p := t.TempDir(), tt.p
+			if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(tt.jsName)), []byte(tt.js), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			bases := map[string][]byte{}
+			if tt.base != "" {
+				bases[p] = []byte(tt.base)
+			}
+			j := &job{req: &lang.Request{Changes: &change.Set{Root: root}}}
+			out, vs, err := j.unvouched(p, []byte(tt.dts), newPool(bases, map[string][]byte{p: []byte(tt.dts)}, syntax.Parse))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBlanked(t, tt.dts, string(out), tt.gone, tt.kept)
+			checkSiblingVouches(t, vs, tt.jsName, tt.vouch)
+		})
+	}
+}
+
+// checkSiblingVouches checks that the blanked exports are those named, each naming js.
+func checkSiblingVouches(t *testing.T, vs []vouch, js string, want []string) {
+	t.Helper()
+	var names []string
+	for _, v := range vs {
+		names = append(names, v.export)
+		if v.js != js {
+			t.Errorf("vouch %q names module %q, want %q", v.export, v.js, js)
+		}
+	}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("vouches %q, want %q", names, want)
 	}
 }

@@ -49,13 +49,14 @@ func buildInfoDir() string {
 // incremental sets, in the wrapper configuration w the compiler runs with over dir (the
 // repository, or a mirror of its head), an
 // incremental record of its own, copied from the cache when one is there; nil when
-// none can be kept. The record is named by what the check's outcome depends on besides
+// none can be kept or the verification is to be computed afresh (--no-cache,
+// lang.Request.Fresh: the compiler checks every file, and no record is read or kept). The record is named by what the check's outcome depends on besides
 // the files' content: the compiler, the repository, whether the check runs in place,
 // and the options (the changed files left out, so that each new edit finds the record
 // of the last).
 func (j *job) incremental(tool *tsc.Tool, dir string, mirror bool, w map[string]any) *buildInfo {
 	cacheDir := buildInfoDir()
-	if cacheDir == "" || os.MkdirAll(cacheDir, 0o700) != nil {
+	if j.req.Fresh || cacheDir == "" || os.MkdirAll(cacheDir, 0o700) != nil {
 		return nil
 	}
 	files := w["files"]

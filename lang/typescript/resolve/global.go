@@ -42,9 +42,12 @@ type item struct {
 	label string
 	// decl is where the vouch points: the module declaration, or the item itself.
 	decl *syntax.Node
-	// sep is the separator after an interface member, blanked with it (a lone ";" in
-	// an interface is a syntax error).
+	// sep is the separator after an interface member or an export specifier, blanked
+	// with it (a lone ";" in an interface is a syntax error).
 	sep *syntax.Node
+	// export is set for an export of a declaration file (sibling.go); stub for one whose
+	// blanked statement becomes `export{}`.
+	export, stub bool
 }
 
 // vouch is what blanking the item at file p is reported as.
@@ -52,11 +55,11 @@ func (it item) vouch(p string) vouch {
 	return vouch{module: it.module, global: it.label, at: lang.Location{File: p, Line: it.decl.Pos.Line, Column: it.decl.Pos.Column}}
 }
 
-// mayDeclare reports whether src may hold ambient declarations (a cheap test before the
-// parse): `declare`, or an interface in a file with no import or export (a script,
-// whose interfaces are global).
-func mayDeclare(src []byte) bool {
-	return bytes.Contains(src, []byte("declare")) ||
+// mayDeclare reports whether src, the file at p, may hold declarations to weigh (a
+// cheap test before the parse): `declare`, an interface in a file with no import or
+// export (a script, whose interfaces are global), or a declaration file's exports.
+func mayDeclare(p string, src []byte) bool {
+	return bytes.Contains(src, []byte("declare")) || syntax.IsDeclaration(p) && bytes.Contains(src, []byte("export")) ||
 		bytes.Contains(src, []byte("interface")) && !bytes.Contains(src, []byte("import")) && !bytes.Contains(src, []byte("export"))
 }
 
@@ -257,15 +260,20 @@ var valueInterfaces = map[string]bool{
 }
 
 // pool is what the base declares, by scope and text, over every file the change
-// touches (so that a declaration moved from one file to another is not new), and what
-// the change defines at run time. Both are read when first asked for: most changes
-// declare nothing.
+// touches, and what the change defines at run time. A base declaration counts for the
+// head first in its own file; only one its file no longer has (moved out, or the file
+// deleted or renamed) counts for another file: a declaration moved from one file to
+// another is not new, a copy of one that stays where it was is. Both are read when
+// first asked for: most changes declare nothing.
 type pool struct {
 	parse parser
-	// bases and heads are the changed files' contents, read into had and defined.
+	// bases and heads are the changed files' contents (bases by their base path), read
+	// into own, moved and defined.
 	bases, heads map[string][]byte
-	had          declared
+	own          map[string]declared // by file: the base's declarations of it
+	moved        declared            // the base's declarations their file no longer has
 	defined      map[string]bool
+	trees        map[string]*syntax.Tree // the heads parsed, by path
 }
 
 // declared counts texts by scope.
@@ -273,38 +281,70 @@ type declared map[string]int
 
 // newPool returns the pool of a change's files.
 func newPool(bases, heads map[string][]byte, parse parser) *pool {
-	return &pool{parse: parse, bases: bases, heads: heads}
+	return &pool{parse: parse, bases: bases, heads: heads, trees: map[string]*syntax.Tree{}}
+}
+
+// tree parses src, the head of the file at p, once.
+func (pl *pool) tree(p string, src []byte) (*syntax.Tree, error) {
+	if t, ok := pl.trees[p]; ok && bytes.Equal(t.Src, src) {
+		return t, nil
+	}
+	t, err := pl.parse(syntax.DialectOf(p), src)
+	if err == nil {
+		pl.trees[p] = t
+	}
+	return t, err
 }
 
 // take reports whether the base has one more declaration of text in scope than the
-// head has taken already, and takes it.
-func (pl *pool) take(scope, text string) bool {
-	if pl.had == nil {
-		pl.had = baseDeclarations(pl.bases, pl.parse)
+// head has taken already, in the file at p itself or moved out of another, and takes it.
+func (pl *pool) take(p, scope, text string) bool {
+	if pl.own == nil {
+		pl.read()
 	}
 	k := scope + "\x00" + text
-	if pl.had[k] > 0 {
-		pl.had[k]--
-		return true
+	for _, d := range []declared{pl.own[p], pl.moved} {
+		if d[k] > 0 {
+			d[k]--
+			return true
+		}
 	}
 	return false
 }
 
-// baseDeclarations reads the ambient declarations of the bases. A base file whose tree
-// cannot be read adds nothing (its declarations count as new).
-func baseDeclarations(bases map[string][]byte, parse parser) declared {
+// read reads the declarations of the bases, and counts as moved those their file's head
+// no longer has. A base file whose tree cannot be read adds nothing (its declarations
+// count as new).
+func (pl *pool) read() {
+	pl.own, pl.moved = map[string]declared{}, declared{}
+	for p, src := range pl.bases {
+		had := pl.declarations(p, src, func(p string, src []byte) (*syntax.Tree, error) { return pl.parse(syntax.DialectOf(p), src) })
+		if len(had) == 0 {
+			continue
+		}
+		pl.own[p] = had
+		kept := declared{}
+		if head, ok := pl.heads[p]; ok {
+			kept = pl.declarations(p, head, pl.tree)
+		}
+		for k, n := range had {
+			pl.moved[k] += max(n-kept[k], 0)
+		}
+	}
+}
+
+// declarations counts the items of the file at p (read by parse) by scope and text.
+func (pl *pool) declarations(p string, src []byte, parse func(string, []byte) (*syntax.Tree, error)) declared {
+	if syntax.IsJS(p) || !mayDeclare(p, src) {
+		return nil
+	}
+	tree, err := parse(p, src)
+	if err != nil {
+		return nil
+	}
 	had := declared{}
-	for p, src := range bases {
-		if syntax.IsJS(p) || !mayDeclare(src) {
-			continue
-		}
-		tree, err := parse(syntax.DialectOf(p), src)
-		if err != nil {
-			continue
-		}
-		for _, it := range ambientItems(tree.Root, src) {
-			had[it.scope+"\x00"+it.text]++
-		}
+	for _, it := range declarationItems(p, tree.Root, src, nil) {
+		had[it.scope+"\x00"+it.text]++
 	}
 	return had
 }

@@ -1,9 +1,9 @@
 package resolve
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"path"
@@ -25,7 +25,9 @@ import (
 // 1) and .yarnrc.yml (yarn 2+, with the yarn binary and plugins it runs), pnpm's
 // .pnpmfile.cjs (code pnpm runs on every install, rewriting what packages depend on)
 // and the overrides, package extensions, registries and pnpmfile of
-// pnpm-workspace.yaml. An install from a registry of the change's own fetches whatever
+// pnpm-workspace.yaml, and the fields of package.json that redirect what a name installs
+// (npm's overrides, yarn's resolutions, pnpm's overrides, package extensions and
+// patches: `"lodash": "npm:evil-lodash@1"`). An install from a registry of the change's own fetches whatever
 // it serves for a made-up name; the user installs what the change says exists.
 
 // installSteering reads, by the base name of a file, the settings of it that steer
@@ -37,6 +39,7 @@ var installSteering = map[string]func([]byte) map[string]string{
 	"pnpm-workspace.yaml": yamlSettings(pnpmWorkspaceKeys),
 	".pnpmfile.cjs":       wholeFile,
 	".pnpmfile.mjs":       wholeFile,
+	"package.json":        manifestSettings,
 }
 
 // installChanges reports each changed file that steers installs whose settings differ
@@ -75,23 +78,11 @@ func installProblem(file string, changed []string) lang.Problem {
 		Suggestion: "revert the change; where the project's packages come from needs a human (or scope.allow_gate_config_changes in the base policy)"}
 }
 
-// yarnrcSettings reads a yarn 1 .yarnrc (`key value` lines): the registries and the
-// yarn binary it runs (yarn-path).
+// yarnrcSettings reads the settings of a yarn 1 .yarnrc that steer installs: the
+// registries and the yarn binary it runs (yarn-path).
 func yarnrcSettings(data []byte) map[string]string {
-	out := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		k, v, _ := strings.Cut(strings.ReplaceAll(line, "\t", " "), " ")
-		k, v = strings.Trim(k, `"'`), strings.Trim(strings.TrimSpace(v), `"'`)
-		k = strings.TrimPrefix(k, "--")
-		if strings.HasSuffix(k, "registry") || k == "yarn-path" {
-			out[k] = v
-		}
-	}
+	out := npm.YarnrcSettings(data)
+	maps.DeleteFunc(out, func(k, _ string) bool { return !strings.HasSuffix(k, "registry") && k != "yarn-path" })
 	return out
 }
 
@@ -155,6 +146,30 @@ func flatten(out map[string]string, prefix string, v any, keep func(string) bool
 			out[prefix] = fmt.Sprint(v)
 		}
 	}
+}
+
+// manifestSettings reads the fields of a package.json that steer installs, by dotted
+// key: npm's overrides, yarn's resolutions, pnpm's overrides, packageExtensions and
+// patchedDependencies. A package.json that does not read steers nothing here (it is the
+// resolver's syntax error, and no package manager installs from it).
+func manifestSettings(data []byte) map[string]string {
+	out := map[string]string{}
+	var doc map[string]any
+	if json.Unmarshal(data, &doc) != nil {
+		return out
+	}
+	fields := map[string]any{"overrides": doc["overrides"], "resolutions": doc["resolutions"]}
+	if pnpm, ok := doc["pnpm"].(map[string]any); ok {
+		for _, k := range []string{"overrides", "packageExtensions", "patchedDependencies"} {
+			fields["pnpm."+k] = pnpm[k]
+		}
+	}
+	for k, v := range fields {
+		if v != nil {
+			flatten(out, k, v, func(string) bool { return true })
+		}
+	}
+	return out
 }
 
 // wholeFile is a file every change of which counts (its hooks: code).

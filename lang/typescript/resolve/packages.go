@@ -1,12 +1,15 @@
 package resolve
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -361,8 +364,47 @@ func (j *job) addedDependencies(d *deps) ([]lang.Problem, error) {
 			continue // check mode: nothing is added
 		}
 		out = append(out, j.newDeps(d, f.Path, head, base)...)
+		out = append(out, j.redirected(d, f.Path, f.Head, head, base)...)
 	}
 	return out, nil
+}
+
+// redirected vets the packages a changed package.json newly points a name at through an
+// alias ("npm:evil-lodash@1") in a dependency, npm's overrides, yarn's resolutions or
+// pnpm.overrides: an install fetches the target, which is judged like a dependency the
+// change adds (the overrides themselves are scope/gate-config-changed, npmrc.go).
+func (j *job) redirected(d *deps, file string, data []byte, head, base *npm.Manifest) []lang.Problem {
+	keys := slices.Sorted(maps.Keys(head.Redirects))
+	var out []lang.Problem
+	for _, k := range keys {
+		target := head.Redirects[k]
+		if base.Redirects[k] == target || overrides(k, target) {
+			continue
+		}
+		at := lang.Location{File: file, Line: lineWith(data, "npm:"+target)}
+		out = append(out, lang.Problem{Kind: lang.NewDependency, Location: at, Symbol: target,
+			Message:    fmt.Sprintf("the change points %s at package %s (an npm alias): installs fetch %s in its place", k, target, target),
+			Suggestion: "check that it is the package you mean (not a look-alike), maintained and needed"})
+		if p := j.vet(d, target, at); p != nil {
+			out = append(out, *p)
+		}
+	}
+	return out
+}
+
+// overrides reports whether the redirect written at key points a name at itself
+// ("resolutions.zod": "npm:zod@3.22.0", a pin).
+func overrides(key, target string) bool {
+	return strings.HasSuffix(key, "."+target) || strings.HasSuffix(key, "/"+target) || strings.Contains(key, "."+target+"@")
+}
+
+// lineWith is the line of the first occurrence of s in data (1 when there is none).
+func lineWith(data []byte, s string) int {
+	i := bytes.Index(data, []byte(s))
+	if i < 0 {
+		return 1
+	}
+	return bytes.Count(data[:i], []byte("\n")) + 1
 }
 
 // newDeps reports the dependencies head declares and base does not.
