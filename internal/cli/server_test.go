@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,7 +29,10 @@ func TestMain(m *testing.M) {
 	// their own process: no test leaves a server behind in the user's cache.
 	os.Setenv(NoServerEnv, "1")
 	// Nor does any test leave an entry in the user's cache (hook claude keeps package
-	// loads there).
+	// loads there). The go command's build cache stays the user's: it lies under
+	// XDG_CACHE_HOME too, and an empty one would have every test's first load compile
+	// the standard library again (tests of empty caches set GOCACHE themselves).
+	pinGoCache()
 	cache, err := os.MkdirTemp("", "avcli")
 	if err != nil {
 		panic(err)
@@ -37,6 +41,17 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(cache)
 	os.Exit(code)
+}
+
+// pinGoCache sets GOCACHE to the go command's build cache as it is now, before
+// XDG_CACHE_HOME moves.
+func pinGoCache() {
+	if os.Getenv("GOCACHE") != "" {
+		return
+	}
+	if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil && len(bytes.TrimSpace(out)) > 0 {
+		os.Setenv("GOCACHE", string(bytes.TrimSpace(out)))
+	}
 }
 
 // withServers gives the test a private cache directory (so its servers, and only them,
