@@ -22,18 +22,20 @@ func TestCases(t *testing.T) {
 }
 
 // TestPythonCases runs the Python cases with the real pyright (skipping, with install
-// advice, where it is not installed).
+// advice, where it is not installed). Each case starts pyright: -short runs a sample
+// (one in ten and those docs/guarantees.md binds), the full suite all of them.
 func TestPythonCases(t *testing.T) {
 	pyrighttest.Require(t)
-	checktest.Run(t, "testdata/python", Dimension, languages)
+	checktest.Run(t, "testdata/python", Dimension, languages, checktest.ShortSample(10))
 }
 
 // TestPythonRealCommits replays, in small fixtures, the shapes of real merged commits of
 // well-kept projects on which the Python resolver once raised false hallucination errors
 // (docs/precision.md, "## Python"); each case is named after its project and commit.
+// -short replays one of them.
 func TestPythonRealCommits(t *testing.T) {
 	pyrighttest.Require(t)
-	checktest.Run(t, "testdata/python_real", Dimension, languages)
+	checktest.Run(t, "testdata/python_real", Dimension, languages, checktest.ShortSample(5))
 }
 
 // TestTypeScriptCases runs the TypeScript cases with the real compiler (skipping, with

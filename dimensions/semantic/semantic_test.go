@@ -126,10 +126,12 @@ func TestP13P14P15APIChanges(t *testing.T) {
 }
 
 // TestPythonCases runs the Python cases, which need pyright for the resolver's type
-// mismatches (skipping, with install advice, where it is not installed).
+// mismatches (skipping, with install advice, where it is not installed). Each case
+// starts pyright: -short runs the one docs/guarantees.md binds (py_api), the full suite
+// all of them.
 func TestPythonCases(t *testing.T) {
 	pyrighttest.Require(t)
-	checktest.Run(t, "testdata/python", Dimension, lang.Registry{python.New()})
+	checktest.Run(t, "testdata/python", Dimension, lang.Registry{python.New()}, checktest.ShortSample(3))
 }
 
 // TestRemovedTestInRenamedFile: a test removed from a file the change also renames is

@@ -87,7 +87,7 @@ type expectation struct {
 // Run runs dim on every *.txtar case in dir (each as a subtest) and checks expectations.
 // parsePolicy turns a "-- policy --" section into a policy; pass nil to use policy.Parse
 // semantics via the caller's own function (tests of packages that policy imports).
-func Run(t *testing.T, dir string, dim *check.Dimension, langs lang.Registry) {
+func Run(t *testing.T, dir string, dim *check.Dimension, langs lang.Registry, opts ...Option) {
 	t.Helper()
 	if err := dim.Validate(); err != nil {
 		t.Fatal(err)
@@ -96,9 +96,17 @@ func Run(t *testing.T, dir string, dim *check.Dimension, langs lang.Registry) {
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no *.txtar cases in %s (err %v)", dir, err)
 	}
-	for _, p := range paths {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	sample := o.sampler(t)
+	for i, p := range paths {
 		name := strings.TrimSuffix(filepath.Base(p), ".txtar")
 		t.Run(name, func(t *testing.T) {
+			if !sample(i, p) {
+				t.Skipf("slow: -short runs one case in %d of this suite and those docs/guarantees.md binds; the full suite runs them all", o.shortEvery)
+			}
 			c := Load(t, p)
 			got := RunDimension(t, c, dim, langs)
 			c.Check(t, dim, got)
