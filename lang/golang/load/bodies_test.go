@@ -12,6 +12,7 @@ import (
 // TestBodiesOnlyIn: the checked packages' files keep every body and their comments;
 // dependencies keep only declarations, and the bodies of generic functions.
 func TestBodiesOnlyIn(t *testing.T) {
+	t.Parallel()
 	parse := bodiesOnlyIn(Request{Files: []string{"/m/app/main.go"}})
 	src := []byte("package p\n\n// F doc.\nfunc F() int { return 1 }\n\nfunc G[T any](v T) T { return v }\n\nfunc (x *X) M() {}\n\ntype X struct{}\n")
 	for _, c := range []struct {
@@ -40,6 +41,7 @@ func TestBodiesOnlyIn(t *testing.T) {
 // TestForget: a loader made to forget keeps no snapshot between checks (an overlaid
 // check still re-checks the edit against the disk load it just made), and sees the errors.
 func TestForget(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, module)
 	l := New(Options{Forget: true})
 	app := filepath.Join(dir, "app", "app.go")

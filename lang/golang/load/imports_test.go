@@ -11,6 +11,7 @@ import (
 // without checking again (the packages are the very same), and checks again when go.mod
 // changed or the package's directory has a new file.
 func TestImportsFromTheLastLoad(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, module)
 	l := New(Options{})
 	ctx := context.Background()

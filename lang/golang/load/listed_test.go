@@ -16,6 +16,7 @@ import (
 // finds what the check on a type-checked disk load finds; when a dependency has no
 // export data (it does not compile), it loads cold, with the same answer.
 func TestListedDiskLoad(t *testing.T) {
+	t.Parallel()
 	broken := map[string]string{
 		"auth/broken.go": "package auth\n\nvar _ int = \"not an int\"\n",
 	}
@@ -29,6 +30,7 @@ func TestListedDiskLoad(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			files := map[string]string{}
 			for p, s := range module {
 				files[p] = s
@@ -59,6 +61,7 @@ func TestListedDiskLoad(t *testing.T) {
 // TestTaggedFileAdded: a file the overlay adds that only the configuration's build tags
 // include belongs to the package on the warm path, as in a cold load.
 func TestTaggedFileAdded(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, module)
 	app := filepath.Join(dir, "app", "app.go")
 	tagged := filepath.Join(dir, "app", "tagged.go")
@@ -88,6 +91,7 @@ func TestTaggedFileAdded(t *testing.T) {
 // instead, and a value of base's type passes between them without a false "cannot use
 // *base.T as *base.T".
 func TestListedOwnThroughOutside(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, map[string]string{
 		"go.mod":       "module example.com/m\n\ngo 1.22\n",
 		"base/base.go": "package base\n\n// T is a thing.\ntype T struct{ N int }\n",

@@ -45,6 +45,7 @@ func msgs(res *Result) []string {
 }
 
 func TestColdThenWarmEdit(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, module)
 	l := New(Options{})
 	ctx := context.Background()
@@ -87,6 +88,7 @@ func TestColdThenWarmEdit(t *testing.T) {
 }
 
 func TestWarmPathInvalidation(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cases := []struct {
 		name   string
@@ -128,6 +130,7 @@ func TestWarmPathInvalidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			dir := writeModule(t, module)
 			l := New(Options{})
 			app := filepath.Join(dir, "app", "app.go")
@@ -150,6 +153,7 @@ func TestWarmPathInvalidation(t *testing.T) {
 // re-check of core would make new ones ("cannot use core.Entry as core.Entry"). Only a
 // load with go list checks such a package again.
 func TestRecompiledForTestIsCold(t *testing.T) {
+	t.Parallel()
 	ext := "package core_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/core\"\n\t\"example.com/m/obs\"\n)\n\n" +
 		"func TestX(t *testing.T) {\n\tl := obs.New()\n\t_ = l\n}\n"
 	dir := writeModule(t, map[string]string{
@@ -179,6 +183,7 @@ func TestRecompiledForTestIsCold(t *testing.T) {
 // absent. The warm path (after a cold load of the disk) and a cold load must report the
 // same errors.
 func TestViews(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	helper := "package app\n\nfunc helper() int { return 1 }\n"
 	caller := "package app\n\nvar _ = helper()\n"
@@ -199,6 +204,7 @@ func TestViews(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			files := map[string]string{}
 			for p, s := range module {
 				files[p] = s
@@ -240,6 +246,7 @@ func TestViews(t *testing.T) {
 }
 
 func TestDependencyEditSeenByWarmDependent(t *testing.T) {
+	t.Parallel()
 	// Both packages are checked: the dependent must see the edited dependency's new API.
 	dir := writeModule(t, module)
 	l := New(Options{})
@@ -262,6 +269,7 @@ func TestDependencyEditSeenByWarmDependent(t *testing.T) {
 }
 
 func TestCollectsAllErrorsAndOutsideModule(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, map[string]string{
 		"main.go": "package main\n\nimport \"os\"\n\nfunc main() {\n\tos.GetEnv(\"A\")\n\tos.Exitt(1)\n\tundefinedThing()\n}\n",
 	})
@@ -276,6 +284,7 @@ func TestCollectsAllErrorsAndOutsideModule(t *testing.T) {
 }
 
 func TestBrokenGoModIsAnError(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, map[string]string{
 		"go.mod":  "module example.com/m\n\ngo 1.22\nrequire (\n",
 		"main.go": "package main\n\nfunc main() {}\n",
@@ -287,6 +296,7 @@ func TestBrokenGoModIsAnError(t *testing.T) {
 }
 
 func TestCancelled(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, module)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -364,6 +374,7 @@ func TestParsePos(t *testing.T) {
 // TestAbsentFileComesBack: a cache built from a tree without a file must not hide the
 // file from a later check of the disk, which has it.
 func TestAbsentFileComesBack(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	files := map[string]string{"app/helper.go": "package app\n\nfunc helper() int { return 1 }\n", "app/caller.go": "package app\n\nvar _ = helper()\n"}
 	for p, s := range module {
@@ -395,6 +406,7 @@ func TestAbsentFileComesBack(t *testing.T) {
 // errors and all, in a build configuration that includes it; each configuration has its
 // own cache entry.
 func TestBuildConfiguration(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, map[string]string{
 		"go.mod":             "module example.com/m\n\ngo 1.22\n",
 		"app/app.go":         "package app\n\nfunc Name() string { return \"app\" }\n",
@@ -432,6 +444,7 @@ func TestBuildConfiguration(t *testing.T) {
 // there) still gives the checked package its types, and the checked package gets exactly
 // its own errors, never the dependency's.
 func TestBuildConfigurationBrokenDependency(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, map[string]string{
 		"go.mod":             "module example.com/m\n\ngo 1.22\n",
 		"lib/lib.go":         "package lib\n\n// Name names the platform.\nfunc Name() string { return name }\n",
@@ -455,6 +468,7 @@ func TestBuildConfigurationBrokenDependency(t *testing.T) {
 // in the package: an edit that adds a build constraint takes the file out, an edit that
 // removes one brings an excluded file in (a warm check used the load's file list).
 func TestWarmOverlayChangesConstraint(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	files := map[string]string{
 		"app/helper.go": "package app\n\nfunc helper() int { return 1 }\n",

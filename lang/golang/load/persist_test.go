@@ -69,6 +69,7 @@ func scope(p *types.Package) string {
 // earlier one kept (no go list) finds exactly what a loader without a store finds, for
 // the disk's tree, an edit with mistakes, and an added file.
 func TestPersistedSnapshotIsCold(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	edited := strings.Replace(module["app/app.go"], "auth.VerifyToken(strings.TrimSpace(s))", "auth.VerifyTokne(strings.Trim(s))", 1)
 	cases := []struct {
@@ -83,6 +84,7 @@ func TestPersistedSnapshotIsCold(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			dir := writeModule(t, module)
 			store := newStore(t)
 			files := []string{filepath.Join(dir, "app", "app.go")}
@@ -150,40 +152,41 @@ func TestPersistedSnapshotInvalidation(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
+		serial bool // the change sets the process's environment
 		change func(t *testing.T, dir string) env
 	}{
-		{"dependency file edited", func(t *testing.T, dir string) env {
+		{"dependency file edited", false, func(t *testing.T, dir string) env {
 			write(t, filepath.Join(dir, "auth", "auth.go"), strings.Replace(files["auth/auth.go"], "VerifyToken", "Verify", 2))
 			return env{}
 		}},
-		{"file added to a dependency", func(t *testing.T, dir string) env {
+		{"file added to a dependency", false, func(t *testing.T, dir string) env {
 			write(t, filepath.Join(dir, "auth", "more.go"), "package auth\n\nfunc Extra() {}\n")
 			return env{}
 		}},
-		{"file added to the package", func(t *testing.T, dir string) env {
+		{"file added to the package", false, func(t *testing.T, dir string) env {
 			write(t, filepath.Join(dir, "app", "more.go"), "package app\n\nfunc F() {}\n")
 			return env{}
 		}},
-		{"file deleted from the package", func(t *testing.T, dir string) env {
+		{"file deleted from the package", false, func(t *testing.T, dir string) env {
 			os.Remove(filepath.Join(dir, "app", "use.go"))
 			return env{}
 		}},
-		{"go.mod changed", func(t *testing.T, dir string) env {
+		{"go.mod changed", false, func(t *testing.T, dir string) env {
 			write(t, filepath.Join(dir, "go.mod"), "module example.com/m\n\ngo 1.21\n")
 			return env{}
 		}},
-		{"GOFLAGS", func(t *testing.T, dir string) env {
+		{"GOFLAGS", false, func(t *testing.T, dir string) env {
 			return env{opts: Options{Env: []string{"GOFLAGS=-tags=extra"}}}
 		}},
-		{"go env file", func(t *testing.T, dir string) env {
+		{"go env file", true, func(t *testing.T, dir string) env {
 			f := filepath.Join(t.TempDir(), "env")
 			write(t, f, "GOFLAGS=-tags=extra\n")
 			t.Setenv("GOENV", f)
 			return env{}
 		}},
-		{"build tags", func(t *testing.T, dir string) env { return env{build: Build{Tags: []string{"extra"}}} }},
-		{"another port", func(t *testing.T, dir string) env { return env{build: Build{GOOS: "windows", GOARCH: "amd64"}} }},
-		{"another go command", func(t *testing.T, dir string) env {
+		{"build tags", false, func(t *testing.T, dir string) env { return env{build: Build{Tags: []string{"extra"}}} }},
+		{"another port", false, func(t *testing.T, dir string) env { return env{build: Build{GOOS: "windows", GOARCH: "amd64"}} }},
+		{"another go command", true, func(t *testing.T, dir string) env {
 			goBin, err := exec.LookPath("go")
 			if err != nil {
 				t.Fatal(err)
@@ -196,9 +199,14 @@ func TestPersistedSnapshotInvalidation(t *testing.T) {
 		}},
 	}
 	ctx := context.Background()
+	// No user go env file; the cases that change the process's environment run one at a
+	// time, before the others run side by side.
+	t.Setenv("GOENV", "off")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			t.Setenv("GOENV", "off")
+			if !c.serial {
+				t.Parallel()
+			}
 			dir := writeModule(t, files)
 			store := newStore(t)
 			app := []string{filepath.Join(dir, "app", "app.go")}
@@ -250,6 +258,7 @@ func TestKeptAcrossShells(t *testing.T) {
 // TestNotKept: a load whose go list answer depends on files a snapshot does not
 // fingerprint (GOFLAGS -modfile, -overlay) is not kept.
 func TestNotKept(t *testing.T) {
+	t.Parallel()
 	for _, flags := range []string{"", "-modfile=alt.mod", "-overlay=overlay.json"} {
 		dir := writeModule(t, module)
 		write(t, filepath.Join(dir, "alt.mod"), module["go.mod"])
@@ -271,6 +280,7 @@ func TestNotKept(t *testing.T) {
 // or names export data that is gone or is not export data, is a miss, never a panic or
 // a wrong answer.
 func TestCorruptEntries(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cases := []struct {
 		name   string
@@ -302,6 +312,7 @@ func TestCorruptEntries(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			dir := writeModule(t, module)
 			store := newStore(t)
 			req := Request{Dir: dir, Files: []string{filepath.Join(dir, "app", "app.go")}}
@@ -374,6 +385,7 @@ func exportOf(t *testing.T, e *entry, path string, f func(*savedImport)) {
 // module uses a build cache of its own, and imports nothing of the standard library,
 // so that building it is quick.
 func TestExportDataTrimmed(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, map[string]string{
 		"go.mod":     "module example.com/m\n\ngo 1.22\n",
 		"lib/lib.go": "package lib\n\n// N is a number.\nconst N = 1\n",
@@ -407,6 +419,7 @@ func TestExportDataTrimmed(t *testing.T) {
 // own loader and cache handle on one directory) write and read the same entries; every
 // check is right, and a later loader starts from what they kept.
 func TestConcurrentStores(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, module)
 	cacheDir := t.TempDir()
 	ctx := context.Background()
@@ -452,6 +465,7 @@ func TestConcurrentStores(t *testing.T) {
 // TestPersistedAcrossProcesses runs the check in two processes (this test binary, run
 // again): the second starts from what the first kept and prints what the first did.
 func TestPersistedAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("AGENTVERIFY_LOAD_HELPER") != "" {
 		return
 	}

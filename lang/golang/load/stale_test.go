@@ -55,29 +55,32 @@ func TestWarmNeverStale(t *testing.T) {
 		if name == "in module" {
 			depDir = "m/dep"
 		}
-		for _, c := range changes {
-			t.Run(name+"/"+c.name, func(t *testing.T) {
-				root := writeModule(t, files)
-				t.Setenv("GOWORK", "")
-				if name != "workspace" {
-					t.Setenv("GOWORK", "off")
-				}
-				mod, appFile := filepath.Join(root, "m"), filepath.Join(root, "m", "app", "app.go")
-				req := Request{Dir: mod, Files: []string{appFile}}
-				warm := New(Options{})
-				check(t, warm, req)
-				c.change(t, filepath.Join(root, depDir, "dep.go"))
-				got := check(t, warm, req)
-				want := check(t, New(Options{}), req)
-				if !slices.Equal(got, want) {
-					t.Errorf("warm loader: %q\nfresh loader: %q", got, want)
-				}
-				// And once more, now that the warm loader has seen the change.
-				if got := check(t, warm, req); !slices.Equal(got, want) {
-					t.Errorf("warm loader, again: %q\nfresh loader: %q", got, want)
-				}
-			})
-		}
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("GOWORK", "")
+			if name != "workspace" {
+				t.Setenv("GOWORK", "off")
+			}
+			for _, c := range changes {
+				t.Run(c.name, func(t *testing.T) {
+					t.Parallel()
+					root := writeModule(t, files)
+					mod, appFile := filepath.Join(root, "m"), filepath.Join(root, "m", "app", "app.go")
+					req := Request{Dir: mod, Files: []string{appFile}}
+					warm := New(Options{})
+					check(t, warm, req)
+					c.change(t, filepath.Join(root, depDir, "dep.go"))
+					got := check(t, warm, req)
+					want := check(t, New(Options{}), req)
+					if !slices.Equal(got, want) {
+						t.Errorf("warm loader: %q\nfresh loader: %q", got, want)
+					}
+					// And once more, now that the warm loader has seen the change.
+					if got := check(t, warm, req); !slices.Equal(got, want) {
+						t.Errorf("warm loader, again: %q\nfresh loader: %q", got, want)
+					}
+				})
+			}
+		})
 	}
 }
 
@@ -101,6 +104,7 @@ func check(t *testing.T, l *Loader, req Request) []string {
 // its Go files, not their timestamps; and a file changed after a load started makes the
 // directory match nothing, since the load may have read either content.
 func TestFingerprint(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.go")
 	write(t, a, "package a\n")
@@ -143,6 +147,7 @@ func TestFingerprint(t *testing.T) {
 // between packages finds each warm; and a package no snapshot holds, edited in memory,
 // is loaded from the disk (export data) and re-checked warm, not loaded from source.
 func TestSnapshotsPerPackage(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, module)
 	l := New(Options{})
 	app, auth := filepath.Join(dir, "app", "app.go"), filepath.Join(dir, "auth", "auth.go")

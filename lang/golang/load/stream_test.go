@@ -136,6 +136,7 @@ func goFilesUnder(t *testing.T, dir string) []string {
 // or not, imports and their errors. With -short it compares every third case, side by
 // side; the full suite compares them all.
 func TestCheckEachAsCheck(t *testing.T) {
+	t.Parallel()
 	cases, _ := filepath.Glob("../../../dimensions/hallucination/testdata/*.txtar")
 	n := 0
 	for _, path := range cases {
@@ -185,6 +186,7 @@ func TestCheckEachAsCheck(t *testing.T) {
 // would not build), test variants of a package other tests import, a missing import,
 // a package that imports only the standard library.
 func TestCheckEachCases(t *testing.T) {
+	t.Parallel()
 	broken := map[string]string{
 		"go.mod":       "module example.com/m\n\ngo 1.22\n",
 		"lib/lib.go":   "package lib\n\nimport \"os\"\n\nfunc F() int { return \"x\" }\n",
@@ -208,6 +210,7 @@ func TestCheckEachCases(t *testing.T) {
 		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			dir := writeModule(t, tc.files)
 			files := goFilesUnder(t, dir)
 			if tc.only != nil {
@@ -224,6 +227,7 @@ func TestCheckEachCases(t *testing.T) {
 // TestCheckEachPorts compares the two loads under another port's build configuration,
 // for which both type-check the dependencies from source.
 func TestCheckEachPorts(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"go.mod":              "module example.com/m\n\ngo 1.22\n",
 		"w/w.go":              "package w\n\nfunc Common() int { return 1 }\n",
@@ -234,6 +238,7 @@ func TestCheckEachPorts(t *testing.T) {
 	dir := writeModule(t, files)
 	for _, b := range []Build{{GOOS: "windows", GOARCH: "amd64"}, {GOOS: "darwin", GOARCH: "arm64"}} {
 		t.Run(b.GOOS, func(t *testing.T) {
+			t.Parallel()
 			errs := compareLoads(t, Request{Dir: dir, Files: goFilesUnder(t, dir), Build: b})
 			if want := b.GOOS == "windows"; want != (len(errs) > 0) {
 				t.Errorf("errors under %s: %q", b.GOOS, errs)
@@ -244,6 +249,7 @@ func TestCheckEachPorts(t *testing.T) {
 
 // TestCheckEachDeclines: requests the stream cannot serve go to Check.
 func TestCheckEachDeclines(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, module)
 	app := filepath.Join(dir, "app", "app.go")
 	l := New(Options{})
@@ -261,6 +267,7 @@ func TestCheckEachDeclines(t *testing.T) {
 
 // TestCheckEachStops: an error from each ends the check with that error.
 func TestCheckEachStops(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, module)
 	stop := fmt.Errorf("stop")
 	calls := 0
@@ -281,6 +288,7 @@ func TestCheckEachStops(t *testing.T) {
 // importing both run the checks concurrently; under -race, a race or the nil
 // dereference inside go/types fails the test, and the errors must be those Check gives.
 func TestCheckEachOutsideWithoutExportData(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"go.mod":   "module example.com/m\n\ngo 1.22\n\nrequire example.com/b v0.0.0\n\nreplace example.com/b => ./b\n",
 		"b/go.mod": "module example.com/b\n\ngo 1.22\n",
