@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify/internal/testkit/modroot"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 )
 
 // An Option changes how Run runs a suite.
@@ -31,7 +32,7 @@ func (o options) sampler(t *testing.T) func(i int, path string) bool {
 	}
 	bound := boundCases(t)
 	return func(i int, path string) bool {
-		return i%o.shortEvery == 0 || bound(path)
+		return shorttest.Runs(i, o.shortEvery) || bound(path)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 )
 
 // writeModule writes files (relative path → content) under a new temporary directory.
@@ -128,8 +130,9 @@ func TestWarmPathInvalidation(t *testing.T) {
 			return map[string][]byte{filepath.Join(dir, "auth", "auth_test.go"): []byte("package auth\n")}
 		}},
 	}
-	for _, c := range cases {
+	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			shorttest.Sample(t, i, 3)
 			t.Parallel()
 			dir := writeModule(t, module)
 			l := New(Options{})
@@ -202,8 +205,9 @@ func TestViews(t *testing.T) {
 		{"added in-package test file", nil, map[string]string{"app/more_test.go": "package app\n\nvar _ int = F\n"}, nil, "more_test.go:3"},
 		{"added external test file", nil, map[string]string{"app/more_test.go": "package app_test\n\nimport \"example.com/m/app\"\n\nvar _ int = app.F\n"}, nil, "more_test.go:5"},
 	}
-	for _, c := range cases {
+	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			shorttest.Sample(t, i, 3)
 			t.Parallel()
 			files := map[string]string{}
 			for p, s := range module {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/resultcache"
 )
 
@@ -82,8 +83,9 @@ func TestPersistedSnapshotIsCold(t *testing.T) {
 		{"file added", map[string]string{"app/more.go": "package app\n\nimport \"strings\"\n\nvar _ int = strings.ToUpper\n"}},
 		{"external test edited", map[string]string{"app/x_test.go": strings.Replace(module["app/x_test.go"], "app.F(\"x\")", "app.G()", 1)}},
 	}
-	for _, c := range cases {
+	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			shorttest.Sample(t, i, 3)
 			t.Parallel()
 			dir := writeModule(t, module)
 			store := newStore(t)
@@ -202,8 +204,9 @@ func TestPersistedSnapshotInvalidation(t *testing.T) {
 	// No user go env file; the cases that change the process's environment run one at a
 	// time, before the others run side by side.
 	t.Setenv("GOENV", "off")
-	for _, c := range cases {
+	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			shorttest.Sample(t, i, 3)
 			if !c.serial {
 				t.Parallel()
 			}
@@ -310,8 +313,9 @@ func TestCorruptEntries(t *testing.T) {
 			return nil
 		}},
 	}
-	for _, c := range cases {
+	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			shorttest.Sample(t, i, 3)
 			t.Parallel()
 			dir := writeModule(t, module)
 			store := newStore(t)

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 )
 
 // summary renders what a load reports of each package (files, imports, errors, the
@@ -194,7 +196,7 @@ func TestCheckEachCases(t *testing.T) {
 		"ok/ok.go":     "package ok\n\nimport \"strings\"\n\nvar Y = strings.ToUpper(\"y\")\n",
 		"gone/gone.go": "package gone\n\nimport \"example.com/nowhere/pkg\"\n\nvar Z = pkg.Z\n",
 	}
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		name  string
 		files map[string]string
 		only  []string // the files to check; nil: all
@@ -210,6 +212,7 @@ func TestCheckEachCases(t *testing.T) {
 		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			shorttest.Sample(t, i, 2)
 			t.Parallel()
 			dir := writeModule(t, tc.files)
 			files := goFilesUnder(t, dir)

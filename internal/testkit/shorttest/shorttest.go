@@ -1,0 +1,20 @@
+// Package shorttest decides which cases of a slow table run under go test -short: a
+// deterministic sample, so that each table keeps a representative in the quick suite
+// while the full suite (what CI runs) runs every case.
+package shorttest
+
+import "testing"
+
+// Sample skips t under -short unless i (the case's index, from 0) is the first of
+// every n; without -short, or with n < 2, it does nothing.
+func Sample(t testing.TB, i, n int) {
+	t.Helper()
+	if !Runs(i, n) {
+		t.Skipf("slow: -short runs one case in %d of this table; the full suite runs them all", n)
+	}
+}
+
+// Runs reports whether the i-th case of a table sampled one in n runs in this test run.
+func Runs(i, n int) bool {
+	return !testing.Short() || n < 2 || i%n == 0
+}
