@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/internal/testkit/tsctest"
 	"github.com/agentverify/agentverify/lang/typescript/tsc"
 )
@@ -32,10 +33,18 @@ func TestAttacks(t *testing.T) {
 	}
 	var mu sync.Mutex
 	held, open := []string{}, []string{}
+	built := 0 // the scripts that run the built agentverify binary (real git hooks)
 	t.Run("attack", func(t *testing.T) {
 		for _, s := range scripts {
+			nth := built
+			if s.needsBinary() {
+				built++
+			}
 			t.Run(s.name, func(t *testing.T) {
 				t.Parallel()
+				if s.needsBinary() && !shorttest.Runs(nth, 4) {
+					t.Skip("slow: builds agentverify and commits through its real git hook; -short runs one such script in four, the full suite all")
+				}
 				if noTSC != nil && (strings.HasPrefix(s.name, "ts-") || strings.HasPrefix(s.name, "tsconfig-")) {
 					t.Skipf("%v (or run .ci/run, which installs it into .cache/typescript)", noTSC)
 				}

@@ -27,6 +27,17 @@ type script struct {
 	named   map[string]string
 }
 
+// needsBinary reports whether the script runs the built agentverify command: it installs
+// the git hook, or runs git (through the hook) or the command itself.
+func (s *script) needsBinary() bool {
+	for _, st := range s.steps {
+		if st.verb == "hook-install" || st.verb == "run" && len(st.args) > 0 && (st.args[0] == "git" || st.args[0] == "git-served" || st.args[0] == "av-served") {
+			return true
+		}
+	}
+	return false
+}
+
 // step is one line of the .attack section.
 type step struct {
 	line int

@@ -16,6 +16,9 @@ import (
 // do, through one long-lived Checker (a warm pyright language server): a hallucinated
 // member is denied with a suggestion before it is written, and the corrected edit passes.
 func TestPythonWarmEdits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: a long-lived pyright language server through the public Checker; runs in the full suite (-short: TestFrontends' Python case and hallucination's sampled Python cases)")
+	}
 	pyrighttest.Require(t)
 	r := testrepo.New(t, map[string]string{
 		"app/__init__.py": "",
