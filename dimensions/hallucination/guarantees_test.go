@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentverify/agentverify/change/editset"
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/lang/golang/load"
@@ -103,8 +104,9 @@ func TestG6CorrectProgramsPass(t *testing.T) {
 	if len(matches) < 10 {
 		t.Fatalf("%d correct-program cases, want at least 10", len(matches))
 	}
-	for _, m := range matches {
+	for i, m := range matches {
 		t.Run(filepath.Base(m), func(t *testing.T) {
+			shorttest.Sample(t, i, 3) // each case loads its packages with go list
 			c := checktest.Load(t, m)
 			c.Check(t, Dimension, checktest.RunDimension(t, c, Dimension, languages))
 		})
