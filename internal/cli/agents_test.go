@@ -132,6 +132,7 @@ func deniedBy(agent string, code int, stdout []byte, stderr string) bool {
 // TestLint: the lint command prints the change's new findings as FILE:LINE:COL lines,
 // relative to the current directory, and exits 1; a clean change prints nothing, exit 0.
 func TestLint(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("verifies a Go change")
 	}

@@ -12,6 +12,7 @@ import (
 // TestFlagsAnywhere: flags after positional arguments count, "-C DIR" works before the
 // command as after it, and "--" ends the flags.
 func TestFlagsAnywhere(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, "sub/s.go": "// Package sub is a sub-package.\npackage sub\n"})
 	elsewhere := t.TempDir()
 	for _, args := range [][]string{
@@ -46,6 +47,7 @@ func TestFlagsAnywhere(t *testing.T) {
 
 // TestVersion prints version, commit and Go version, each on its own line.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"version"}, {"--version"}} {
 		code, out, _ := run(t, ".", "", args...)
 		if code != 0 || !regexp.MustCompile(`^agentverify \d+\.\d+\.\d+\S*\ncommit \S+\ngo1\.\d+\S* \w+/\w+\n$`).MatchString(out) {
@@ -57,6 +59,7 @@ func TestVersion(t *testing.T) {
 // TestColorAndQuiet: --color=always colours even off a terminal, never and NO_COLOR keep
 // a terminal plain; --quiet leaves only the violations.
 func TestColorAndQuiet(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	r.Write(map[string]string{"m.go": cleanGo + "\nfunc sub_tract(a, b int) int { return a - b }\n"})
 	runEnv := func(terminal bool, noColor string, args ...string) string {

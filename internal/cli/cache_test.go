@@ -16,6 +16,7 @@ import (
 // TestCacheCommand: check stores in the cache named by $AGENTVERIFY_CACHE_DIR, --no-cache
 // neither reads nor stores, and the cache subcommands report and empty it.
 func TestCacheCommand(t *testing.T) {
+	t.Parallel()
 	repo := testrepo.New(t, map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.22\n",
 		"a/a.go": "// Package a is small.\npackage a\n\n// A is one.\nconst A = 1\n",
@@ -87,6 +88,7 @@ func TestNoCacheKeepsNoCompilerRecord(t *testing.T) {
 // $AGENTVERIFY_CACHE_DIR, a later run answers the same from them, --no-cache neither
 // reads nor keeps them, and cache clean removes them.
 func TestHookKeepsPackageLoads(t *testing.T) {
+	t.Parallel()
 	repo := testrepo.New(t, map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.22\n",
 		"a/a.go": "// Package a is small.\npackage a\n\nimport \"strings\"\n\n// A is one.\nfunc A() string { return strings.ToUpper(\"a\") }\n",

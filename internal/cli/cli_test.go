@@ -40,6 +40,7 @@ func Add(a, b int) int { return a + b }
 `
 
 func TestDiffExitCodes(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	if code, out, errs := run(t, r.Dir, "", "diff"); code != 0 || !strings.Contains(out, "PASSED") {
 		t.Fatalf("clean tree: exit %d\n%s%s", code, out, errs)
@@ -60,6 +61,7 @@ func TestDiffExitCodes(t *testing.T) {
 }
 
 func TestBadInputExitsTwo(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	empty := newRepo(t, nil)
 	plain := t.TempDir()
@@ -102,6 +104,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 }
 
 func TestHelpForEveryCommand(t *testing.T) {
+	t.Parallel()
 	for _, c := range commands() {
 		code, out, _ := run(t, ".", "", c.name, "--help")
 		if code != 0 || !strings.Contains(out, "Usage: agentverify "+c.name) {
@@ -114,6 +117,7 @@ func TestHelpForEveryCommand(t *testing.T) {
 }
 
 func TestFormatsAndOutputFile(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	r.Write(map[string]string{"m.go": cleanGo + "\nfunc Sub(a, b int) int { return a - b }\n"})
 	head := r.Git("rev-parse", "HEAD") // the JSON's base: the commit verified against
@@ -154,6 +158,7 @@ func TestFormatsAndOutputFile(t *testing.T) {
 
 // TestMultipleOutputs: one run writes several formats, each equal to a run of its own.
 func TestMultipleOutputs(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	r.Write(map[string]string{"m.go": cleanGo + "\nfunc Sub(a, b int) int { return a - b }\n"})
 	dir := t.TempDir()
@@ -185,6 +190,7 @@ func readFile(t *testing.T, path string) string {
 }
 
 func TestStagedAndPatch(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	// Staged content has an undefined name; the working tree fixes it. --staged must see
 	// the index, not the disk.
@@ -204,6 +210,7 @@ func TestStagedAndPatch(t *testing.T) {
 }
 
 func TestCheckAndInit(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	if code, out, errs := run(t, r.Dir, "", "check"); code != 0 {
 		t.Errorf("check: exit %d\n%s%s", code, out, errs)
@@ -227,6 +234,7 @@ func TestCheckAndInit(t *testing.T) {
 }
 
 func TestExplain(t *testing.T) {
+	t.Parallel()
 	code, out, _ := run(t, ".", "", "explain")
 	for _, id := range []string{"scope/forbidden-path", "hallucination/unknown-symbol", "style/naming", "semantics/removed-export", "complexity/cyclomatic", "scope/internal-error"} {
 		if !strings.Contains(out, id) {
@@ -243,6 +251,7 @@ func TestExplain(t *testing.T) {
 
 // TestConcurrentRuns: two runs in one repository at the same time both work (no lock files).
 func TestConcurrentRuns(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	r.Write(map[string]string{"n.go": "package m\n\n// N is new.\nfunc N() int { return Add(1, 2) }\n"})
 	var wg sync.WaitGroup
@@ -270,6 +279,7 @@ func TestConcurrentRuns(t *testing.T) {
 // TestBadFilesNeverCrashOrPassSilently: binary files, invalid UTF-8, files over 5 MB and
 // symlinks out of the repository each get a clear outcome, never a crash or a silent pass.
 func TestBadFilesNeverCrashOrPassSilently(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "secret.go"), []byte("package secret\n\nvar x = undefinedHere\n"), 0o644)
@@ -312,6 +322,7 @@ func TestBadFilesNeverCrashOrPassSilently(t *testing.T) {
 }
 
 func TestDetachedHead(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	r.Git("checkout", "-q", "--detach", "HEAD")
 	r.Write(map[string]string{"n.go": "package m\n\n// N is new.\nfunc N() int { return Add(1, 2) }\n"})

@@ -32,6 +32,7 @@ func needShell(t *testing.T, shell string) {
 
 // TestCompletionBash asks the real bash for completions, as the shell would on <Tab>.
 func TestCompletionBash(t *testing.T) {
+	t.Parallel()
 	needShell(t, "bash")
 	script := completionScript(t, "bash")
 	complete := func(line string) string {
@@ -68,6 +69,7 @@ func TestCompletionBash(t *testing.T) {
 }
 
 func TestCompletionFish(t *testing.T) {
+	t.Parallel()
 	needShell(t, "fish")
 	script := completionScript(t, "fish")
 	out, err := exec.Command("fish", "-c", "source "+script+"; complete -C 'agentverify diff --for'; complete -C 'agentverify check --color '").CombinedOutput()
@@ -82,6 +84,7 @@ func TestCompletionFish(t *testing.T) {
 }
 
 func TestCompletionZsh(t *testing.T) {
+	t.Parallel()
 	needShell(t, "zsh")
 	script := completionScript(t, "zsh")
 	if out, err := exec.Command("zsh", "-n", script).CombinedOutput(); err != nil {
@@ -94,6 +97,7 @@ func TestCompletionZsh(t *testing.T) {
 }
 
 func TestCompletionBadShell(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"completion"}, {"completion", "powershell"}} {
 		if code, _, errs := run(t, ".", "", args...); code != 2 || !strings.Contains(errs, "bash, zsh or fish") {
 			t.Errorf("%q: exit %d %q", args, code, errs)

@@ -14,6 +14,7 @@ import (
 // TestFix: --fix applies the findings' exact fixes to the files of the change, verifies
 // again and exits with the new verdict; --dry-run shows the diff and writes nothing.
 func TestFix(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, head, want string
 	}{
@@ -59,6 +60,7 @@ func addedLine(diff, want string) bool {
 // TestPlanFixes: only fixes whose every edit is in a file of the change are taken, a
 // repeated edit once, and a fix overlapping one taken not at all.
 func TestPlanFixes(t *testing.T) {
+	t.Parallel()
 	edit := func(file string, line, col, endCol int, text string) check.Edit {
 		return check.Edit{Range: check.Location{File: file, Line: line, Column: col, EndLine: line, EndColumn: endCol}, NewText: text}
 	}

@@ -45,6 +45,7 @@ func wantPass(t *testing.T, dir, what string, args ...string) {
 // TestDiffAutocrlfCheckout: a checkout with core.autocrlf=true, which git calls clean, has
 // no changed file: the untouched policy is not scope/policy-changed, old warnings stay old.
 func TestDiffAutocrlfCheckout(t *testing.T) {
+	t.Parallel()
 	up := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo + "\nfunc undocumented() {}\n", ".agentverify.yaml": policyRenameNoDelete})
 	dir := filepath.Join(t.TempDir(), "clone")
 	gitRun(t, up.Dir, "clone", "-q", "-c", "core.autocrlf=true", up.Dir, dir)
@@ -57,6 +58,7 @@ func TestDiffAutocrlfCheckout(t *testing.T) {
 // TestDiffSparseCheckout: a sparse checkout, cone or not (with the worktreeConfig
 // extension), runs, and the files outside the sparse set are not deleted.
 func TestDiffSparseCheckout(t *testing.T) {
+	t.Parallel()
 	for _, mode := range [][]string{{"--no-cone", "/m.go", "/go.mod", "/.agentverify.yaml"}, {"--cone", "app"}} {
 		t.Run(mode[0], func(t *testing.T) {
 			up := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, "api/api.go": apiGo, "app/app.go": "// Package app is an app.\npackage app\n"})
@@ -78,6 +80,7 @@ func TestDiffSparseCheckout(t *testing.T) {
 // TestDiffShallowClone: CI's shallow clone finds the merge-base whenever the history
 // fetched has it, also when the base branch moved on since the topic branched.
 func TestDiffShallowClone(t *testing.T) {
+	t.Parallel()
 	up := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	for i := 0; i < 3; i++ {
 		up.Write(map[string]string{"n.txt": strings.Repeat("x", i+1) + "\n"})
@@ -100,6 +103,7 @@ func TestDiffShallowClone(t *testing.T) {
 // TestDiffRenameWithEdit: a rename git reports as R0xx is a rename, which a policy that
 // allows renames but not deletes accepts.
 func TestDiffRenameWithEdit(t *testing.T) {
+	t.Parallel()
 	body := cleanGo + "\n// Sub returns a minus b.\nfunc Sub(a, b int) int { return a - b }\n\n// Mul returns a times b.\nfunc Mul(a, b int) int { return a * b }\n"
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": body, ".agentverify.yaml": policyRenameNoDelete})
 	os.Remove(filepath.Join(r.Dir, "m.go"))
@@ -112,6 +116,7 @@ func TestDiffRenameWithEdit(t *testing.T) {
 // TestDiffPlainPatch: a unified diff with a/ and b/ prefixes and no "diff --git" header,
 // as 'git apply' takes it.
 func TestDiffPlainPatch(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	patch := "--- a/m.go\n+++ b/m.go\n@@ -3,3 +3,3 @@\n \n // Add returns the sum of a and b.\n-func Add(a, b int) int { return a + b }\n+func Add(a, b int) int { return b + a }\n"
 	code, out, errs := run(t, r.Dir, patch, "diff", "--patch", "-")

@@ -36,6 +36,7 @@ func (crashingGo) Resolve(*lang.Request) ([]lang.Problem, error) {
 // could not be verified (exit 2, not 1), the other dimensions' findings are reported,
 // and every machine-readable output says so.
 func TestCrashInAFrontendExitsTwo(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	r.Write(map[string]string{"m.go": cleanGo + "\nfunc Sub(a, b int) int { return a - b }\n"}) // a style warning
 	checker := &agentverify.Checker{Languages: lang.Registry{crashingGo{golang.New()}}}
@@ -81,6 +82,7 @@ func runWith(t *testing.T, dir string, checker *agentverify.Checker, args ...str
 // file or a tree are usage errors, refused before anything is verified; a good base is
 // recorded in the JSON report as the commit verified against.
 func TestBaseMustNameACommit(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	r.Write(map[string]string{"m.go": cleanGo + "\n// Bad is broken.\nfunc Bad() int { return nope }\n"})
 	r.Commit("broken")
@@ -114,6 +116,7 @@ func TestBaseMustNameACommit(t *testing.T) {
 // or a file in a missing directory is a usage error before anything is verified, and no
 // file named after the mistake is written.
 func TestOutputsRefusedBeforeWork(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -143,6 +146,7 @@ func TestOutputsRefusedBeforeWork(t *testing.T) {
 // TestFailOnWarningAgrees: with --fail-on warning, a run with warnings exits 1 and every
 // document says failed (JSON status and passed, the text verdict), never passed.
 func TestFailOnWarningAgrees(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	r.Write(map[string]string{"m.go": cleanGo + "\nfunc Sub(a, b int) int { return a - b }\n"})
 	code, out, _ := run(t, r.Dir, "", "diff", "--fail-on", "warning", "--format", "json")
@@ -163,6 +167,7 @@ func TestFailOnWarningAgrees(t *testing.T) {
 // JSON status error, SARIF with a failed invocation, JUnit's <error>, one entry in the
 // others; the text on the terminal is the one line on standard error.
 func TestExitTwoWritesEveryDocument(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	dir := t.TempDir()
 	args := []string{"diff", "--base", "no-such-ref", "--no-timings"}
@@ -193,6 +198,7 @@ func TestExitTwoWritesEveryDocument(t *testing.T) {
 
 // TestPolicyErrorsOnePerLine: every problem of a bad policy is on a line of its own.
 func TestPolicyErrorsOnePerLine(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	bad := filepath.Join(t.TempDir(), "p.yaml")
 	os.WriteFile(bad, []byte("version: 2\nscope:\n  allowed_pathz: []\n  max_filez: 3\n"), 0o644)
@@ -211,6 +217,7 @@ func TestPolicyErrorsOnePerLine(t *testing.T) {
 // TestNewlineInAFileName: a changed file whose name holds a line break (and a terminal
 // escape) is one escaped line of the text output, not two.
 func TestNewlineInAFileName(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, ".agentverify.yaml": "version: 1\nscope:\n  forbidden_paths: [\"secret/**\"]\n"})
 	if err := os.MkdirAll(filepath.Join(r.Dir, "secret"), 0o755); err != nil {
 		t.Fatal(err)
@@ -229,6 +236,7 @@ func TestNewlineInAFileName(t *testing.T) {
 // TestCheckSkipsVanishingFiles: files created and deleted while check walks the tree
 // (an editor's temporary files) never abort it; one that vanished is skipped with a note.
 func TestCheckSkipsVanishingFiles(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a stress test of 30 runs; not with -short")
 	}
@@ -266,6 +274,7 @@ func TestCheckSkipsVanishingFiles(t *testing.T) {
 // TestMessagesNameRepositoryPaths: the go command's "found packages … in DIR" names the
 // directory from the repository root, not the runner's temporary directory.
 func TestMessagesNameRepositoryPaths(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "pkg/a.go": "// Package a is a.\npackage a\n"})
 	r.Write(map[string]string{"pkg/b.go": "// Package b is b.\npackage b\n"})
 	code, out, _ := run(t, r.Dir, "", "diff", "--format", "json")

@@ -23,6 +23,7 @@ func claudePayload(t *testing.T, tool, cwd string, input map[string]any) string 
 }
 
 func TestHookClaude(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	file := filepath.Join(r.Dir, "m.go")
 	// A Write that calls a function the standard library does not have is denied.
@@ -59,6 +60,7 @@ func TestHookClaude(t *testing.T) {
 }
 
 func TestHookInstallBlocksCommit(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
@@ -101,6 +103,7 @@ func buildBinary(t *testing.T) string {
 
 // TestMCPHTTPBindsLoopback: a non-loopback --http address is refused unless --allow-remote.
 func TestMCPHTTPBindsLoopback(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:8765", "example.com:80", "nonsense"} {
 		if code, _, errs := run(t, r.Dir, "", "mcp", "--http", addr); code != ExitError || !strings.Contains(errs, "loopback") {

@@ -12,6 +12,7 @@ import (
 // TestBreaksOnUnchangedLines: what a change breaks is reported where it breaks, even on
 // lines and in files the change did not touch; what was broken before is not.
 func TestBreaksOnUnchangedLines(t *testing.T) {
+	t.Parallel()
 	const use = "package m\n\n// Double doubles the count.\nfunc Double() int { return count * 2 }\n"
 	cases := []struct {
 		name   string
@@ -95,6 +96,7 @@ func TestBreaksOnUnchangedLines(t *testing.T) {
 // TestIdenticalErrorsCountedOnce: two identical errors at the head against one at the base
 // leave one new error, whatever lines they are on.
 func TestIdenticalErrorsCountedOnce(t *testing.T) {
+	t.Parallel()
 	const shadowed = "package m\n\nfunc f() int {\n\thelper := func() int { return 1 }\n\treturn helper()\n}\n\nvar _ = helper()\n"
 	r := newRepo(t, map[string]string{"go.mod": goMod, "a.go": shadowed})
 	// Deleting the local helper breaks line 5 (now 4), an unchanged line, with the very
@@ -109,6 +111,7 @@ func TestIdenticalErrorsCountedOnce(t *testing.T) {
 // TestStagedSeesOnlyTheIndex: --staged verifies the tree the commit records. Untracked,
 // ignored and unstaged files do not exist for it.
 func TestStagedSeesOnlyTheIndex(t *testing.T) {
+	t.Parallel()
 	caller := "package m\n\n// Caller calls.\nfunc Caller() int { return helper() }\n"
 	helper := "package m\n\nfunc helper() int { return 1 }\n"
 	cases := []struct {
@@ -153,6 +156,7 @@ func TestStagedSeesOnlyTheIndex(t *testing.T) {
 // TestStagedSeesOnlyTheIndexInImportedPackages: the packages a staged file imports are
 // checked as the index has them too.
 func TestStagedSeesOnlyTheIndexInImportedPackages(t *testing.T) {
+	t.Parallel()
 	const util = "// Package util helps.\npackage util\n\n// A is a.\nfunc A() int { return 1 }\n"
 	const caller = "package m\n\nimport \"example.com/m/util\"\n\n// Caller calls.\nfunc Caller() int { return util.B() }\n"
 	const b = "package util\n\n// B is b.\nfunc B() int { return 2 }\n"
@@ -215,6 +219,7 @@ func git(t *testing.T, dir string, args ...string) {
 // TestPatchSeesOnlyHeadAndThePatch: --patch verifies HEAD with the patch applied; files
 // only the working tree has do not exist for it.
 func TestPatchSeesOnlyHeadAndThePatch(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	writeIn(t, r.Dir, map[string]string{"helper.go": "package m\n\nfunc helper() int { return 1 }\n"})
 	patch := "diff --git a/caller.go b/caller.go\nnew file mode 100644\n--- /dev/null\n+++ b/caller.go\n@@ -0,0 +1,4 @@\n+package m\n+\n+// Caller calls.\n+func Caller() int { return helper() }\n"

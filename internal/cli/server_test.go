@@ -372,6 +372,7 @@ func TestServerStatusAndStop(t *testing.T) {
 }
 
 func TestServable(t *testing.T) {
+	t.Parallel()
 	none := func(string) string { return "" }
 	for _, tc := range []struct {
 		args  []string

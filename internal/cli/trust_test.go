@@ -53,6 +53,7 @@ func wantRules(t *testing.T, what string, code int, out, errs string, wantCode i
 // forbidden path fails under the base policy, saying what got weaker; a human's
 // --allow-policy-change puts the new policy in force.
 func TestDiffPolicyFromBase(t *testing.T) {
+	t.Parallel()
 	r := guardedRepo(t, ".agentverify.yaml")
 	dir := r.Dir
 	write(t, dir, map[string]string{".agentverify.yaml": weakPolicy, "secret/key.txt": "hunter2\n"})
@@ -71,6 +72,7 @@ func TestDiffPolicyFromBase(t *testing.T) {
 // TestDiffPolicyShadowAndSymlink: a new .agentverify.yaml over the base's
 // .agentverify.yml, and an edit to the target of a symlinked policy, are policy changes.
 func TestDiffPolicyShadowAndSymlink(t *testing.T) {
+	t.Parallel()
 	dir := guardedRepo(t, ".agentverify.yml").Dir
 	write(t, dir, map[string]string{".agentverify.yaml": weakPolicy, "secret/key.txt": "x\n"})
 	code, out, errs := run(t, dir, "", "diff")
@@ -96,6 +98,7 @@ func TestDiffPolicyShadowAndSymlink(t *testing.T) {
 // TestStagedIgnoresUnstagedPolicy: a weakened policy left unstaged does not govern
 // --staged; the base policy does.
 func TestStagedIgnoresUnstagedPolicy(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, ".agentverify.yaml": guardedPolicy})
 	write(t, r.Dir, map[string]string{"secret/key.txt": "x\n"})
 	r.Git("add", "secret/key.txt")
@@ -106,6 +109,7 @@ func TestStagedIgnoresUnstagedPolicy(t *testing.T) {
 
 // TestHookClaudePolicyFromHead: the Claude hook ignores a weakened working-tree policy.
 func TestHookClaudePolicyFromHead(t *testing.T) {
+	t.Parallel()
 	dir := guardedRepo(t, ".agentverify.yaml").Dir
 	write(t, dir, map[string]string{".agentverify.yaml": weakPolicy})
 	payload := claudePayload(t, "Write", dir, map[string]any{"file_path": filepath.Join(dir, "secret", "k.txt"), "content": "x\n"})
@@ -123,6 +127,7 @@ func TestHookClaudePolicyFromHead(t *testing.T) {
 // TestCheckKeepsWorkingTreePolicy: check mode reads the working tree's policy and never
 // reports scope/policy-changed for a committed policy.
 func TestCheckKeepsWorkingTreePolicy(t *testing.T) {
+	t.Parallel()
 	dir := guardedRepo(t, ".agentverify.yaml").Dir
 	code, out, errs := run(t, dir, "", "check", ".")
 	wantRules(t, "check", code, out, errs, ExitOK, nil, []string{"scope/policy-changed", "scope/gate-config-changed"})
@@ -142,6 +147,7 @@ func TestCheckKeepsWorkingTreePolicy(t *testing.T) {
 // TestGateConfigChanged: editing the pre-commit config is an error unless the base
 // policy allows it; the scope guard runs even when the policy skips scope.
 func TestGateConfigChanged(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, ".agentverify.yaml": weakPolicy, ".pre-commit-config.yaml": "repos: []\n"})
 	write(t, r.Dir, map[string]string{".pre-commit-config.yaml": "repos: [] # agentverify removed\n"})
 	code, out, errs := run(t, r.Dir, "", "diff")
@@ -166,6 +172,7 @@ func TestGateConfigChanged(t *testing.T) {
 // TestAddedSuppressionSuppressesNothing: a //agentverify:ignore the change adds does not
 // hide a compile error, through diff or the hook; style/suppression-added is reported beside it.
 func TestAddedSuppressionSuppressesNothing(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	bad := cleanGo + "\n// Bad is broken.\nfunc Bad() int { return undefinedThing } //agentverify:ignore hallucination/* the linter is wrong here\n"
 	write(t, r.Dir, map[string]string{"m.go": bad})
@@ -186,6 +193,7 @@ func TestAddedSuppressionSuppressesNothing(t *testing.T) {
 // TestMarkerInStringIsNotASuppression: the marker inside a string literal suppresses
 // nothing, even when it is at the base and in check mode.
 func TestMarkerInStringIsNotASuppression(t *testing.T) {
+	t.Parallel()
 	src := "// Package m is a test.\npackage m\n\n// Doc is text.\nconst Doc = `\n//agentverify:ignore hallucination/* legacy`\n\n// T is broken.\nvar T = %s\n"
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": strings.Replace(src, "%s", "1", 1)})
 	write(t, r.Dir, map[string]string{"m.go": strings.Replace(src, "%s", "undefinedThing", 1)})
@@ -198,6 +206,7 @@ func TestMarkerInStringIsNotASuppression(t *testing.T) {
 // TestPolicyFileInsideRepository: --policy naming a file of the repository is protected
 // like the default one, and the change is verified under its committed version.
 func TestPolicyFileInsideRepository(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, "ci/policy.yaml": guardedPolicy})
 	write(t, r.Dir, map[string]string{"ci/policy.yaml": weakPolicy, "secret/k.txt": "x\n"})
 	code, out, errs := run(t, r.Dir, "", "diff", "--policy", "ci/policy.yaml")
@@ -212,6 +221,7 @@ func TestPolicyFileInsideRepository(t *testing.T) {
 // TestBadBasePolicyExitsTwo: a committed policy that cannot be used stops the gate with one
 // line naming the file.
 func TestBadBasePolicyExitsTwo(t *testing.T) {
+	t.Parallel()
 	bad := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, ".agentverify.yaml": "version: 1\nscope: {allowed_pathz: []}\n"})
 	code, _, errs := run(t, bad.Dir, "", "diff")
 	if code != ExitError || !strings.Contains(errs, ".agentverify.yaml:2") || !strings.Contains(errs, "as committed") || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
