@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/internal/testkit/tsctest"
 	"github.com/agentverify/agentverify/lang/typescript/tsc"
 )
@@ -33,16 +32,12 @@ func TestAttacks(t *testing.T) {
 	}
 	var mu sync.Mutex
 	held, open := []string{}, []string{}
-	built := 0 // the scripts that run the built agentverify binary (real git hooks)
+	slow := notInShortSample(scripts)
 	t.Run("attack", func(t *testing.T) {
 		for _, s := range scripts {
-			nth := built
-			if s.needsBinary() {
-				built++
-			}
 			t.Run(s.name, func(t *testing.T) {
 				t.Parallel()
-				if s.needsBinary() && !shorttest.Runs(nth, 4) {
+				if slow[s.name] {
 					t.Skip("slow: builds agentverify and commits through its real git hook; -short runs one such script in four, the full suite all")
 				}
 				if noTSC != nil && (strings.HasPrefix(s.name, "ts-") || strings.HasPrefix(s.name, "tsconfig-")) {

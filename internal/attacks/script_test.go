@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 )
 
 // script is one attack read from testdata/NAME.txtar.
@@ -25,6 +27,20 @@ type script struct {
 	base    map[string]string
 	head    map[string]string
 	named   map[string]string
+}
+
+// notInShortSample names the scripts -short leaves out: of those that run the built
+// agentverify binary (real git hooks), all but one in four.
+func notInShortSample(scripts []*script) map[string]bool {
+	out := map[string]bool{}
+	n := 0
+	for _, s := range scripts {
+		if s.needsBinary() {
+			out[s.name] = !shorttest.Runs(n, 4)
+			n++
+		}
+	}
+	return out
 }
 
 // needsBinary reports whether the script runs the built agentverify command: it installs
