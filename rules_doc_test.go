@@ -49,8 +49,9 @@ func rulesDoc(t *testing.T) []byte {
 			dir = "dimensions/" + d.Name
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n\nCode: [`%s/`](../%s/).\n", d.Name, strings.TrimSpace(d.Doc), dir, dir)
+		files := readTree(t, dir)
 		for _, r := range d.Rules {
-			code, tests := ruleSites(t, dir, r.ID)
+			code, tests := ruleSites(files, r.ID)
 			fmt.Fprintf(&b, "\n### `%s`\n\nDefault: **%s**. %s\n\n%s\n\n", r.ID, r.Default, r.Short, strings.TrimSpace(r.Doc))
 			fmt.Fprintf(&b, "- code: %s\n- tests: %s\n", links(code), links(tests))
 		}
@@ -61,58 +62,72 @@ func rulesDoc(t *testing.T) []byte {
 	return b.Bytes()
 }
 
-// ruleSites returns the source files under dir that fire rule id (they name the rule or
-// the constant holding it) and the test files and testdata cases that mention it.
-func ruleSites(t *testing.T, dir, id string) (code, tests []string) {
-	short := id[strings.IndexByte(id, '/')+1:]
-	constName := ruleConst(t, dir, id)
-	mentions := regexp.MustCompile(`"` + regexp.QuoteMeta(id) + `"` + alt(constName))
-	caseMention := regexp.MustCompile(`\b` + regexp.QuoteMeta(id) + `\b|"` + regexp.QuoteMeta(short) + `\b`)
+// treeFile is a file of a dimension's tree, read once for all of its rules.
+type treeFile struct {
+	path string
+	data []byte
+}
+
+// readTree reads every file under dir, in WalkDir's order.
+func readTree(t *testing.T, dir string) []treeFile {
+	var files []treeFile
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		switch {
-		case strings.Contains(path, "/testdata/") && caseMention.Match(data):
-			tests = append(tests, path)
-		case strings.HasSuffix(path, "_test.go") && (caseMention.Match(data) || mentions.Match(data)):
-			tests = append(tests, path)
-		case strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") && mentions.Match(data):
-			code = append(code, path)
-		}
-		return nil
+		files = append(files, treeFile{path, data})
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	return files
+}
+
+// ruleSites returns the source files of a dimension's tree that fire rule id (they name
+// the rule or the constant holding it) and the test files and testdata cases that
+// mention it.
+func ruleSites(files []treeFile, id string) (code, tests []string) {
+	short := id[strings.IndexByte(id, '/')+1:]
+	constName := ruleConst(files, id)
+	mentions := regexp.MustCompile(`"` + regexp.QuoteMeta(id) + `"` + alt(constName))
+	caseMention := regexp.MustCompile(`\b` + regexp.QuoteMeta(id) + `\b|"` + regexp.QuoteMeta(short) + `\b`)
+	// Each regexp runs only on files holding its literal text: the tree is megabytes.
+	mentioned := func(data []byte) bool {
+		return (bytes.Contains(data, []byte(`"`+id+`"`)) || constName != "" && bytes.Contains(data, []byte(constName))) && mentions.Match(data)
+	}
+	caseMentioned := func(data []byte) bool {
+		return (bytes.Contains(data, []byte(id)) || bytes.Contains(data, []byte(`"`+short))) && caseMention.Match(data)
+	}
+	for _, f := range files {
+		path, data := f.path, f.data
+		switch {
+		case strings.Contains(path, "/testdata/") && caseMentioned(data):
+			tests = append(tests, path)
+		case strings.HasSuffix(path, "_test.go") && (caseMentioned(data) || mentioned(data)):
+			tests = append(tests, path)
+		case strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") && mentioned(data):
+			code = append(code, path)
+		}
 	}
 	sort.Strings(code)
 	sort.Strings(tests)
 	return code, tests
 }
 
-// ruleConst returns the name of the constant that holds rule id in dir's sources, if any.
-func ruleConst(t *testing.T, dir, id string) string {
+// ruleConst returns the name of the constant that holds rule id in a dimension's
+// sources, if any (the last file's, as the walk found it).
+func ruleConst(files []treeFile, id string) string {
 	def := regexp.MustCompile(`(\w+)\s*=\s*"` + regexp.QuoteMeta(id) + `"`)
 	name := ""
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
+	for _, f := range files {
+		if !bytes.Contains(f.data, []byte(`"`+id+`"`)) {
+			continue
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if m := def.FindSubmatch(data); m != nil {
+		if m := def.FindSubmatch(f.data); m != nil {
 			name = string(m[1])
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return name
 }
