@@ -46,6 +46,7 @@ func workingTree(t *testing.T, dir, base string) *change.Set {
 }
 
 func TestWorkingTreeOps(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n", "move.go": "package m\n\nvar X = 1\n", ".gitignore": "build/\n*.log\n", "sub/.gitignore": "gen.go\n"})
 	r.Write(map[string]string{
 		"a.go":              "package a\n\nvar A = 1\n",
@@ -85,6 +86,7 @@ func TestWorkingTreeOps(t *testing.T) {
 }
 
 func TestTrackedFileInIgnoredDirectory(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"vendor/x.go": "package x\n"})
 	r.Write(map[string]string{".gitignore": "vendor/\n", "vendor/x.go": "package x\n\nvar Y = 2\n", "vendor/untracked.go": "package x\n"})
 	if got := ops(workingTree(t, r.Dir, "")); got != "create .gitignore, modify vendor/x.go" {
@@ -93,6 +95,7 @@ func TestTrackedFileInIgnoredDirectory(t *testing.T) {
 }
 
 func TestBaseRefs(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.go": "package a\n"})
 	r.Git("tag", "v1")
 	r.Git("checkout", "-q", "-b", "feature")
@@ -129,6 +132,7 @@ func TestBaseRefs(t *testing.T) {
 }
 
 func TestStaged(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.go": "package a\n"})
 	r.Write(map[string]string{"a.go": "package a\n\nvar Staged = 1\n", "s.go": "package a\n"})
 	r.Git("add", "a.go", "s.go")
@@ -150,6 +154,7 @@ func TestStaged(t *testing.T) {
 }
 
 func TestNotARepositoryAndEmptyRepository(t *testing.T) {
+	t.Parallel()
 	if _, err := Open(t.TempDir()); err == nil || !strings.Contains(err.Error(), "not a git repository") {
 		t.Errorf("plain dir: %v", err)
 	}
@@ -165,6 +170,7 @@ func TestNotARepositoryAndEmptyRepository(t *testing.T) {
 }
 
 func TestLinkedWorktreeAndShallowClone(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.go": "package a\n"})
 	wt := filepath.Join(t.TempDir(), "wt")
 	r.Git("worktree", "add", "-q", wt)
@@ -183,6 +189,7 @@ func TestLinkedWorktreeAndShallowClone(t *testing.T) {
 }
 
 func TestSpecialFiles(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.go": "package a\n"})
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "secret"), []byte("TOP SECRET"), 0o644)
@@ -228,6 +235,7 @@ func TestUnchangedTreeIsEmpty(t *testing.T) {
 }
 
 func TestPaths(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{".gitignore": "gen/\n", "a.go": "package a\n"})
 	r.Write(map[string]string{"gen/x.go": "package gen\n", "sub/b.go": "package sub\n"})
 	set, err := Paths(context.Background(), r.Dir, []string{r.Dir})

@@ -64,6 +64,7 @@ func TestStagedReadsGitIndexFile(t *testing.T) {
 
 // TestOpenGitDirWorkTree: GIT_DIR and GIT_WORK_TREE put the repository anywhere.
 func TestOpenGitDirWorkTree(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"a.go": "package a\n"})
 	work := t.TempDir()
 	if real, err := filepath.EvalSymlinks(work); err == nil {
@@ -96,6 +97,7 @@ func submoduleRepo(t *testing.T) (super *testrepo.Repo, lib *testrepo.Repo) {
 // the working tree and in the index; its removal shows the gitlink; edits inside it that
 // no commit of it records are marked.
 func TestSubmoduleBumpIsAChange(t *testing.T) {
+	t.Parallel()
 	super, _ := submoduleRepo(t)
 	sub := filepath.Join(super.Dir, "vendor", "lib")
 	if err := os.WriteFile(filepath.Join(sub, "lib.go"), []byte("package lib\n\nvar X = 1\n"), 0o644); err != nil {
@@ -126,6 +128,7 @@ func TestSubmoduleBumpIsAChange(t *testing.T) {
 // TestNestedRepositoryIsAChange: an untracked repository inside the working tree is what
 // 'git add' would record as a submodule: a created path, not nothing.
 func TestNestedRepositoryIsAChange(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"main.go": "package main\n"})
 	nested := newRepo(t, map[string]string{"x.go": "package x\n"})
 	if err := os.Rename(nested.Dir, filepath.Join(r.Dir, "tools")); err != nil {
@@ -140,6 +143,7 @@ func TestNestedRepositoryIsAChange(t *testing.T) {
 // LF blobs; git calls it clean, and so is the change. An edit is one changed line, with the
 // content git records.
 func TestAutocrlfCleanTree(t *testing.T) {
+	t.Parallel()
 	up := newRepo(t, map[string]string{"a.go": "package a\n\nvar A = 1\n", "b.txt": "one\ntwo\n"})
 	dir := filepath.Join(t.TempDir(), "clone")
 	gitIn(t, up.Dir, nil, "clone", "-q", "-c", "core.autocrlf=true", up.Dir, dir)
@@ -161,6 +165,7 @@ func TestAutocrlfCleanTree(t *testing.T) {
 
 // TestCleanFilter: a clean filter (what Git LFS is) decides what git records.
 func TestCleanFilter(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, nil)
 	r.Git("config", "filter.up.clean", "tr a-z A-Z")
 	r.Git("config", "filter.up.smudge", "cat")
@@ -180,6 +185,7 @@ func TestCleanFilter(t *testing.T) {
 // TestSparseCheckout: files outside the sparse set, cone or not (the worktreeConfig
 // extension 'git sparse-checkout set' turns on), are not deleted.
 func TestSparseCheckout(t *testing.T) {
+	t.Parallel()
 	for _, mode := range [][]string{{"--cone", "in"}, {"--no-cone", "/in/"}, {"--cone", "--sparse-index", "in"}} {
 		t.Run(strings.Join(mode, " "), func(t *testing.T) {
 			up := newRepo(t, map[string]string{"in/a.go": "package in\n", "out/b.go": "package out\n", "top.go": "package top\n"})
@@ -208,6 +214,7 @@ func TestSparseCheckout(t *testing.T) {
 // TestShallowClone: the merge-base is found whenever the history fetched has it; when it
 // does not, the error says what to fetch.
 func TestShallowClone(t *testing.T) {
+	t.Parallel()
 	up := newRepo(t, map[string]string{"a.go": "package a\n"})
 	for i := 0; i < 4; i++ {
 		up.Write(map[string]string{"a.go": "package a\n\nvar V = " + string(rune('0'+i)) + "\n"})

@@ -16,6 +16,7 @@ import (
 // directory too), never a tracked file, nothing of a submodule, nothing outside a
 // repository.
 func TestIgnoredFunc(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	sub := testrepo.New(t, map[string]string{"a_local.go": "package a\n"})
 	r := testrepo.New(t, map[string]string{".gitignore": "*_local.go\ngen/\n", "tracked_local.go": "package m\n", "m.go": "package m\n"})
@@ -39,6 +40,7 @@ func TestIgnoredFunc(t *testing.T) {
 // command run for the caller does: an exclude file the caller's 'git -c
 // core.excludesFile=…' names (GIT_CONFIG_PARAMETERS) counts, though this process has none.
 func TestWorkingTreeIgnoredUsesCallerEnv(t *testing.T) {
+	t.Parallel()
 	r := testrepo.New(t, map[string]string{"m.go": "package m\n"})
 	excludes := filepath.Join(t.TempDir(), "excludes")
 	if err := os.WriteFile(excludes, []byte("*_local.go\n"), 0o644); err != nil {

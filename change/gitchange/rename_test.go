@@ -18,6 +18,7 @@ import (
 // TestRenameWithEdit: a file moved and edited a little is a rename, as git reports it
 // (R0xx), not a delete and a create.
 func TestRenameWithEdit(t *testing.T) {
+	t.Parallel()
 	body := "package m\n\n// A is a value.\nvar A = 1\n\n// B is a value.\nvar B = 2\n\n// C is a value.\nvar C = 3\n"
 	r := newRepo(t, map[string]string{"old/m.go": body})
 	os.Remove(filepath.Join(r.Dir, "old", "m.go"))
@@ -37,6 +38,7 @@ var renameLines = []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta",
 // TestRenamesAsGit: on random moves, edits, deletions and creations, the renames found
 // are the ones 'git diff --cached -M' reports.
 func TestRenamesAsGit(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs git many times")
 	}
@@ -145,6 +147,7 @@ func gitRenames(out string) []string {
 // holds exactly the files 'git diff --cached -M --name-status' lists, each with git's
 // operation: no file the diff does not list, none it lists left out.
 func TestP24FilesAreGitDiffs(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs git many times")
 	}

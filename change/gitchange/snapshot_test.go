@@ -9,6 +9,7 @@ import (
 // TestSnapshotReadsGitNotDisk: a snapshot reads the commit's objects, whatever the working
 // tree now holds; links come back as their target, unfollowed.
 func TestSnapshotReadsGitNotDisk(t *testing.T) {
+	t.Parallel()
 	r := newRepo(t, map[string]string{"p.yaml": "committed\n", "dir/x": "x\n"})
 	if err := os.Symlink("p.yaml", filepath.Join(r.Dir, "link.yaml")); err != nil {
 		t.Skip("symbolic links not supported:", err)
