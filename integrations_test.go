@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -293,7 +294,7 @@ func TestMain(m *testing.M) {
 // everything it depends on (scripts/action-verdict-key.sh), and a re-run of the same
 // commit replays it without running agentverify; another input, another tree or a working
 // tree that differs from the commit is another key (or none), and a run that could not
-// verify is never kept. action.yml restores the verdict before the run and keeps it after.
+// verify is never kept.
 func TestActionReplaysVerdict(t *testing.T) {
 	bin := binary(t)
 	repo, base := committedRepo(t, map[string]string{"go.mod": modFile, "m.go": cleanFile})
@@ -331,10 +332,9 @@ func TestActionReplaysVerdict(t *testing.T) {
 	if len(k) != 32 {
 		t.Fatalf("key %q, want 32 hex digits", k)
 	}
-	for _, other := range []string{key("AV_ARGS=--all"), key("AV_FAIL_ON=warning"), key("GOFLAGS=-tags=x"), key("AV_BASE=HEAD")} {
-		if other == k || other == "" {
-			t.Errorf("another input gives key %q, want another key than %q", other, k)
-		}
+	others := []string{key("AV_ARGS=--all"), key("AV_FAIL_ON=warning"), key("GOFLAGS=-tags=x"), key("AV_BASE=HEAD")}
+	if slices.Contains(others, k) || slices.Contains(others, "") {
+		t.Errorf("other inputs give keys %q, want other keys than %q", others, k)
 	}
 	first, log, sarif := run(bin, k)
 	if !strings.Contains(first, "status=failed") || !strings.Contains(first, "replayed=false") || !strings.Contains(log, "::error file=m.go") {
@@ -360,7 +360,12 @@ func TestActionReplaysVerdict(t *testing.T) {
 	if dirty := key(); dirty != "" {
 		t.Errorf("a working tree that differs from the commit has key %q, want none", dirty)
 	}
+}
 
+// TestActionKeepsVerdictAroundRun: action.yml restores the kept verdict before the run and
+// keeps a new one after it, only one just made and never that of a run that could not
+// verify.
+func TestActionKeepsVerdictAroundRun(t *testing.T) {
 	var action struct {
 		Runs struct{ Steps []map[string]any }
 	}

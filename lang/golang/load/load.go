@@ -268,33 +268,8 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 	if res, ok, err := l.warmOrKept(ctx, key, req); err != nil || ok {
 		return res, err
 	}
-	if len(req.Overlay) == 0 || modHash(req.Dir, req.Overlay) == modHash(req.Dir, nil) {
-		// go/packages type-checks every dependency from source as soon as there is an
-		// overlay (seconds and hundreds of megabytes on a large module), and without one
-		// has go list compile the packages themselves for export data it never reads.
-		// Load the disk state instead, from go list's graph and the dependencies' export
-		// data (listed.go), and check the packages on the warm path; when it declines
-		// (new files or imports), the full load below runs as before. (With go.mod
-		// changed in the overlay, it would.)
-		disk := req
-		disk.Overlay = nil
-		if snap, err := l.diskSnapshot(ctx, disk); err == nil && snap != nil {
-			l.colds++
-			l.remember(key, snap)
-			l.save(disk, snap)
-			if len(req.Overlay) == 0 {
-				// the disk's own packages, loaded this call: a cold check, on the warm path
-				res, ok, err := snap.warm(ctx, req)
-				if res != nil {
-					res.Warm = false
-				}
-				if err != nil || ok {
-					return res, err
-				}
-			} else if res, ok, err := l.warm(ctx, key, req); err != nil || ok {
-				return res, err
-			}
-		}
+	if res, ok, err := l.fromDisk(ctx, key, req); err != nil || ok {
+		return res, err
 	}
 	res, snap, err := l.cold(ctx, req)
 	if err != nil {
@@ -306,6 +281,39 @@ func (l *Loader) Check(ctx context.Context, req Request) (*Result, error) {
 		l.save(req, snap)
 	}
 	return res, nil
+}
+
+// fromDisk checks req on a snapshot of the disk's packages loaded from go list's answer
+// (listed.go) — for a check of the disk as it is, or an overlay that keeps go.mod — and
+// keeps it; ok is false when that load declines and the full load must run. l.mu is held.
+func (l *Loader) fromDisk(ctx context.Context, key string, req Request) (*Result, bool, error) {
+	// go/packages type-checks every dependency from source as soon as there is an
+	// overlay (seconds and hundreds of megabytes on a large module), and without one
+	// has go list compile the packages themselves for export data it never reads.
+	// Load the disk state instead, from go list's graph and the dependencies' export
+	// data, and check the packages on the warm path. (With go.mod changed in the
+	// overlay, the full load runs.)
+	if len(req.Overlay) > 0 && modHash(req.Dir, req.Overlay) != modHash(req.Dir, nil) {
+		return nil, false, nil
+	}
+	disk := req
+	disk.Overlay = nil
+	snap, err := l.diskSnapshot(ctx, disk)
+	if err != nil || snap == nil {
+		return nil, false, nil
+	}
+	l.colds++
+	l.remember(key, snap)
+	l.save(disk, snap)
+	if len(req.Overlay) > 0 {
+		return l.warm(ctx, key, req)
+	}
+	// the disk's own packages, loaded this call: a cold check, on the warm path
+	res, ok, err := snap.warm(ctx, req)
+	if res != nil {
+		res.Warm = false
+	}
+	return res, ok, err
 }
 
 // maxSnapshots bounds the snapshots kept per module and configuration (each holds the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
 	"go/build"
 	"go/parser"
 	"go/token"
@@ -294,20 +295,8 @@ func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]by
 	if err != nil {
 		return nil, false, nil // a file vanished: let go list say what the package is now
 	}
-	for _, f := range syntax {
-		if f.Name == nil || f.Name.Name != st.name {
-			return nil, false, nil
-		}
-		for _, spec := range f.Imports {
-			path, err := strconv.Unquote(spec.Path.Value)
-			if err != nil {
-				continue // a parse error already says so
-			}
-			im := st.imports[path]
-			if im == nil || len(im.Errors) > 0 || im.Types == nil && fresh[im.ID] == nil {
-				return nil, false, nil // a new or unresolved import needs go list
-			}
-		}
+	if !st.resolves(syntax, fresh) {
+		return nil, false, nil
 	}
 	pkg := &Package{
 		ID: st.id, PkgPath: st.pkgPath, Name: st.name, Files: files, Syntax: syntax,
@@ -341,6 +330,28 @@ func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]by
 	pkg.Types, _ = cfg.Check(st.pkgPath, s.fset, syntax, pkg.Info)
 	st.infoSize.record(pkg.Info)
 	return pkg, true, nil
+}
+
+// resolves reports whether syntax is still st's package with imports the snapshot
+// resolves (from its types, or re-checked before it in fresh): a renamed package, or a
+// new or unresolved import, needs go list.
+func (st *pkgState) resolves(syntax []*ast.File, fresh map[string]*types.Package) bool {
+	for _, f := range syntax {
+		if f.Name == nil || f.Name.Name != st.name {
+			return false
+		}
+		for _, spec := range f.Imports {
+			path, err := strconv.Unquote(spec.Path.Value)
+			if err != nil {
+				continue // a parse error already says so
+			}
+			im := st.imports[path]
+			if im == nil || len(im.Errors) > 0 || im.Types == nil && fresh[im.ID] == nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // staleThrough reports whether an import of st that is not re-checked depends on one that
