@@ -107,32 +107,33 @@ func (pc projectClasses) outsideBase(c *classInfo, seen map[*classInfo]bool) boo
 // inert are the bases whose members no mixin uses.
 var inert = map[string]bool{"object": true, "Generic": true, "Protocol": true, "ABC": true, "ABCMeta": true, "type": true}
 
-// classes indexes the classes of the project's Python files in the head tree, once per
-// job; each file's classes are computed once per content (cache.fileClasses), files
-// not yet known on every core.
+// classes indexes the classes of the project's Python files in the head tree, and the
+// attributes they set by name (j.setIndex), once per job; each file is parsed once per
+// content for both (cache.projectFile), files not yet known on every core.
 func (j *job) classes() projectClasses {
 	if j.projClasses != nil {
 		return j.projClasses
 	}
-	j.projClasses = projectClasses{}
+	j.projClasses, j.setIndex = projectClasses{}, setAttrs{}
 	srcs := j.projectSources()
-	found := make([][]namedClass, len(srcs))
+	found := make([]projectFile, len(srcs))
 	var g crash.Group
 	var next atomic.Int64 // not a channel: a worker that panics must not leave a sender blocked
 	for range min(runtime.GOMAXPROCS(0), len(srcs)) {
 		g.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(srcs); i = int(next.Add(1) - 1) {
-				found[i] = j.fe.fileClasses(srcs[i])
+				found[i] = j.fe.projectFile(srcs[i])
 			}
 		})
 	}
 	if err := g.Wait(); err != nil {
 		panic(err) // in the resolver's goroutine, where the engine recovers it, place kept
 	}
-	for _, cs := range found {
-		for _, c := range cs {
+	for _, f := range found {
+		for _, c := range f.classes {
 			j.projClasses[c.name] = append(j.projClasses[c.name], c.info)
 		}
+		j.setIndex.merge(f.sets)
 	}
 	return j.projClasses
 }
