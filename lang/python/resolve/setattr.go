@@ -24,11 +24,10 @@ type setInfo struct {
 	dynamic bool
 }
 
-// setByName reports whether the project sets attr on instances of class by name (or sets
-// computed names on them), or sets attr by name on an object of unknown class.
-func (j *job) setByName(class, attr string) bool {
-	j.classes() // indexes j.setIndex from the same parse of each file
-	c, any := j.setIndex[class], j.setIndex[anyClass]
+// sets reports whether the index has attr set on instances of class by name (or
+// computed names set on them), or attr set by name on an object of unknown class.
+func (sa setAttrs) sets(class, attr string) bool {
+	c, any := sa[class], sa[anyClass]
 	return c != nil && (c.dynamic || c.attrs[attr]) || any != nil && any.attrs[attr]
 }
 

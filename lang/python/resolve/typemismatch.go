@@ -60,7 +60,9 @@ func (j *job) declaredNarrower(class, attr string) bool {
 	if strings.Contains(name, "|") || name == "None" || name == "" {
 		return false
 	}
-	classes := j.classes()
+	// Whether the project has a class named name, and which classes define attr, the
+	// files that mention them tell; the mixin check reads the whole project.
+	classes, _ := j.definingIndex(name, attr)
 	if len(classes[name]) > 0 {
 		return j.mixinMember(name, attr)
 	}
