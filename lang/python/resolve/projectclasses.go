@@ -31,7 +31,7 @@ type projectClasses map[string][]*classInfo
 func (j *job) mixinMember(class, attr string) bool {
 	classes := j.projClasses
 	if classes == nil {
-		classes, _ = j.familyIndex(class, attr, true)
+		classes, _ = j.familyIndex(class, true, nil)
 	}
 	for _, infos := range classes {
 		for _, c := range infos {

@@ -80,25 +80,29 @@ func (j *job) parseFiles(want func(src []byte) bool) {
 
 // definingIndex indexes the project files that can tell whether class, or a base of it in
 // the project, defines attr, or whether attr is set on its instances by name: the files
-// that mention attr (every attribute a class defines or setattr sets with a literal name
-// is spelled in its file's bytes), that call setattr (a computed name, or an escaped
-// literal), that update an object's __dict__ or vars(), and, from class up through the
-// bases found, that mention each class name (a class statement, and C.attr = … outside
-// it, spell the name). What definedOn answers from it is what it answers from the whole
-// project's index.
+// that spell a class name of its family (familyIndex: what a class defines, C.attr = …
+// outside it, and setattr or a __dict__/vars update on its instances, reached only through
+// self/cls in its body or a module variable bound to C(…), all spell C), and the files
+// that call setattr and spell attr or hold a backslash (a literal name, maybe escaped, set
+// on an object of unknown class). What definedOn answers from it is what it answers from
+// the whole project's index.
 func (j *job) definingIndex(class, attr string) (projectClasses, setAttrs) {
-	return j.familyIndex(class, attr, false)
+	return j.familyIndex(class, false, func(src []byte) bool {
+		return bytes.Contains(src, []byte("setattr")) &&
+			(bytes.Contains(src, []byte(attr)) || bytes.IndexByte(src, '\\') >= 0)
+	})
 }
 
-// familyIndex is definingIndex, and with down also the files of the classes deriving from
-// class (a subclass's class statement mentions its base), then of their bases: every
-// class the mixin check (mixinMember) looks at has every class of its ancestors' names
-// in the index.
-func (j *job) familyIndex(class, attr string, down bool) (projectClasses, setAttrs) {
+// familyIndex indexes the project files that spell a class name of class's family, and
+// those for which also (when not nil) is true. The family is class and the bases of its
+// members, and with down also the classes deriving from a member that derives from
+// class (a subclass's class statement spells its base), found until nothing is new:
+// every class the mixin check (mixinMember) looks at then has every class of its
+// ancestors' names in the index.
+func (j *job) familyIndex(class string, down bool, also func([]byte) bool) (projectClasses, setAttrs) {
 	names, derived := map[string]bool{class: true}, map[string]bool{class: true}
 	mentions := func(src []byte) bool {
-		if bytes.Contains(src, []byte(attr)) || bytes.Contains(src, []byte("setattr")) ||
-			bytes.Contains(src, []byte("update")) && (bytes.Contains(src, []byte("__dict__")) || bytes.Contains(src, []byte("vars"))) {
+		if also != nil && also(src) {
 			return true
 		}
 		for n := range names {
@@ -110,23 +114,39 @@ func (j *job) familyIndex(class, attr string, down bool) (projectClasses, setAtt
 	}
 	for {
 		pc, sa := j.projectIndex(mentions)
-		grown := false
-		for n, infos := range pc {
-			for _, c := range infos {
-				for _, b := range c.bases {
-					if names[n] && !names[b] {
-						names[b], grown = true, true // a base of a class of the family
-					}
-					if down && derived[b] && !derived[n] {
-						derived[n], names[n], grown = true, true, true // a class deriving from class
-					}
-				}
-			}
-		}
-		if !grown {
+		if !grow(pc, names, derived, down) {
 			return pc, sa
 		}
 	}
+}
+
+// grow adds to names the bases of the classes it names, and with down to derived (and
+// names) the classes deriving from one in derived; it reports whether it added any.
+func grow(pc projectClasses, names, derived map[string]bool, down bool) bool {
+	grown := false
+	for n, infos := range pc {
+		for _, c := range infos {
+			for _, b := range c.bases {
+				if names[n] && !names[b] {
+					names[b], grown = true, true
+				}
+				if down && derived[b] && !derived[n] {
+					derived[n], names[n], grown = true, true, true
+				}
+			}
+		}
+	}
+	return grown
+}
+
+// attrIndex indexes the project files that spell attr: those of every class that defines
+// it (its name is an identifier of the class's file).
+func (j *job) attrIndex(attr string) projectClasses {
+	if j.projClasses != nil {
+		return j.projClasses
+	}
+	pc, _ := j.projectIndex(func(src []byte) bool { return bytes.Contains(src, []byte(attr)) })
+	return pc
 }
 
 // projectSources returns the content of the project's Python files in the head tree,
