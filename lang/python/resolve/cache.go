@@ -25,8 +25,9 @@ type Cache struct {
 	order     [][32]byte
 	sizes     map[[32]byte]int
 	treeBytes int
-	// classes are the classes one file defines (collectClasses), by its content.
-	classes map[[32]byte][]namedClass
+	// classes are the classes one file defines (collectClasses) and the attributes it
+	// sets by name (collectSetattrs), by its content.
+	classes map[[32]byte]projectFile
 	// decls are what one module's stub or source declares (readDecl), by its name, kind
 	// and content.
 	decls map[[32]byte]*modDecl
@@ -102,7 +103,7 @@ const maxEntries = 50000
 // NewCache returns an empty cache, for one frontend value.
 func NewCache() *Cache {
 	return &Cache{trees: map[[32]byte]*syntax.Node{}, sizes: map[[32]byte]int{},
-		classes: map[[32]byte][]namedClass{}, decls: map[[32]byte]*modDecl{}, paths: map[string]sysPathEntry{}}
+		classes: map[[32]byte]projectFile{}, decls: map[[32]byte]*modDecl{}, paths: map[string]sysPathEntry{}}
 }
 
 // namedClass is one class a file defines, in source order.
@@ -148,16 +149,24 @@ func (c *Cache) Parse(g *syntax.Grammar, src []byte) (*syntax.Node, error) {
 	return tree, nil
 }
 
-// fileClasses returns the classes src defines, computed once per content.
-func (fe Resolver) fileClasses(src []byte) []namedClass {
-	var m map[[32]byte][]namedClass
+// projectFile is what the project-wide checks need of one file of the project: the
+// classes it defines and the attributes it sets by name, derived from one parse.
+type projectFile struct {
+	classes []namedClass
+	sets    setAttrs
+}
+
+// projectFile returns what src defines and sets, computed once per content.
+func (fe Resolver) projectFile(src []byte) projectFile {
+	var m map[[32]byte]projectFile
 	if fe.cache != nil {
 		m = fe.cache.classes
 	}
-	return byContent(fe, m, src, func(tree *syntax.Node) []namedClass {
-		var cs []namedClass
-		collectClasses(tree, src, &cs)
-		return cs
+	return byContent(fe, m, src, func(tree *syntax.Node) projectFile {
+		f := projectFile{sets: setAttrs{}}
+		collectClasses(tree, src, &f.classes)
+		collectSetattrs(tree, src, f.sets)
+		return f
 	})
 }
 

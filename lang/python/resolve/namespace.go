@@ -235,7 +235,8 @@ type dyn struct {
 	stubDirs   *[]string
 	other      map[*target]otherCode   // otherPython
 	parsed     map[string]parsedSource // parsedModule
-	setIndex   setAttrs                // setByName
+	setIndex   setAttrs                // classes
+	projFiles  *projectFiles           // projectIndex
 }
 
 func newDyn() dyn {

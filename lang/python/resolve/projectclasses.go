@@ -1,14 +1,8 @@
 package resolve
 
 import (
-	"io/fs"
-	"path"
-	"runtime"
 	"strings"
-	"sync/atomic"
 
-	"github.com/agentverify/agentverify/crash"
-	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
@@ -35,7 +29,10 @@ type projectClasses map[string][]*classInfo
 // the members are not known here, and the attribute may be one of them. A made-up
 // attribute of a mixin that only project classes use is still reported.
 func (j *job) mixinMember(class, attr string) bool {
-	classes := j.classes()
+	classes := j.projClasses
+	if classes == nil {
+		classes, _ = j.familyIndex(class, true, nil)
+	}
 	for _, infos := range classes {
 		for _, c := range infos {
 			anc := map[string]bool{}
@@ -107,59 +104,13 @@ func (pc projectClasses) outsideBase(c *classInfo, seen map[*classInfo]bool) boo
 // inert are the bases whose members no mixin uses.
 var inert = map[string]bool{"object": true, "Generic": true, "Protocol": true, "ABC": true, "ABCMeta": true, "type": true}
 
-// classes indexes the classes of the project's Python files in the head tree, once per
-// job; each file's classes are computed once per content (cache.fileClasses), files
-// not yet known on every core.
+// classes indexes the classes of the project's Python files in the head tree, and the
+// attributes they set by name (j.setIndex), once per job (projectindex.go).
 func (j *job) classes() projectClasses {
-	if j.projClasses != nil {
-		return j.projClasses
-	}
-	j.projClasses = projectClasses{}
-	srcs := j.projectSources()
-	found := make([][]namedClass, len(srcs))
-	var g crash.Group
-	var next atomic.Int64 // not a channel: a worker that panics must not leave a sender blocked
-	for range min(runtime.GOMAXPROCS(0), len(srcs)) {
-		g.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(srcs); i = int(next.Add(1) - 1) {
-				found[i] = j.fe.fileClasses(srcs[i])
-			}
-		})
-	}
-	if err := g.Wait(); err != nil {
-		panic(err) // in the resolver's goroutine, where the engine recovers it, place kept
-	}
-	for _, cs := range found {
-		for _, c := range cs {
-			j.projClasses[c.name] = append(j.projClasses[c.name], c.info)
-		}
+	if j.projClasses == nil {
+		j.projClasses, j.setIndex = j.projectIndex(func([]byte) bool { return true })
 	}
 	return j.projClasses
-}
-
-// projectSources returns the content of the project's Python files in the head tree,
-// in walk order.
-func (j *job) projectSources() [][]byte {
-	fsys := j.headFS()
-	if fsys == nil {
-		return nil
-	}
-	var out [][]byte
-	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return nil // an unreadable directory defines nothing we can see
-		case d.IsDir() && p != "." && pyright.SkipDir(fsys, p):
-			return fs.SkipDir
-		case d.IsDir() || !d.Type().IsRegular() || path.Ext(p) != ".py":
-			return nil
-		}
-		if src, err := fs.ReadFile(fsys, p); err == nil {
-			out = append(out, src)
-		}
-		return nil
-	})
-	return out
 }
 
 // collectClasses appends the class definitions under n, nested ones included.
@@ -210,12 +161,17 @@ func outside(left *syntax.Node, src []byte, out *[]namedClass) {
 }
 
 // definedOn reports whether a class named class, or one of its bases in the project,
-// defines attr (assignments from outside the class included).
+// defines attr (assignments from outside the class included), or the project sets attr
+// on its instances by name (setattr.go). It reads only the files that can tell
+// (definingIndex), unless the whole project is indexed already.
 func (j *job) definedOn(class, attr string) bool {
-	if j.setByName(class, attr) {
-		return true // set with setattr (setattr.go)
+	classes, sets := j.projClasses, j.setIndex
+	if classes == nil {
+		classes, sets = j.definingIndex(class, attr)
 	}
-	classes := j.classes()
+	if sets.sets(class, attr) {
+		return true
+	}
 	for _, c := range classes[class] {
 		if classes.defines(c, attr, map[*classInfo]bool{}) {
 			return true

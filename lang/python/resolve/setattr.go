@@ -1,11 +1,8 @@
 package resolve
 
 import (
-	"io/fs"
-	"path"
 	"strings"
 
-	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/lang/python/syntax"
 )
 
@@ -27,39 +24,26 @@ type setInfo struct {
 	dynamic bool
 }
 
-// setByName reports whether the project sets attr on instances of class by name (or sets
-// computed names on them), or sets attr by name on an object of unknown class.
-func (j *job) setByName(class, attr string) bool {
-	if j.setIndex == nil {
-		j.setIndex = setAttrs{}
-		j.eachProjectFile(func(tree *syntax.Node, src []byte) { collectSetattrs(tree, src, j.setIndex) })
-	}
-	c, any := j.setIndex[class], j.setIndex[anyClass]
+// sets reports whether the index has attr set on instances of class by name (or
+// computed names set on them), or attr set by name on an object of unknown class.
+func (sa setAttrs) sets(class, attr string) bool {
+	c, any := sa[class], sa[anyClass]
 	return c != nil && (c.dynamic || c.attrs[attr]) || any != nil && any.attrs[attr]
 }
 
-// eachProjectFile calls fn with the syntax tree of each Python file of the head tree.
-func (j *job) eachProjectFile(fn func(tree *syntax.Node, src []byte)) {
-	fsys := j.headFS()
-	if fsys == nil {
-		return
+// merge adds what another file sets (a file's own index, which it must not modify).
+func (sa setAttrs) merge(other setAttrs) {
+	for owner, o := range other {
+		c := sa[owner]
+		if c == nil {
+			c = &setInfo{attrs: map[string]bool{}}
+			sa[owner] = c
+		}
+		c.dynamic = c.dynamic || o.dynamic
+		for a := range o.attrs {
+			c.attrs[a] = true
+		}
 	}
-	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return nil // an unreadable directory sets nothing we can see
-		case d.IsDir() && p != "." && pyright.SkipDir(fsys, p):
-			return fs.SkipDir
-		case d.IsDir() || !d.Type().IsRegular() || path.Ext(p) != ".py":
-			return nil
-		}
-		if src, err := fs.ReadFile(fsys, p); err == nil {
-			if tree, err := j.fe.g.Parse(src); err == nil {
-				fn(tree, src)
-			}
-		}
-		return nil
-	})
 }
 
 // add records attr set on an instance of owner, or owner dynamic when attr is "".

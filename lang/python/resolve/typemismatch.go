@@ -60,11 +60,16 @@ func (j *job) declaredNarrower(class, attr string) bool {
 	if strings.Contains(name, "|") || name == "None" || name == "" {
 		return false
 	}
-	classes := j.classes()
-	if len(classes[name]) > 0 {
+	// Whether the project has a class named name, the files that spell it tell; which
+	// classes define attr, those that spell attr (projectindex.go).
+	family := j.projClasses
+	if family == nil {
+		family, _ = j.familyIndex(name, false, nil)
+	}
+	if len(family[name]) > 0 {
 		return j.mixinMember(name, attr)
 	}
-	for _, infos := range classes {
+	for _, infos := range j.attrIndex(attr) {
 		for _, c := range infos {
 			if c.attrs[attr] {
 				return true

@@ -1,0 +1,175 @@
+package resolve
+
+import (
+	"bytes"
+	"io/fs"
+	"path"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/agentverify/agentverify/crash"
+	"github.com/agentverify/agentverify/lang/python/pyright"
+)
+
+// The project-wide checks (a mixin's attribute, an attribute set from outside its class
+// or by setattr) read every Python file of the head tree. Parsing them all is most of our
+// cost when the change imports a large project (issue #29 item 5), and one attribute
+// question needs only the files whose bytes can answer it: those that mention the
+// attribute or a class on the way up from the one asked about, and those that set
+// attributes by computed names. The files are read once per job and each is parsed at
+// most once per job (and once per content in the cache).
+
+// projectFiles are the head tree's Python sources, in walk order, with what each defines
+// and sets once parsed.
+type projectFiles struct {
+	srcs   [][]byte
+	parsed []*projectFile // nil: not parsed yet
+}
+
+// files returns the job's project files, read on first use.
+func (j *job) files() *projectFiles {
+	if j.projFiles == nil {
+		srcs := j.projectSources()
+		j.projFiles = &projectFiles{srcs: srcs, parsed: make([]*projectFile, len(srcs))}
+	}
+	return j.projFiles
+}
+
+// projectIndex indexes the classes and set attributes of the project files for which
+// want is true.
+func (j *job) projectIndex(want func(src []byte) bool) (projectClasses, setAttrs) {
+	pc, sa := projectClasses{}, setAttrs{}
+	pf := j.files()
+	j.parseFiles(want)
+	for i, f := range pf.parsed {
+		if f == nil || !want(pf.srcs[i]) {
+			continue
+		}
+		for _, c := range f.classes {
+			pc[c.name] = append(pc[c.name], c.info)
+		}
+		sa.merge(f.sets)
+	}
+	return pc, sa
+}
+
+// parseFiles parses the project files for which want is true and that are not parsed
+// yet, on every core.
+func (j *job) parseFiles(want func(src []byte) bool) {
+	pf := j.files()
+	var todo []int
+	for i, src := range pf.srcs {
+		if pf.parsed[i] == nil && want(src) {
+			todo = append(todo, i)
+		}
+	}
+	var g crash.Group
+	var next atomic.Int64 // not a channel: a worker that panics must not leave a sender blocked
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		g.Go(func() {
+			for k := int(next.Add(1) - 1); k < len(todo); k = int(next.Add(1) - 1) {
+				f := j.fe.projectFile(pf.srcs[todo[k]])
+				pf.parsed[todo[k]] = &f
+			}
+		})
+	}
+	if err := g.Wait(); err != nil {
+		panic(err) // in the resolver's goroutine, where the engine recovers it, place kept
+	}
+}
+
+// definingIndex indexes the project files that can tell whether class, or a base of it in
+// the project, defines attr, or whether attr is set on its instances by name: the files
+// that spell a class name of its family (familyIndex: what a class defines, C.attr = …
+// outside it, and setattr or a __dict__/vars update on its instances, reached only through
+// self/cls in its body or a module variable bound to C(…), all spell C), and the files
+// that call setattr and spell attr or hold a backslash (a literal name, maybe escaped, set
+// on an object of unknown class). What definedOn answers from it is what it answers from
+// the whole project's index.
+func (j *job) definingIndex(class, attr string) (projectClasses, setAttrs) {
+	return j.familyIndex(class, false, func(src []byte) bool {
+		return bytes.Contains(src, []byte("setattr")) &&
+			(bytes.Contains(src, []byte(attr)) || bytes.IndexByte(src, '\\') >= 0)
+	})
+}
+
+// familyIndex indexes the project files that spell a class name of class's family, and
+// those for which also (when not nil) is true. The family is class and the bases of its
+// members, and with down also the classes deriving from a member that derives from
+// class (a subclass's class statement spells its base), found until nothing is new:
+// every class the mixin check (mixinMember) looks at then has every class of its
+// ancestors' names in the index.
+func (j *job) familyIndex(class string, down bool, also func([]byte) bool) (projectClasses, setAttrs) {
+	names, derived := map[string]bool{class: true}, map[string]bool{class: true}
+	mentions := func(src []byte) bool {
+		if also != nil && also(src) {
+			return true
+		}
+		for n := range names {
+			if bytes.Contains(src, []byte(n)) {
+				return true
+			}
+		}
+		return false
+	}
+	for {
+		pc, sa := j.projectIndex(mentions)
+		if !grow(pc, names, derived, down) {
+			return pc, sa
+		}
+	}
+}
+
+// grow adds to names the bases of the classes it names, and with down to derived (and
+// names) the classes deriving from one in derived; it reports whether it added any.
+func grow(pc projectClasses, names, derived map[string]bool, down bool) bool {
+	grown := false
+	for n, infos := range pc {
+		for _, c := range infos {
+			for _, b := range c.bases {
+				if names[n] && !names[b] {
+					names[b], grown = true, true
+				}
+				if down && derived[b] && !derived[n] {
+					derived[n], names[n], grown = true, true, true
+				}
+			}
+		}
+	}
+	return grown
+}
+
+// attrIndex indexes the project files that spell attr: those of every class that defines
+// it (its name is an identifier of the class's file).
+func (j *job) attrIndex(attr string) projectClasses {
+	if j.projClasses != nil {
+		return j.projClasses
+	}
+	pc, _ := j.projectIndex(func(src []byte) bool { return bytes.Contains(src, []byte(attr)) })
+	return pc
+}
+
+// projectSources returns the content of the project's Python files in the head tree,
+// in walk order.
+func (j *job) projectSources() [][]byte {
+	fsys := j.headFS()
+	if fsys == nil {
+		return nil
+	}
+	var out [][]byte
+	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil // an unreadable directory defines nothing we can see
+		case d.IsDir() && p != "." && pyright.SkipDir(fsys, p):
+			return fs.SkipDir
+		case d.IsDir() || !d.Type().IsRegular() || path.Ext(p) != ".py":
+			return nil
+		}
+		if src, err := fs.ReadFile(fsys, p); err == nil {
+			out = append(out, src)
+		}
+		return nil
+	})
+	return out
+}
