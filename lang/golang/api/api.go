@@ -119,15 +119,6 @@ func (g *grouping) add(f *change.File) {
 	}
 }
 
-// modulePath reads the module path of the go.mod in dir of fsys ("" when there is none).
-func modulePath(fsys fs.FS, dir string) string {
-	b, err := fs.ReadFile(fsys, path.Join(dir, "go.mod"))
-	if err != nil {
-		return ""
-	}
-	return modfile.ModulePath(b)
-}
-
 // importPath is the import path of the package in dir of the module rooted at modDir.
 func importPath(modPath, modDir, dir string) string {
 	if dir == modDir {
@@ -141,7 +132,7 @@ func importPath(modPath, modDir, dir string) string {
 }
 
 func (c *Comparer) compareModule(ctx context.Context, set *change.Set, m *module) ([]lang.APIChange, error) {
-	m.basePath, m.headPath = modulePath(set.BaseFS, m.dir), modulePath(set.HeadFS, m.dir)
+	m.basePath, m.headPath = load.ModulePath(set.BaseFS, m.dir), load.ModulePath(set.HeadFS, m.dir)
 	var out []lang.APIChange
 	if m.goMod != nil && m.basePath != "" && m.headPath != "" && m.basePath != m.headPath {
 		out = append(out, modulePathChange(m))

@@ -3,6 +3,8 @@ package load
 import (
 	"io/fs"
 	"path"
+
+	"golang.org/x/mod/modfile"
 )
 
 // ModuleRoot returns the directory of the nearest go.mod above the repository-relative
@@ -19,4 +21,14 @@ func ModuleRoot(fsys fs.FS, file string) (string, bool) {
 		}
 		dir = path.Dir(dir)
 	}
+}
+
+// ModulePath returns the module path the go.mod in dir of fsys declares, "" when there is
+// none or it declares none.
+func ModulePath(fsys fs.FS, dir string) string {
+	data, err := fs.ReadFile(fsys, path.Join(dir, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	return modfile.ModulePath(data)
 }

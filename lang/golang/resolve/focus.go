@@ -8,10 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/mod/modfile"
-
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
 // narrowToFocus keeps, for a base-view pass (design.md §5: it learns which findings of
@@ -26,7 +25,7 @@ func narrowToFocus(p *lang.Request, head fs.FS, u *unit) {
 	if p.Focus == nil || !u.inModule {
 		return
 	}
-	modPath := modulePath(head, u.dir)
+	modPath := load.ModulePath(head, u.dir)
 	if modPath == "" {
 		return
 	}
@@ -87,15 +86,6 @@ func keepIn(files []*change.File, dirs map[string]bool) []*change.File {
 		}
 	}
 	return out
-}
-
-// modulePath reads the module path of the go.mod in dir of the tree, or "".
-func modulePath(tree fs.FS, dir string) string {
-	data, err := fs.ReadFile(tree, path.Join(dir, "go.mod"))
-	if err != nil {
-		return ""
-	}
-	return modfile.ModulePath(data)
 }
 
 // dirImports returns the import paths of the Go files of dir in the tree, tests
