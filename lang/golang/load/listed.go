@@ -10,6 +10,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -75,18 +76,35 @@ func exportFiles(ctx context.Context, cfg *packages.Config, roots []*packages.Pa
 	if len(ids) == 0 {
 		return nil
 	}
-	sort.Strings(ids)
-	ecfg := &packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedExportFile, Dir: cfg.Dir, Env: cfg.Env, BuildFlags: cfg.BuildFlags}
-	listed, err := packages.Load(ecfg, ids...)
+	export, err := listExports(ctx, cfg.Dir, cfg.Env, cfg.BuildFlags, ids)
 	if err != nil {
-		return fmt.Errorf("go list -export in %s: %w", cfg.Dir, err)
+		return err
 	}
-	for _, p := range listed {
-		if d := deps[p.ID]; d != nil {
-			d.ExportFile = p.ExportFile
+	for id, file := range export {
+		if d := deps[id]; d != nil {
+			d.ExportFile = file
 		}
 	}
 	return nil
+}
+
+// listExports asks `go list -export` for the export data files of the packages ids
+// alone (no graph: their dependencies' are not asked for), by package ID.
+func listExports(ctx context.Context, dir string, env, flags, ids []string) (map[string]string, error) {
+	ids = slices.Sorted(slices.Values(ids))
+	cfg := &packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedExportFile, Dir: dir, Env: env, BuildFlags: flags}
+	pkgs, err := packages.Load(cfg, ids...)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("go list -export in %s: %w", dir, err)
+	}
+	export := make(map[string]string, len(pkgs))
+	for _, p := range pkgs {
+		export[p.ID] = p.ExportFile
+	}
+	return export, nil
 }
 
 // diskSnapshot returns the snapshot of the disk's packages of req (which has no

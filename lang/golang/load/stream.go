@@ -246,19 +246,12 @@ func (s *stream) exportFiles() error {
 			ids = append(ids, p.ID)
 		}
 	}
-	sort.Strings(ids)
 	if len(ids) > 0 {
-		cfg := &packages.Config{Context: s.ctx, Mode: packages.NeedName | packages.NeedExportFile, Dir: s.dir, Env: s.env, BuildFlags: s.flags}
-		pkgs, err := packages.Load(cfg, ids...)
+		export, err := listExports(s.ctx, s.dir, s.env, s.flags, ids)
 		if err != nil {
-			if s.ctx.Err() != nil {
-				return s.ctx.Err()
-			}
-			return fmt.Errorf("go list -export in %s: %w", s.dir, err)
+			return err
 		}
-		for _, p := range pkgs {
-			s.export[p.ID] = p.ExportFile
-		}
+		s.export = export
 	}
 	s.decideSources()
 	return nil
