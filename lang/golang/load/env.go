@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/semver"
+
+	"github.com/agentverify/agentverify/lang/golang/goenv"
 )
 
 // Env returns the environment `go list` runs with for a module at dir: no network, no
@@ -20,14 +22,14 @@ func (l *Loader) Env(dir string) []string {
 	env := append(os.Environ(), l.env...)
 	var flags []string
 	userMod := ""
-	for _, f := range strings.Fields(lastValue(env, "GOFLAGS")) {
+	for _, f := range strings.Fields(goenv.Last(env, "GOFLAGS")) {
 		if v, ok := cutModFlag(f); ok {
 			userMod = v
 			continue
 		}
 		flags = append(flags, f)
 	}
-	flags = append(flags, "-mod="+modMode(dir, userMod, lastValue(env, "GOWORK")))
+	flags = append(flags, "-mod="+modMode(dir, userMod, goenv.Last(env, "GOWORK")))
 	env = append(env, "GOPROXY=off", "GOTOOLCHAIN=local", "GOFLAGS="+strings.Join(flags, " "))
 	return env
 }
@@ -40,17 +42,6 @@ func cutModFlag(f string) (string, bool) {
 		v, ok = strings.CutPrefix(f, "mod=")
 	}
 	return v, ok
-}
-
-// lastValue returns the value of the last setting of key in env.
-func lastValue(env []string, key string) string {
-	v := ""
-	for _, kv := range env {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
-		}
-	}
-	return v
 }
 
 // modMode decides the -mod value for a module at dir.
@@ -107,7 +98,7 @@ func goAtLeast(path, v string) bool {
 // Vendored reports whether `go list` builds the module at dir from its vendor directory
 // (Env's -mod=vendor): nothing is then fetched for it.
 func (l *Loader) Vendored(dir string) bool {
-	return strings.Contains(lastValue(l.Env(dir), "GOFLAGS"), "-mod=vendor")
+	return strings.Contains(goenv.Last(l.Env(dir), "GOFLAGS"), "-mod=vendor")
 }
 
 // CgoEnabled reports whether cgo is on for host builds of the module at dir, as the go

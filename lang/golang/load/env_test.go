@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentverify/agentverify/lang/golang/goenv"
 )
 
 func TestEnvModFlag(t *testing.T) {
@@ -36,12 +38,12 @@ func TestEnvModFlag(t *testing.T) {
 			}
 			t.Setenv("GOFLAGS", "")
 			env := New(Options{Env: c.env}).Env(dir)
-			if got := lastValue(env, "GOFLAGS"); got != c.want {
+			if got := goenv.Last(env, "GOFLAGS"); got != c.want {
 				t.Errorf("GOFLAGS = %q, want %q", got, c.want)
 			}
 			for _, kv := range []string{"GOPROXY=off", "GOTOOLCHAIN=local"} {
 				k, _, _ := strings.Cut(kv, "=")
-				if lastValue(env, k) != strings.TrimPrefix(kv, k+"=") || !slices.Contains(env, kv) {
+				if goenv.Last(env, k) != strings.TrimPrefix(kv, k+"=") || !slices.Contains(env, kv) {
 					t.Errorf("%s not forced", kv)
 				}
 			}

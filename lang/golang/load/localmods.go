@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/mod/modfile"
+
+	"github.com/agentverify/agentverify/lang/golang/goenv"
 )
 
 // sources says where the packages a module imports come from on the disk, for those
@@ -24,9 +26,9 @@ func newSources(dir, modPath string, env []string) *sources {
 	for _, m := range localModules(dir, nil) {
 		s.mods[m.path] = m.dir
 	}
-	if strings.Contains(lastValue(env, "GOFLAGS"), "-mod=vendor") {
+	if strings.Contains(goenv.Last(env, "GOFLAGS"), "-mod=vendor") {
 		s.vendor = filepath.Join(dir, "vendor")
-		if work := workFile(dir, lastValue(env, "GOWORK")); work != "" {
+		if work := workFile(dir, goenv.Last(env, "GOWORK")); work != "" {
 			s.vendor = filepath.Join(filepath.Dir(work), "vendor")
 		}
 	}

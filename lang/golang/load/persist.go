@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/tools/go/gcexportdata"
 
+	"github.com/agentverify/agentverify/lang/golang/goenv"
 	"github.com/agentverify/agentverify/resultcache"
 )
 
@@ -93,7 +94,7 @@ func (l *Loader) loadEnv(req Request) []string {
 // loaded with env; false when the toolchain or the agentverify build cannot be named, or
 // GOFLAGS names a go.mod or an overlay of its own, whose content no snapshot checks.
 func entryKey(req Request, env []string, dirs []string) (resultcache.Key, bool) {
-	if flags := lastValue(env, "GOFLAGS"); strings.Contains(flags, "-modfile") || strings.Contains(flags, "-overlay") {
+	if flags := goenv.Last(env, "GOFLAGS"); strings.Contains(flags, "-modfile") || strings.Contains(flags, "-overlay") {
 		return resultcache.Key{}, false // files the snapshot does not fingerprint
 	}
 	tool, ok := toolchainKey(env)
@@ -164,11 +165,11 @@ func toolchainKey(env []string) (string, bool) {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "go %s %d %d\n", goBin, fi.Size(), fi.ModTime().UnixNano())
-	root := lastValue(env, "GOROOT")
+	root := goenv.Last(env, "GOROOT")
 	if root == "" {
 		root = filepath.Dir(filepath.Dir(goBin))
 	}
-	for _, name := range []string{filepath.Join(root, "VERSION"), filepath.Join(root, "go.env"), goEnvFile(env)} {
+	for _, name := range []string{filepath.Join(root, "VERSION"), filepath.Join(root, "go.env"), goenv.File(env)} {
 		b, err := os.ReadFile(name)
 		fmt.Fprintf(h, "%s %t %d\n", name, err == nil, len(b))
 		h.Write(b)
@@ -199,7 +200,7 @@ func toolchainKey(env []string) (string, bool) {
 // without changing which go and C compiler it finds.)
 func cCompilers(env []string) []string {
 	names := []string{"gcc", "clang"}
-	if f := strings.Fields(lastValue(env, "CC")); len(f) > 0 {
+	if f := strings.Fields(goenv.Last(env, "CC")); len(f) > 0 {
 		names = f[:1]
 	}
 	var out []string
@@ -226,22 +227,6 @@ func keyVar(k string) bool {
 		return false
 	}
 	return strings.HasPrefix(k, "GO") || strings.HasPrefix(k, "CGO_")
-}
-
-// goEnvFile returns the file of the user's go env -w settings, or "" when there is none.
-func goEnvFile(env []string) string {
-	switch v := lastValue(env, "GOENV"); v {
-	case "off":
-		return ""
-	case "":
-		dir, err := os.UserConfigDir()
-		if err != nil {
-			return ""
-		}
-		return filepath.Join(dir, "go", "env")
-	default:
-		return v
-	}
 }
 
 // save stores snap, the snapshot of a load of the disk's packages for req, when l has a
@@ -340,7 +325,7 @@ func sizesName(s types.Sizes, env []string) (compiler, arch string, ok bool) {
 	if s == nil || !reflect.TypeOf(s).Comparable() {
 		return "", "", false
 	}
-	for _, arch := range []string{lastValue(env, "GOARCH"), runtime.GOARCH, build.Default.GOARCH} {
+	for _, arch := range []string{goenv.Last(env, "GOARCH"), runtime.GOARCH, build.Default.GOARCH} {
 		for _, compiler := range []string{"gc", "gccgo"} {
 			if arch != "" && types.SizesFor(compiler, arch) == s {
 				return compiler, arch, true

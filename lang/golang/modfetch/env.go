@@ -7,11 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 
 	"golang.org/x/mod/module"
+
+	"github.com/agentverify/agentverify/lang/golang/goenv"
 )
 
 // Fetcher fetches modules for the checks of one process (or one verification). It is
@@ -75,9 +76,9 @@ func (f *Fetcher) baseEnv() []string { return append(os.Environ(), f.env...) }
 // setting only GOROOT's go.env makes) finds nothing and costs the go env it saves.
 func (f *Fetcher) guessModCache() string {
 	env := f.baseEnv()
-	file := goEnvFile(env)
+	file := goenv.Read(env)
 	get := func(k string) string {
-		if v := lastValue(env, k); v != "" {
+		if v := goenv.Last(env, k); v != "" {
 			return v
 		}
 		return file[k]
@@ -88,49 +89,11 @@ func (f *Fetcher) guessModCache() string {
 	if gp := filepath.SplitList(get("GOPATH")); len(gp) > 0 && gp[0] != "" {
 		return filepath.Join(gp[0], "pkg", "mod")
 	}
-	home := lastValue(env, "HOME")
+	home := goenv.Last(env, "HOME")
 	if home == "" {
 		return ""
 	}
 	return filepath.Join(home, "go", "pkg", "mod")
-}
-
-// lastValue returns the value of k in env, the last entry winning, as exec does.
-func lastValue(env []string, k string) string {
-	v := ""
-	for _, kv := range env {
-		if val, ok := strings.CutPrefix(kv, k+"="); ok {
-			v = val
-		}
-	}
-	return v
-}
-
-// goEnvFile reads the go env file's settings (GOENV, else the user config directory's
-// go/env): KEY=VALUE lines, as go env -w writes them.
-func goEnvFile(env []string) map[string]string {
-	name := lastValue(env, "GOENV")
-	switch name {
-	case "off":
-		return nil
-	case "":
-		dir := configDir(env)
-		if dir == "" {
-			return nil
-		}
-		name = filepath.Join(dir, "go", "env")
-	}
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil
-	}
-	out := map[string]string{}
-	for _, line := range strings.Split(string(data), "\n") {
-		if k, v, ok := strings.Cut(strings.TrimSpace(line), "="); ok && k != "" && !strings.HasPrefix(k, "#") {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // trustedEnv is the user's own environment for `go mod download` of what the trusted side
@@ -231,23 +194,6 @@ func firstLine(s string) string {
 		if l = strings.TrimSpace(l); l != "" {
 			return l
 		}
-	}
-	return ""
-}
-
-// configDir is os.UserConfigDir for env, which may not be this process's.
-func configDir(env []string) string {
-	switch home := lastValue(env, "HOME"); {
-	case runtime.GOOS == "windows":
-		return lastValue(env, "AppData")
-	case runtime.GOOS == "darwin" || runtime.GOOS == "ios":
-		if home != "" {
-			return filepath.Join(home, "Library", "Application Support")
-		}
-	case lastValue(env, "XDG_CONFIG_HOME") != "":
-		return lastValue(env, "XDG_CONFIG_HOME")
-	case home != "":
-		return filepath.Join(home, ".config")
 	}
 	return ""
 }
