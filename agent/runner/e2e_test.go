@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"net/http"
 	"os"
 	"sync/atomic"
@@ -367,6 +368,7 @@ func TestReplayDetectsDivergence(t *testing.T) {
 // --dir may be a subdirectory of a repository (paths stay relative to it) or a directory
 // outside any repository (the final verification checks the written files as they are).
 func TestDirSubdirectoryAndNoRepository(t *testing.T) {
+	shorttest.Slow(t, "runs the agent loop over real repositories and Go loads")
 	repo := newRepo(t, map[string]string{"sub/s.go": "package sub\n"})
 	plain := t.TempDir()
 	os.WriteFile(filepath.Join(plain, "go.mod"), []byte("module example.com/p\n\ngo 1.22\n"), 0o644)

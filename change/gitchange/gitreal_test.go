@@ -2,6 +2,7 @@ package gitchange
 
 import (
 	"context"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -97,6 +98,7 @@ func submoduleRepo(t *testing.T) (super *testrepo.Repo, lib *testrepo.Repo) {
 // the working tree and in the index; its removal shows the gitlink; edits inside it that
 // no commit of it records are marked.
 func TestSubmoduleBumpIsAChange(t *testing.T) {
+	shorttest.Slow(t, "runs git many times over real repositories")
 	t.Parallel()
 	super, _ := submoduleRepo(t)
 	sub := filepath.Join(super.Dir, "vendor", "lib")
@@ -185,6 +187,7 @@ func TestCleanFilter(t *testing.T) {
 // TestSparseCheckout: files outside the sparse set, cone or not (the worktreeConfig
 // extension 'git sparse-checkout set' turns on), are not deleted.
 func TestSparseCheckout(t *testing.T) {
+	shorttest.Slow(t, "runs git many times over real repositories")
 	t.Parallel()
 	for _, mode := range [][]string{{"--cone", "in"}, {"--no-cone", "/in/"}, {"--cone", "--sparse-index", "in"}} {
 		t.Run(strings.Join(mode, " "), func(t *testing.T) {
@@ -214,6 +217,7 @@ func TestSparseCheckout(t *testing.T) {
 // TestShallowClone: the merge-base is found whenever the history fetched has it; when it
 // does not, the error says what to fetch.
 func TestShallowClone(t *testing.T) {
+	shorttest.Slow(t, "runs git many times over real repositories")
 	t.Parallel()
 	up := newRepo(t, map[string]string{"a.go": "package a\n"})
 	for i := 0; i < 4; i++ {

@@ -2,6 +2,7 @@ package gitchange_test
 
 import (
 	"context"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,7 @@ import (
 // directory too), never a tracked file, nothing of a submodule, nothing outside a
 // repository.
 func TestIgnoredFunc(t *testing.T) {
+	shorttest.Slow(t, "runs git many times over real repositories")
 	t.Parallel()
 	ctx := context.Background()
 	sub := testrepo.New(t, map[string]string{"a_local.go": "package a\n"})
@@ -89,6 +91,7 @@ func TestWorkingTreeIgnoredAsksOnlyUntracked(t *testing.T) {
 
 // IgnoredFunc (in-memory edits) reads the index too: git runs only for untracked paths.
 func TestIgnoredFuncAsksOnlyUntracked(t *testing.T) {
+	shorttest.Slow(t, "runs git many times over real repositories")
 	r := testrepo.New(t, map[string]string{".gitignore": "*_gen.go\n", "m.go": "package m\n"})
 	r.Write(map[string]string{"x_gen.go": "package m\n"})
 	ignored := gitchange.IgnoredFunc(r.Dir)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/policy"
 )
 
@@ -53,8 +54,8 @@ func TestGoTypesSuite(t *testing.T) {
 	skipped := 0
 	modules := map[string]bool{}
 	for i, c := range cases {
-		if testing.Short() && i%3 != 0 {
-			continue // -short runs a third of the suite; the full suite (CI) all of it
+		if !shorttest.Runs(i, 10) {
+			continue // -short runs one case in ten; the full suite (CI) all of them
 		}
 		if c.skip != "" {
 			t.Logf("skipped %s: %s", c.name, c.skip)

@@ -79,7 +79,10 @@ func TestP7UnknownSymbolAlwaysReported(t *testing.T) {
 // TestP9UnknownImportReportedWithoutGoGet: an import nobody published is reported as
 // unknown-import, and no message tells the agent to fetch it.
 func TestP9UnknownImportReportedWithoutGoGet(t *testing.T) {
-	for _, imp := range []string{"github.com/go-utilities/stringhelpers", "golang.org/x/stringutil", "stringhelpers"} {
+	for i, imp := range []string{"github.com/go-utilities/stringhelpers", "golang.org/x/stringutil", "stringhelpers"} {
+		if !shorttest.Runs(i, 3) {
+			continue // -short tries the first import; the full suite all three
+		}
 		root := writeTree(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "app/app.go": "package app\n"})
 		src := "package app\n\nimport _ \"" + imp + "\"\n"
 		fs, err := Dimension.Run(passFor(t, root, []editset.Edit{{Path: "app/app.go", Content: []byte(src)}}))
@@ -106,7 +109,7 @@ func TestG6CorrectProgramsPass(t *testing.T) {
 	}
 	for i, m := range matches {
 		t.Run(filepath.Base(m), func(t *testing.T) {
-			shorttest.Sample(t, i, 3) // each case loads its packages with go list
+			shorttest.Sample(t, i, 10) // each case loads its packages with go list
 			c := checktest.Load(t, m)
 			c.Check(t, Dimension, checktest.RunDimension(t, c, Dimension, languages))
 		})

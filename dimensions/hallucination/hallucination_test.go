@@ -2,6 +2,7 @@ package hallucination
 
 import (
 	"fmt"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -17,35 +18,35 @@ import (
 
 // TestCases runs every testdata case through the shared harness with the real Go
 // toolchain: each case's expectations are its "// want" comments. Each case loads its
-// packages with go list: -short runs one in three and those docs/guarantees.md binds.
+// packages with go list: -short runs one in twelve.
 func TestCases(t *testing.T) {
-	checktest.Run(t, "testdata", Dimension, languages, checktest.ShortSample(3))
+	checktest.Run(t, "testdata", Dimension, languages, checktest.ShortSample(12))
 }
 
 // TestPythonCases runs the Python cases with the real pyright (skipping, with install
-// advice, where it is not installed). Each case starts pyright: -short runs a sample
-// (one in ten and those docs/guarantees.md binds), the full suite all of them.
+// advice, where it is not installed). Each case starts pyright: -short runs one in
+// twenty, the full suite all of them.
 func TestPythonCases(t *testing.T) {
 	pyrighttest.Require(t)
-	checktest.Run(t, "testdata/python", Dimension, languages, checktest.ShortSample(10))
+	checktest.Run(t, "testdata/python", Dimension, languages, checktest.ShortSample(20))
 }
 
 // TestPythonRealCommits replays, in small fixtures, the shapes of real merged commits of
 // well-kept projects on which the Python resolver once raised false hallucination errors
 // (docs/precision.md, "## Python"); each case is named after its project and commit.
-// -short replays one of them.
 func TestPythonRealCommits(t *testing.T) {
+	shorttest.Slow(t, "replays real commits through pyright; TestPythonCases covers pyright in -short")
 	pyrighttest.Require(t)
 	checktest.Run(t, "testdata/python_real", Dimension, languages, checktest.ShortSample(5))
 }
 
 // TestTypeScriptCases runs the TypeScript cases with the real compiler (skipping, with
-// the install line, when it is missing).
+// the install line, when it is missing). Each case runs tsc: -short runs one in nine.
 func TestTypeScriptCases(t *testing.T) {
 	tsctest.Require(t)
 	t.Setenv("NPM_CONFIG_REGISTRY", npmRegistry(t))
 	t.Setenv("HOME", t.TempDir()) // no user .npmrc
-	checktest.Run(t, "testdata/typescript", Dimension, languages)
+	checktest.Run(t, "testdata/typescript", Dimension, languages, checktest.ShortSample(9))
 }
 
 // npmRegistry serves a tiny npm registry on 127.0.0.1: the packages the cases know,

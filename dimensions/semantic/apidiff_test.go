@@ -13,6 +13,7 @@ import (
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/internal/testkit/apidiffsuite"
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
 )
@@ -48,8 +49,9 @@ func (c *apidiffCase) run(t *testing.T) []check.Finding {
 // head file, and nothing else may be (compatible changes are not findings).
 func TestApidiffSuite(t *testing.T) {
 	var found, missed, falseAlarms int
-	for _, ac := range apidiffsuite.Cases(t) {
+	for i, ac := range apidiffsuite.Cases(t) {
 		t.Run(ac.Name, func(t *testing.T) {
+			shorttest.Sample(t, i, 6) // each case type-checks two versions of a package with go list
 			c := &apidiffCase{ac}
 			got := c.run(t)
 			f, m, fa := c.compare(t, got)

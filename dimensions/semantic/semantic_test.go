@@ -28,7 +28,7 @@ import (
 )
 
 func TestDimension(t *testing.T) {
-	checktest.Run(t, "testdata", Dimension, lang.Registry{golang.New(), python.New(), commonlisp.New(), typescript.New()})
+	checktest.Run(t, "testdata", Dimension, lang.Registry{golang.New(), python.New(), commonlisp.New(), typescript.New()}, checktest.ShortSample(4))
 }
 
 // apiFile renders a Go file declaring one exported function per name with the given

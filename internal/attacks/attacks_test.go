@@ -38,7 +38,7 @@ func TestAttacks(t *testing.T) {
 			t.Run(s.name, func(t *testing.T) {
 				t.Parallel()
 				if slow[s.name] {
-					t.Skip("slow: builds agentverify and commits through its real git hook; -short runs one such script in four, the full suite all")
+					t.Skip("slow: -short plays no script through the built binary's git hook and one in eight of the others; the full suite plays all")
 				}
 				if noTSC != nil && (strings.HasPrefix(s.name, "ts-") || strings.HasPrefix(s.name, "tsconfig-")) {
 					t.Skipf("%v (or run .ci/run, which installs it into .cache/typescript)", noTSC)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -59,6 +60,7 @@ func TestVersion(t *testing.T) {
 // TestColorAndQuiet: --color=always colours even off a terminal, never and NO_COLOR keep
 // a terminal plain; --quiet leaves only the violations.
 func TestColorAndQuiet(t *testing.T) {
+	shorttest.Slow(t, "runs the CLI through real git repositories and Go loads; siblings cover the path in -short")
 	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	r.Write(map[string]string{"m.go": cleanGo + "\nfunc sub_tract(a, b int) int { return a - b }\n"})

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,6 +89,7 @@ func TestNoCacheKeepsNoCompilerRecord(t *testing.T) {
 // $AGENTVERIFY_CACHE_DIR, a later run answers the same from them, --no-cache neither
 // reads nor keeps them, and cache clean removes them.
 func TestHookKeepsPackageLoads(t *testing.T) {
+	shorttest.Slow(t, "runs the CLI through real git repositories and Go loads; siblings cover the path in -short")
 	t.Parallel()
 	repo := testrepo.New(t, map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.22\n",

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -322,6 +323,7 @@ func TestBadFilesNeverCrashOrPassSilently(t *testing.T) {
 }
 
 func TestDetachedHead(t *testing.T) {
+	shorttest.Slow(t, "runs the CLI through real git repositories and Go loads; siblings cover the path in -short")
 	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	r.Git("checkout", "-q", "--detach", "HEAD")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,6 +85,7 @@ func TestCompletionFish(t *testing.T) {
 }
 
 func TestCompletionZsh(t *testing.T) {
+	shorttest.Slow(t, "starts zsh to run the completion script")
 	t.Parallel()
 	needShell(t, "zsh")
 	script := completionScript(t, "zsh")

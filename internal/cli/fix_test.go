@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 // TestFix: --fix applies the findings' exact fixes to the files of the change, verifies
 // again and exits with the new verdict; --dry-run shows the diff and writes nothing.
 func TestFix(t *testing.T) {
+	shorttest.Slow(t, "runs the CLI through real git repositories and Go loads; siblings cover the path in -short")
 	t.Parallel()
 	for _, c := range []struct {
 		name, head, want string

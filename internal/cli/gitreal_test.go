@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,6 +59,7 @@ func TestDiffAutocrlfCheckout(t *testing.T) {
 // TestDiffSparseCheckout: a sparse checkout, cone or not (with the worktreeConfig
 // extension), runs, and the files outside the sparse set are not deleted.
 func TestDiffSparseCheckout(t *testing.T) {
+	shorttest.Slow(t, "runs the CLI through real git repositories and Go loads; siblings cover the path in -short")
 	t.Parallel()
 	for _, mode := range [][]string{{"--no-cone", "/m.go", "/go.mod", "/.agentverify.yaml"}, {"--cone", "app"}} {
 		t.Run(mode[0], func(t *testing.T) {
@@ -80,6 +82,7 @@ func TestDiffSparseCheckout(t *testing.T) {
 // TestDiffShallowClone: CI's shallow clone finds the merge-base whenever the history
 // fetched has it, also when the base branch moved on since the topic branched.
 func TestDiffShallowClone(t *testing.T) {
+	shorttest.Slow(t, "runs the CLI through real git repositories and Go loads; siblings cover the path in -short")
 	t.Parallel()
 	up := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	for i := 0; i < 3; i++ {

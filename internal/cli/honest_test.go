@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -146,6 +147,7 @@ func TestOutputsRefusedBeforeWork(t *testing.T) {
 // TestFailOnWarningAgrees: with --fail-on warning, a run with warnings exits 1 and every
 // document says failed (JSON status and passed, the text verdict), never passed.
 func TestFailOnWarningAgrees(t *testing.T) {
+	shorttest.Slow(t, "runs the CLI through real git repositories and Go loads; siblings cover the path in -short")
 	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})
 	r.Write(map[string]string{"m.go": cleanGo + "\nfunc Sub(a, b int) int { return a - b }\n"})
@@ -217,6 +219,7 @@ func TestPolicyErrorsOnePerLine(t *testing.T) {
 // TestNewlineInAFileName: a changed file whose name holds a line break (and a terminal
 // escape) is one escaped line of the text output, not two.
 func TestNewlineInAFileName(t *testing.T) {
+	shorttest.Slow(t, "runs the CLI through real git repositories and Go loads; siblings cover the path in -short")
 	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "m.go": cleanGo, ".agentverify.yaml": "version: 1\nscope:\n  forbidden_paths: [\"secret/**\"]\n"})
 	if err := os.MkdirAll(filepath.Join(r.Dir, "secret"), 0o755); err != nil {
@@ -274,6 +277,7 @@ func TestCheckSkipsVanishingFiles(t *testing.T) {
 // TestMessagesNameRepositoryPaths: the go command's "found packages … in DIR" names the
 // directory from the repository root, not the runner's temporary directory.
 func TestMessagesNameRepositoryPaths(t *testing.T) {
+	shorttest.Slow(t, "runs the CLI through real git repositories and Go loads; siblings cover the path in -short")
 	t.Parallel()
 	r := newRepo(t, map[string]string{"go.mod": goMod, "pkg/a.go": "// Package a is a.\npackage a\n"})
 	r.Write(map[string]string{"pkg/b.go": "// Package b is b.\npackage b\n"})

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 // TestBreaksOnUnchangedLines: what a change breaks is reported where it breaks, even on
 // lines and in files the change did not touch; what was broken before is not.
 func TestBreaksOnUnchangedLines(t *testing.T) {
+	shorttest.Slow(t, "runs the CLI through real git repositories and Go loads; siblings cover the path in -short")
 	t.Parallel()
 	const use = "package m\n\n// Double doubles the count.\nfunc Double() int { return count * 2 }\n"
 	cases := []struct {
@@ -156,6 +158,7 @@ func TestStagedSeesOnlyTheIndex(t *testing.T) {
 // TestStagedSeesOnlyTheIndexInImportedPackages: the packages a staged file imports are
 // checked as the index has them too.
 func TestStagedSeesOnlyTheIndexInImportedPackages(t *testing.T) {
+	shorttest.Slow(t, "runs the CLI through real git repositories and Go loads; siblings cover the path in -short")
 	t.Parallel()
 	const util = "// Package util helps.\npackage util\n\n// A is a.\nfunc A() int { return 1 }\n"
 	const caller = "package m\n\nimport \"example.com/m/util\"\n\n// Caller calls.\nfunc Caller() int { return util.B() }\n"

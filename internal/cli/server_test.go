@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"net"
 	"os"
 	"os/exec"
@@ -154,6 +155,7 @@ func Twice() int { return 2 * lib.Answer() }
 `
 
 func TestServedOutputIsCold(t *testing.T) {
+	shorttest.Slow(t, "runs the CLI through real git repositories and Go loads; siblings cover the path in -short")
 	withServers(t)
 	r := testrepo.New(t, map[string]string{"go.mod": goMod, "lib/lib.go": servedLib, "app/app.go": servedApp})
 	r.Write(map[string]string{
@@ -210,6 +212,7 @@ func TestServedOutputIsCold(t *testing.T) {
 // the package verified and in the one it imports — and compares every answer with a cold
 // run's.
 func TestServerNeverStale(t *testing.T) {
+	shorttest.Slow(t, "runs the CLI through real git repositories and Go loads; siblings cover the path in -short")
 	withServers(t)
 	r := testrepo.New(t, map[string]string{"go.mod": goMod, "lib/lib.go": servedLib, "app/app.go": servedApp})
 	app := servedApp + "\n// Extra uses lib.Extra.\nfunc Extra() int { return lib.Extra() }\n"

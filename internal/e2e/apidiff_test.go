@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"slices"
 	"sort"
 	"strings"
@@ -36,6 +37,7 @@ func semantics(rep *report.Report) []string {
 // diff': change set, every dimension, the engine's filters): every incompatible change
 // apidiff expects is a semantics violation, and there is no other.
 func TestApidiffSuiteThroughDiff(t *testing.T) {
+	shorttest.Slow(t, "type-checks apidiff's cases through diff; dimensions/semantic samples them in -short")
 	found, total := 0, 0
 	for _, c := range apidiffsuite.Cases(t) {
 		t.Run(c.Name, func(t *testing.T) {

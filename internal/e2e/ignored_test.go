@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"strings"
 	"testing"
 
@@ -27,6 +28,7 @@ func hallucinationMessages(rep *report.Report) []string {
 // lands. In every mode it is left out of the head, so the call is reported, saying where
 // the name is declared; an ignored file nothing needs is no finding.
 func TestGitIgnoredGoFiles(t *testing.T) {
+	shorttest.Slow(t, "loads real modules through git-ignored files")
 	ctx := context.Background()
 	r := testrepo.New(t, map[string]string{
 		".gitignore": "*_local.go\n",

@@ -2,6 +2,7 @@ package python_test
 
 import (
 	"context"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -21,6 +22,7 @@ import (
 // catches and those pyright alone catches, and the idiomatic files each wrongly flags:
 // agentverify must catch strictly more, every one of them, and flag no idiomatic file.
 func TestCorpus(t *testing.T) {
+	shorttest.Slow(t, "starts pyright over a real project or corpus; the sampled cases of hallucination cover pyright in -short")
 	tool := pyrighttest.Require(t)
 	ar, err := txtar.ParseFile("testdata/corpus.txtar")
 	if err != nil {

@@ -2,6 +2,7 @@ package python_test
 
 import (
 	"context"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -55,6 +56,7 @@ def test_bool_default():
 // break, deleted test and added skip are each found, with the callers they break in the
 // files the change did not touch.
 func TestPygmentsProject(t *testing.T) {
+	shorttest.Slow(t, "starts pyright over a real project or corpus; the sampled cases of hallucination cover pyright in -short")
 	pyrighttest.Require(t) // the Python frontend's resolution runs beside semantics: without pyright it is an internal-error
 	files := pygmentsTree(t)
 	files["tests/test_util.py"] = testsBase

@@ -3,6 +3,7 @@ package python_test
 import (
 	"context"
 	"fmt"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,6 +62,7 @@ func resolve(t testing.TB, fe lang.Frontend, req *lang.Request) []string {
 // mirror of the head) and warm (the language server with the edit overlaid): both see
 // the edit, not the disk, and agree.
 func TestResolveProposedEdit(t *testing.T) {
+	shorttest.Slow(t, "starts pyright over a real project or corpus; the sampled cases of hallucination cover pyright in -short")
 	pyrighttest.Require(t)
 	root := tree(t, map[string]string{
 		"pkg/__init__.py": "",

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -212,6 +213,7 @@ func compareFile(t *testing.T, p string, lf *lang.File, msgs []eslintMessage) in
 }
 
 func TestMetricsParityCorpus(t *testing.T) {
+	shorttest.Slow(t, "measures ESLint/sonarjs parity over a real corpus")
 	nm := eslintDir(t)
 	ar, err := txtar.ParseFile(filepath.Join("testdata", "metrics.txtar"))
 	if err != nil {

@@ -100,12 +100,12 @@ func Run(t *testing.T, dir string, dim *check.Dimension, langs lang.Registry, op
 	for _, opt := range opts {
 		opt(&o)
 	}
-	sample := o.sampler(t)
+	sample := o.sampler()
 	for i, p := range paths {
 		name := strings.TrimSuffix(filepath.Base(p), ".txtar")
 		t.Run(name, func(t *testing.T) {
-			if !sample(i, p) {
-				t.Skipf("slow: -short runs one case in %d of this suite and those docs/guarantees.md binds; the full suite runs them all", o.shortEvery)
+			if !sample(i) {
+				t.Skipf("slow: -short runs one case in %d of this suite; the full suite runs them all", o.shortEvery)
 			}
 			c := Load(t, p)
 			got := RunDimension(t, c, dim, langs)

@@ -18,3 +18,13 @@ func Sample(t testing.TB, i, n int) {
 func Runs(i, n int) bool {
 	return !testing.Short() || n < 2 || i%n == 0
 }
+
+// Slow skips t under -short, saying what makes it slow: a test whose value is a real
+// tool, a real project or a fresh cache, that a table's sample or a sibling represents
+// in the quick suite. The full suite runs it.
+func Slow(t testing.TB, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("slow (%s): the full suite runs it, -short does not", what)
+	}
+}

@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"go/ast"
 	"go/token"
 	"path/filepath"
@@ -41,6 +42,7 @@ func TestBodiesOnlyIn(t *testing.T) {
 // TestForget: a loader made to forget keeps no snapshot between checks (an overlaid
 // check still re-checks the edit against the disk load it just made), and sees the errors.
 func TestForget(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	dir := writeModule(t, module)
 	l := New(Options{Forget: true})

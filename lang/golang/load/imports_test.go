@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +12,7 @@ import (
 // without checking again (the packages are the very same), and checks again when go.mod
 // changed or the package's directory has a new file.
 func TestImportsFromTheLastLoad(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	dir := writeModule(t, module)
 	l := New(Options{})

@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -28,9 +29,10 @@ func TestListedDiskLoad(t *testing.T) {
 		{"dependencies compile", nil, 1},
 		{"a dependency does not compile", broken, 1},
 	}
-	for _, c := range cases {
+	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
+			shorttest.Sample(t, i, 2)
 			files := map[string]string{}
 			for p, s := range module {
 				files[p] = s
@@ -61,6 +63,7 @@ func TestListedDiskLoad(t *testing.T) {
 // TestTaggedFileAdded: a file the overlay adds that only the configuration's build tags
 // include belongs to the package on the warm path, as in a cold load.
 func TestTaggedFileAdded(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	dir := writeModule(t, module)
 	app := filepath.Join(dir, "app", "app.go")
@@ -117,6 +120,7 @@ func TestListedOwnThroughOutside(t *testing.T) {
 // dependency that imports a checked package declines the listed load (its export data
 // would name the old types) and the cold load answers, with the same errors.
 func TestListedCompilesOnlyDependencies(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	stale := func(t *testing.T, dir, pkg string) bool {
 		t.Helper()
 		cmd := exec.Command("go", "list", "-f", "{{.Stale}}", pkg)

@@ -132,7 +132,7 @@ func TestWarmPathInvalidation(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			shorttest.Sample(t, i, 3)
+			shorttest.Sample(t, i, 8)
 			t.Parallel()
 			dir := writeModule(t, module)
 			l := New(Options{})
@@ -156,6 +156,7 @@ func TestWarmPathInvalidation(t *testing.T) {
 // re-check of core would make new ones ("cannot use core.Entry as core.Entry"). Only a
 // load with go list checks such a package again.
 func TestRecompiledForTestIsCold(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	ext := "package core_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/core\"\n\t\"example.com/m/obs\"\n)\n\n" +
 		"func TestX(t *testing.T) {\n\tl := obs.New()\n\t_ = l\n}\n"
@@ -207,7 +208,7 @@ func TestViews(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			shorttest.Sample(t, i, 3)
+			shorttest.Sample(t, i, 8)
 			t.Parallel()
 			files := map[string]string{}
 			for p, s := range module {
@@ -250,6 +251,7 @@ func TestViews(t *testing.T) {
 }
 
 func TestDependencyEditSeenByWarmDependent(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	// Both packages are checked: the dependent must see the edited dependency's new API.
 	dir := writeModule(t, module)
@@ -273,6 +275,7 @@ func TestDependencyEditSeenByWarmDependent(t *testing.T) {
 }
 
 func TestCollectsAllErrorsAndOutsideModule(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	dir := writeModule(t, map[string]string{
 		"main.go": "package main\n\nimport \"os\"\n\nfunc main() {\n\tos.GetEnv(\"A\")\n\tos.Exitt(1)\n\tundefinedThing()\n}\n",
@@ -378,6 +381,7 @@ func TestParsePos(t *testing.T) {
 // TestAbsentFileComesBack: a cache built from a tree without a file must not hide the
 // file from a later check of the disk, which has it.
 func TestAbsentFileComesBack(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	ctx := context.Background()
 	files := map[string]string{"app/helper.go": "package app\n\nfunc helper() int { return 1 }\n", "app/caller.go": "package app\n\nvar _ = helper()\n"}
@@ -410,6 +414,7 @@ func TestAbsentFileComesBack(t *testing.T) {
 // errors and all, in a build configuration that includes it; each configuration has its
 // own cache entry.
 func TestBuildConfiguration(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	dir := writeModule(t, map[string]string{
 		"go.mod":             "module example.com/m\n\ngo 1.22\n",
@@ -448,6 +453,7 @@ func TestBuildConfiguration(t *testing.T) {
 // there) still gives the checked package its types, and the checked package gets exactly
 // its own errors, never the dependency's.
 func TestBuildConfigurationBrokenDependency(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	dir := writeModule(t, map[string]string{
 		"go.mod":             "module example.com/m\n\ngo 1.22\n",
@@ -472,6 +478,7 @@ func TestBuildConfigurationBrokenDependency(t *testing.T) {
 // in the package: an edit that adds a build constraint takes the file out, an edit that
 // removes one brings an excluded file in (a warm check used the load's file list).
 func TestWarmOverlayChangesConstraint(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	ctx := context.Background()
 	files := map[string]string{

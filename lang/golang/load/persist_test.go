@@ -85,7 +85,7 @@ func TestPersistedSnapshotIsCold(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			shorttest.Sample(t, i, 3)
+			shorttest.Sample(t, i, 8)
 			t.Parallel()
 			dir := writeModule(t, module)
 			store := newStore(t)
@@ -141,6 +141,7 @@ func typeCheckedDisk(t *testing.T, req Request) *Result {
 // The module's app package calls auth.VerifyToken; auth.Extra exists only with the build
 // tag "extra".
 func TestPersistedSnapshotInvalidation(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	files := map[string]string{
 		"auth/extra.go": "//go:build extra\n\npackage auth\n\n// Extra is there with the tag extra.\nfunc Extra() {}\n",
 		"app/use.go":    "package app\n\nimport \"example.com/m/auth\"\n\nvar _ = auth.Extra\n",
@@ -206,7 +207,7 @@ func TestPersistedSnapshotInvalidation(t *testing.T) {
 	t.Setenv("GOENV", "off")
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			shorttest.Sample(t, i, 3)
+			shorttest.Sample(t, i, 8)
 			if !c.serial {
 				t.Parallel()
 			}
@@ -261,6 +262,7 @@ func TestKeptAcrossShells(t *testing.T) {
 // TestNotKept: a load whose go list answer depends on files a snapshot does not
 // fingerprint (GOFLAGS -modfile, -overlay) is not kept.
 func TestNotKept(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	for _, flags := range []string{"", "-modfile=alt.mod", "-overlay=overlay.json"} {
 		dir := writeModule(t, module)
@@ -315,7 +317,7 @@ func TestCorruptEntries(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			shorttest.Sample(t, i, 3)
+			shorttest.Sample(t, i, 8)
 			t.Parallel()
 			dir := writeModule(t, module)
 			store := newStore(t)
@@ -389,6 +391,7 @@ func exportOf(t *testing.T, e *entry, path string, f func(*savedImport)) {
 // module uses a build cache of its own, and imports nothing of the standard library,
 // so that building it is quick.
 func TestExportDataTrimmed(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	dir := writeModule(t, map[string]string{
 		"go.mod":     "module example.com/m\n\ngo 1.22\n",
@@ -469,6 +472,7 @@ func TestConcurrentStores(t *testing.T) {
 // TestPersistedAcrossProcesses runs the check in two processes (this test binary, run
 // again): the second starts from what the first kept and prints what the first did.
 func TestPersistedAcrossProcesses(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	if os.Getenv("AGENTVERIFY_LOAD_HELPER") != "" {
 		return

@@ -18,6 +18,7 @@ import (
 // fresh loader reports: a long-lived server must never answer from a stale cache. Each
 // case starts from a module whose app package calls dep.Answer, warmed by a first check.
 func TestWarmNeverStale(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	const app = "package app\n\nimport \"example.com/dep\"\n\nfunc F() int { return dep.Answer() }\n"
 	const dep = "package dep\n\n// Answer is the answer.\nfunc Answer() int { return 42 }\n"
 	// layouts put package dep in the module itself, in a module it replaces with a local
@@ -153,6 +154,7 @@ func TestFingerprint(t *testing.T) {
 // between packages finds each warm; and a package no snapshot holds, edited in memory,
 // is loaded from the disk (export data) and re-checked warm, not loaded from source.
 func TestSnapshotsPerPackage(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	dir := writeModule(t, module)
 	l := New(Options{})

@@ -167,8 +167,8 @@ func TestCheckEachAsCheck(t *testing.T) {
 			continue
 		}
 		n++
-		if testing.Short() && n%3 != 1 {
-			continue // -short compares a third of the cases; the full suite (CI) all of them
+		if !shorttest.Runs(n-1, 12) {
+			continue // -short compares one case in twelve; the full suite (CI) all of them
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -212,7 +212,7 @@ func TestCheckEachCases(t *testing.T) {
 		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			shorttest.Sample(t, i, 2)
+			shorttest.Sample(t, i, 6)
 			t.Parallel()
 			dir := writeModule(t, tc.files)
 			files := goFilesUnder(t, dir)
@@ -239,9 +239,10 @@ func TestCheckEachPorts(t *testing.T) {
 		"d/d_darwin.go":       "package d\n\nimport \"example.com/m/w\"\n\nvar X = w.Common()\n",
 	}
 	dir := writeModule(t, files)
-	for _, b := range []Build{{GOOS: "windows", GOARCH: "amd64"}, {GOOS: "darwin", GOARCH: "arm64"}} {
+	for i, b := range []Build{{GOOS: "windows", GOARCH: "amd64"}, {GOOS: "darwin", GOARCH: "arm64"}} {
 		t.Run(b.GOOS, func(t *testing.T) {
 			t.Parallel()
+			shorttest.Sample(t, i, 2)
 			errs := compareLoads(t, Request{Dir: dir, Files: goFilesUnder(t, dir), Build: b})
 			if want := b.GOOS == "windows"; want != (len(errs) > 0) {
 				t.Errorf("errors under %s: %q", b.GOOS, errs)
@@ -291,6 +292,7 @@ func TestCheckEachStops(t *testing.T) {
 // importing both run the checks concurrently; under -race, a race or the nil
 // dereference inside go/types fails the test, and the errors must be those Check gives.
 func TestCheckEachOutsideWithoutExportData(t *testing.T) {
+	shorttest.Slow(t, "loads real modules with go list, several times")
 	t.Parallel()
 	files := map[string]string{
 		"go.mod":   "module example.com/m\n\ngo 1.22\n\nrequire example.com/b v0.0.0\n\nreplace example.com/b => ./b\n",

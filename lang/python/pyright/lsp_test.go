@@ -3,6 +3,7 @@ package pyright_test
 import (
 	"context"
 	"fmt"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 // TestServersOverlay checks files through a warm language server: the content given is
 // what is checked (not the disk's), and a second check of other content sees only it.
 func TestServersOverlay(t *testing.T) {
+	shorttest.Slow(t, "starts pyright language servers; TestServersConcurrent covers them in -short")
 	tool := pyrighttest.Require(t)
 	root := t.TempDir()
 	write(t, root, "pkg/util.py", "def helper(x):\n    return x\n")
@@ -99,6 +101,7 @@ func TestServersConcurrent(t *testing.T) {
 // TestServersSeeDisk: a file changed on disk between two checks (an accepted edit, a
 // checkout) is seen as it now is.
 func TestServersSeeDisk(t *testing.T) {
+	shorttest.Slow(t, "starts pyright language servers; TestServersConcurrent covers them in -short")
 	tool := pyrighttest.Require(t)
 	root := t.TempDir()
 	write(t, root, "util.py", "def helper(x):\n    return x\n")

@@ -3,6 +3,7 @@ package resolve_test
 import (
 	"context"
 	"fmt"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,6 +23,7 @@ import (
 // once the record exists, in place and over a mirror of the head, and is gone when the
 // edit is taken back; the repository itself is left as it was.
 func TestIncrementalRecordKeepsCallers(t *testing.T) {
+	shorttest.Slow(t, "runs tsc over several projects")
 	tsctest.Require(t)
 	t.Setenv("AGENTVERIFY_CACHE_DIR", t.TempDir())
 	root := t.TempDir()

@@ -2,6 +2,7 @@ package resolve_test
 
 import (
 	"fmt"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -143,6 +144,7 @@ func corpusRegistry(t *testing.T) string {
 // built. A change in app is checked against core's sources; a change in core's API is
 // reported at app's caller, a file the change does not touch; batch and warm agree.
 func TestProjectReferences(t *testing.T) {
+	shorttest.Slow(t, "runs tsc over several projects")
 	tool := tsctest.Require(t)
 	for _, tt := range []struct{ txtar, want string }{
 		{"references_app.txtar", "packages/app/src/main.ts:3:42: wrong-arity TS2554 \npackages/app/src/main.ts:4:22: unknown-member TS2339 "},
