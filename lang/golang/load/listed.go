@@ -1,14 +1,18 @@
 package load
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -89,22 +93,56 @@ func exportFiles(ctx context.Context, cfg *packages.Config, roots []*packages.Pa
 }
 
 // listExports asks `go list -export` for the export data files of the packages ids
-// alone (no graph: their dependencies' are not asked for), by package ID.
+// alone (no graph: their dependencies' are not asked for), by package ID. It runs go
+// list itself rather than through go/packages, which first asks the go command for its
+// version (one more go process on a one-file diff's path). A package that does not
+// compile has no file: it is type-checked from source.
 func listExports(ctx context.Context, dir string, env, flags, ids []string) (map[string]string, error) {
 	ids = slices.Sorted(slices.Values(ids))
-	cfg := &packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedExportFile, Dir: dir, Env: env, BuildFlags: flags}
-	pkgs, err := packages.Load(cfg, ids...)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	export := make(map[string]string, len(ids))
+	for len(ids) > 0 {
+		n, size := 0, 0
+		for n < len(ids) && (n == 0 || size+len(ids[n]) < exportArgMax) {
+			size += len(ids[n]) + 1
+			n++
 		}
-		return nil, fmt.Errorf("go list -export in %s: %w", dir, err)
-	}
-	export := make(map[string]string, len(pkgs))
-	for _, p := range pkgs {
-		export[p.ID] = p.ExportFile
+		if err := listExportChunk(ctx, dir, env, flags, ids[:n], export); err != nil {
+			return nil, err
+		}
+		ids = ids[n:]
 	}
 	return export, nil
+}
+
+// exportArgMax bounds the bytes of package paths on one go list command line, below
+// Windows' 32 KiB limit with room for the environment, as go/packages does.
+const exportArgMax = 16 << 10
+
+func listExportChunk(ctx context.Context, dir string, env, flags, ids []string, export map[string]string) error {
+	args := append([]string{"list", "-e", "-json=ImportPath,Export", "-export=true", "-deps=false", "-test=false",
+		"-compiled=false", "-find=false", "-buildvcs=false", "-pgo=off"}, flags...)
+	cmd := exec.CommandContext(ctx, "go", append(append(args, "--"), ids...)...)
+	cmd.Dir = dir
+	cmd.Env = append(slices.Clip(env), "PWD="+dir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("go list -export in %s: %w: %s", dir, err, strings.TrimSpace(stderr.String()))
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p struct{ ImportPath, Export string }
+		if err := dec.Decode(&p); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("go list -export in %s: %w", dir, err)
+		}
+		export[p.ImportPath] = p.Export
+	}
 }
 
 // diskSnapshot returns the snapshot of the disk's packages of req (which has no
