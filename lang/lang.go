@@ -4,6 +4,8 @@
 // a frontend; no dimension changes.
 package lang
 
+import "github.com/agentverify/agentverify/change"
+
 // Frontend parses the files of one language.
 type Frontend interface {
 	// Name is the language's name, e.g. "go".
@@ -257,4 +259,14 @@ type NamingDetector interface {
 // missing-doc suggestion.
 type DocAdvisor interface {
 	DocAdvice(d Decl) string
+}
+
+// TestReach is implemented by a frontend whose test command runs only the tests of one
+// project root (Go: `go test ./...` runs the module of the nearest go.mod and skips a
+// nested one). StillRuns reports whether the tests of a file that changes moves from
+// from (its base path) to to (its head path) are run as they were: a move out of that
+// reach, such as into a new nested module, removes them. Without the trees (nil FS) it
+// reports true.
+type TestReach interface {
+	StillRuns(changes *change.Set, from, to string) bool
 }

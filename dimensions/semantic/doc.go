@@ -24,7 +24,7 @@
 //     new name), in a language without one (Lisp, Python) at the head line now where the
 //     test was (change.HeadLine), in a deleted file at its first line, with its base
 //     place related. A test whose file moves to another package where it still runs is
-//     not removed.
+//     not removed; where it runs is the frontend's to say (lang.TestReach: Go's module).
 //   - semantics/test-skipped: the change adds a place that skips a test (a frontend's
 //     File.Skips: t.Skip, b.Skip, SkipNow or Skipf; Lisp's (skip …), :skip, #+(or)).
 //   - semantics/type-mismatch: the problems of kind lang.TypeMismatch that the frontends'

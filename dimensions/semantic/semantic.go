@@ -243,7 +243,7 @@ func collect(pass *check.Pass) (map[string]*tests, error) {
 			if i == 0 {
 				p.files[lf.Path] = f
 			}
-			if i == 1 && movedWith(f) {
+			if i == 1 && movedWith(pass, f) {
 				pkgOf(pkgs, path.Dir(f.OldPath)).add(lf, true) // still there for its base package
 			}
 		}
@@ -265,9 +265,13 @@ func pkgOf(pkgs map[string]*tests, dir string) *tests {
 // movedWith reports whether the change moves f to another directory where its tests
 // still run: a test that moves with its file to another package (a package cut by
 // stage) is not removed. A move under testdata/ or vendor/, or into a directory whose
-// name starts with "." or "_", is: the go command runs no test there.
-func movedWith(f *change.File) bool {
+// name starts with "." or "_", is: the go command runs no test there; so is a move out
+// of what the language's test command runs (lang.TestReach: into a nested Go module).
+func movedWith(pass *check.Pass, f *change.File) bool {
 	if f.OldPath == "" || f.Base == nil || f.Head == nil || path.Dir(f.OldPath) == path.Dir(f.Path) {
+		return false
+	}
+	if r, ok := pass.Languages.For(f.Path).(lang.TestReach); ok && !r.StillRuns(pass.Changes, f.OldPath, f.Path) {
 		return false
 	}
 	for _, d := range strings.Split(path.Dir(f.Path), "/") {

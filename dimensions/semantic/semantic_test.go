@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"pgregory.net/rapid"
 
@@ -192,6 +193,39 @@ func TestTestMovedWithItsFile(t *testing.T) {
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: removed %v, want %v", c.to, got, c.want)
+		}
+	}
+}
+
+// TestTestMovedIntoNestedModule: moving a test file into a nested Go module (a new
+// go.mod beside it) removes its tests from the run of the module it was in: `go test
+// ./...` there skips the nested module. Moving it within the module does not.
+func TestTestMovedIntoNestedModule(t *testing.T) {
+	langs := lang.Registry{golang.New()}
+	const src = "package calc\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n"
+	mod := &fstest.MapFile{Data: []byte("module example.com/m\n\ngo 1.22\n")}
+	for _, c := range []struct {
+		head fstest.MapFS
+		want []string
+	}{
+		{fstest.MapFS{"go.mod": mod, "calc/add/add_test.go": {Data: []byte(src)}}, nil},
+		{fstest.MapFS{"go.mod": mod, "calc/add/go.mod": mod, "calc/add/add_test.go": {Data: []byte(src)}}, []string{"TestA"}},
+	} {
+		set := &change.Set{
+			Files:  []*change.File{change.NewFile("calc/add/add_test.go", "calc/calc_test.go", []byte(src), []byte(src))},
+			BaseFS: fstest.MapFS{"go.mod": mod, "calc/calc_test.go": {Data: []byte(src)}}, HeadFS: c.head,
+		}
+		pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Languages: langs, Files: check.NewFiles(langs)}
+		fs, err := testFindings(pass)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range fs {
+			got = append(got, f.Symbol)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("nested go.mod %v: removed %v, want %v", c.head["calc/add/go.mod"] != nil, got, c.want)
 		}
 	}
 }
