@@ -53,7 +53,8 @@ var (
 			"is reported at the package clause of its file (line 1 where there is none; its base place " +
 			"related); " +
 			"moving it to another file of the package, or moving its file to another package where it " +
-			"still runs (not under testdata/ or vendor/, nor into another Go module), is not a removal. Turn off with " +
+			"still runs (not under testdata/ or vendor/, nor into another Go module or out of pytest's " +
+			"testpaths), is not a removal. Turn off with " +
 			"semantics.preserve_tests: false.",
 	}
 	testSkipped = &check.Rule{
