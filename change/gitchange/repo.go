@@ -31,6 +31,8 @@ type Repo struct {
 	// MaxFileSize is the size limit of the policy in force: a file over it is not loaded
 	// (change.File.TooLarge). 0 means change.DefaultMaxFileSize.
 	MaxFileSize int64
+	// Trees, when set, keeps the listings of the base trees read, for the next change.
+	Trees *Trees
 }
 
 // maxFileSize is the limit in force.
@@ -333,7 +335,7 @@ func (r *Repo) changeSet(ctx context.Context, commit *object.Commit, tree *objec
 
 // baseAndIndex reads the files of the base commit's tree and the index.
 func (r *Repo) baseAndIndex(commit *object.Commit) (map[string]entry, *object.Tree, *index.Index, error) {
-	baseFiles, tree, err := treeEntries(commit)
+	baseFiles, tree, err := r.Trees.entries(commit)
 	if err != nil {
 		return nil, nil, nil, err
 	}
