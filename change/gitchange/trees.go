@@ -1,9 +1,11 @@
 package gitchange
 
 import (
+	"bytes"
 	"maps"
 	"sync"
 
+	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -18,11 +20,53 @@ type Trees struct {
 	kept  map[plumbing.Hash]map[string]entry
 	order []plumbing.Hash // least recently stored first
 	walks int             // trees walked (not found here), for tests
+	// blobs keeps the content of blobs read through the change's file systems, which
+	// several dimensions read in turn on every request (the changed package's files), up
+	// to maxBlobBytes; a blob is named by its content's hash too.
+	blobs     map[plumbing.Hash][]byte
+	blobOrder []plumbing.Hash
+	blobBytes int
 }
 
 // maxTrees bounds the listings kept: the bases of the diffs a repository's server
 // answers at a time (HEAD, a branch's merge base).
 const maxTrees = 4
+
+// maxBlobBytes bounds the content of the blobs kept.
+const maxBlobBytes = 32 << 20
+
+// blob reads the blob h of repo, from t when it holds it. The bytes are the caller's own.
+func (t *Trees) blob(repo *git.Repository, h plumbing.Hash) ([]byte, error) {
+	if t == nil {
+		return readBlob(repo, h)
+	}
+	t.mu.Lock()
+	data, ok := t.blobs[h]
+	t.mu.Unlock()
+	if ok {
+		return bytes.Clone(data), nil
+	}
+	data, err := readBlob(repo, h)
+	if err != nil || len(data) > maxBlobBytes/8 {
+		return data, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.blobs == nil {
+		t.blobs = map[plumbing.Hash][]byte{}
+	}
+	if _, dup := t.blobs[h]; !dup {
+		t.blobs[h] = bytes.Clone(data)
+		t.blobOrder = append(t.blobOrder, h)
+		t.blobBytes += len(data)
+		for t.blobBytes > maxBlobBytes {
+			t.blobBytes -= len(t.blobs[t.blobOrder[0]])
+			delete(t.blobs, t.blobOrder[0])
+			t.blobOrder = t.blobOrder[1:]
+		}
+	}
+	return data, nil
+}
 
 // Walks returns how many trees were walked rather than found in t.
 func (t *Trees) Walks() int {

@@ -3,6 +3,7 @@ package gitchange
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -24,19 +25,23 @@ func staged(t *testing.T, dir string, trees *Trees) string {
 	return describe(set)
 }
 
-// describe renders a change set whole: each file's operation, both sides and the base
-// file system's view of it.
+// describe renders a change set whole: each file's operation and both sides, as the
+// change holds them and as its file systems read them.
 func describe(set *change.Set) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "base %s\n", set.BaseRev)
 	for _, f := range set.Files {
 		fmt.Fprintf(&b, "%s %s<-%s %q %q\n", f.Op, f.Path, f.OldPath, f.Base, f.Head)
+		for _, fsys := range []fs.FS{set.BaseFS, set.HeadFS} {
+			data, err := fs.ReadFile(fsys, f.Path)
+			fmt.Fprintf(&b, "\t%q %v\n", data, err)
+		}
 	}
 	return b.String()
 }
 
 // TestTreesKeepTheBase: a second staged change against the same HEAD reads the base
-// tree's listing from Trees instead of walking the tree again, and a new commit (a new
+// tree's listing (and the blobs read before) from Trees instead of walking the tree again, and a new commit (a new
 // base tree) is walked anew; every change set is the one built without Trees.
 func TestTreesKeepTheBase(t *testing.T) {
 	t.Parallel()
@@ -61,7 +66,7 @@ func TestTreesKeepTheBase(t *testing.T) {
 	r.Write(map[string]string{"d/b.go": "package d\n\nvar B = 1\n"})
 	r.Git("add", "d/b.go")
 	check("after a new commit")
-	if got := staged(t, r.Dir, trees); strings.Count(got, "\n") != 2 || !strings.Contains(got, "modify d/b.go") {
+	if got := staged(t, r.Dir, trees); strings.Count(got, "modify ")+strings.Count(got, "create ")+strings.Count(got, "delete ") != 1 || !strings.Contains(got, "modify d/b.go") {
 		t.Errorf("against the new commit, want only d/b.go modified:\n%s", got)
 	}
 	if n := trees.Walks(); n != 2 {
