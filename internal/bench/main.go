@@ -43,8 +43,11 @@ func main() {
 	hooks := flag.Int("hooks", 20, "how many one-edit `hook claude` runs give the p50 and p95")
 	keep := flag.Bool("keep", false, "keep the temporary repository and print its path")
 	hooksOnly := flag.Bool("hooks-only", false, "time only the agents' hook runs (no diff or whole-repository scenarios)")
+	servedOnly := flag.Bool("served-only", false, "time only the served scenarios: diff --staged through the shared server and MCP verify_edit")
+	repoDir := flag.String("repo", "", "time in this clean git `DIR` (the module already there, its dependencies built) instead of a fresh copy of -module; it is left as it was")
+	bin := flag.String("agentverify", "", "time this agentverify `BINARY` instead of one built from the current directory (to pair two builds)")
 	flag.Parse()
-	if err := run(*module, *hooks, *keep, *hooksOnly); err != nil {
+	if err := run(*module, *hooks, *keep, *hooksOnly, *servedOnly, *repoDir, *bin); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
@@ -106,7 +109,7 @@ func must(dir string, env []string, name string, args ...string) ([]byte, error)
 	return out, nil
 }
 
-func run(module string, hooks int, keep, hooksOnly bool) error {
+func run(module string, hooks int, keep, hooksOnly, servedOnly bool, repo, av string) error {
 	tmp, err := os.MkdirTemp("", "agentverify-bench-")
 	if err != nil {
 		return err
@@ -116,17 +119,20 @@ func run(module string, hooks int, keep, hooksOnly bool) error {
 	} else {
 		defer os.RemoveAll(tmp)
 	}
-	av := filepath.Join(tmp, "agentverify")
-	if _, err := must(".", nil, "go", "build", "-o", av, "./cmd/agentverify"); err != nil {
-		return err
-	}
-	repo := filepath.Join(tmp, "repo")
-	if err := fetch(module, repo); err != nil {
+	if av, err = binary(tmp, av); err != nil {
 		return err
 	}
 	cacheEnv := []string{"AGENTVERIFY_CACHE_DIR=" + filepath.Join(tmp, "results")}
-	if _, err := must(repo, nil, "go", "vet", "./..."); err != nil && !strings.Contains(err.Error(), "exit status 1") {
-		return err // the warm-up: dependencies compiled into the Go build cache
+	if repo == "" {
+		repo = filepath.Join(tmp, "repo")
+		if err := fetch(module, repo); err != nil {
+			return err
+		}
+		if _, err := must(repo, nil, "go", "vet", "./..."); err != nil && !strings.Contains(err.Error(), "exit status 1") {
+			return err // the warm-up: dependencies compiled into the Go build cache
+		}
+	} else if module, err = modulePath(repo); err != nil {
+		return err
 	}
 	files, err := goFiles(repo)
 	if err != nil {
@@ -137,22 +143,52 @@ func run(module string, hooks int, keep, hooksOnly bool) error {
 	}
 	t := &table{}
 	fmt.Printf("## %s on %s/%s, %d CPUs, %s\n\n", module, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), goVersion())
-	if !hooksOnly {
+	switch {
+	case servedOnly:
+		if err := served(t, repo, av, cacheEnv, files[0], hooks); err != nil {
+			return err
+		}
+	case !hooksOnly:
 		if err := diffs(t, repo, av, cacheEnv, files, hooks); err != nil {
 			return err
 		}
 		if err := wholeRepo(t, repo, av, cacheEnv); err != nil {
 			return err
 		}
-	}
-	if err := hookSeries(t, repo, av, cacheEnv, files[0], hooks); err != nil {
-		return err
+		fallthrough
+	default:
+		if err := mcpRuns(t, repo, av, cacheEnv, files[0], hooks); err != nil {
+			return err
+		}
+		if err := hookSeries(t, repo, av, cacheEnv, files[0], hooks); err != nil {
+			return err
+		}
 	}
 	if _, err := must(repo, cacheEnv, av, "server", "stop"); err != nil {
 		fmt.Fprintln(os.Stderr, "bench: server stop:", err)
 	}
 	t.print()
 	return nil
+}
+
+// binary returns the absolute path of the agentverify to time: bin, or one built into tmp
+// from the current directory.
+func binary(tmp, bin string) (string, error) {
+	if bin != "" {
+		return filepath.Abs(bin)
+	}
+	av := filepath.Join(tmp, "agentverify")
+	_, err := must(".", nil, "go", "build", "-o", av, "./cmd/agentverify")
+	return av, err
+}
+
+// modulePath names the module at the root of a -repo directory, for the table's title.
+func modulePath(repo string) (string, error) {
+	out, err := must(repo, nil, "go", "list", "-m")
+	if err != nil {
+		return "", err
+	}
+	return firstLine(out) + " (" + repo + ")", nil
 }
 
 // fetch downloads module through the module proxy and makes a git repository of it at
@@ -277,6 +313,22 @@ func diffs(t *table, repo, av string, env []string, files []string, hooks int) e
 		}
 	}
 	return nil
+}
+
+// served times the served scenarios alone: the one-file edit of file staged and diffed
+// through the shared server, then MCP verify_edit in one session.
+func served(t *table, repo, av string, env []string, file string, n int) error {
+	restore, err := edit(repo, []string{file})
+	if err != nil {
+		return err
+	}
+	if err := stagedRuns(t, repo, av, env, file, n); err != nil {
+		return err
+	}
+	if err := restore(); err != nil {
+		return err
+	}
+	return mcpRuns(t, repo, av, env, file, n)
 }
 
 // stagedRuns times `diff --staged`, as a pre-commit hook runs it on every commit, of the
