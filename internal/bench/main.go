@@ -316,7 +316,8 @@ func diffs(t *table, repo, av string, env []string, files []string, hooks int) e
 }
 
 // served times the served scenarios alone: the one-file edit of file staged and diffed
-// through the shared server, then MCP verify_edit in one session.
+// through the shared server, MCP verify_edit in one session, and hook claude through the
+// server beside them.
 func served(t *table, repo, av string, env []string, file string, n int) error {
 	restore, err := edit(repo, []string{file})
 	if err != nil {
@@ -328,7 +329,10 @@ func served(t *table, repo, av string, env []string, file string, n int) error {
 	if err := restore(); err != nil {
 		return err
 	}
-	return mcpRuns(t, repo, av, env, file, n)
+	if err := mcpRuns(t, repo, av, env, file, n); err != nil {
+		return err
+	}
+	return hookRuns(t, "shared server", repo, av, env, file, n) // the reference: a hook call's cost in the same run
 }
 
 // stagedRuns times `diff --staged`, as a pre-commit hook runs it on every commit, of the
