@@ -5,6 +5,7 @@
 //	go run ./internal/bench                       # github.com/cli/cli/v2@v2.63.0
 //	go run ./internal/bench -module M@V -hooks 50
 //	go run ./internal/bench -hooks-only -hooks 30       # only the agents' hooks
+//	go run ./internal/bench -served-only -repo DIR -agentverify BIN   # served rows, a given build
 //
 // It builds agentverify, fetches the module from the module proxy (go mod download),
 // copies it into a temporary git repository, downloads the module's dependencies, warms
@@ -17,7 +18,8 @@
 // ratio beside the ratio to a second, cached go vet. A second table states each goal of
 // the issues (#28, #29) as a ratio of two numbers of this run: a one-file diff against go
 // vet of its package, a 100-file diff against a first whole check (and its peak against
-// 250 MiB), every hook's and a served diff --staged's p50 against 100 ms. It is a program, not a test, so that
+// 250 MiB), every hook's and a served diff --staged's p50 against 100 ms, and MCP
+// verify_edit's p50 in one session against 20 ms. It is a program, not a test, so that
 // `go test ./...` never pays for it.
 package main
 
@@ -123,15 +125,7 @@ func run(module string, hooks int, keep, hooksOnly, servedOnly bool, repo, av st
 		return err
 	}
 	cacheEnv := []string{"AGENTVERIFY_CACHE_DIR=" + filepath.Join(tmp, "results")}
-	if repo == "" {
-		repo = filepath.Join(tmp, "repo")
-		if err := fetch(module, repo); err != nil {
-			return err
-		}
-		if _, err := must(repo, nil, "go", "vet", "./..."); err != nil && !strings.Contains(err.Error(), "exit status 1") {
-			return err // the warm-up: dependencies compiled into the Go build cache
-		}
-	} else if module, err = modulePath(repo); err != nil {
+	if repo, module, err = prepare(tmp, module, repo); err != nil {
 		return err
 	}
 	files, err := goFiles(repo)
@@ -143,32 +137,51 @@ func run(module string, hooks int, keep, hooksOnly, servedOnly bool, repo, av st
 	}
 	t := &table{}
 	fmt.Printf("## %s on %s/%s, %d CPUs, %s\n\n", module, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), goVersion())
-	switch {
-	case servedOnly:
-		if err := served(t, repo, av, cacheEnv, files[0], hooks); err != nil {
-			return err
-		}
-	case !hooksOnly:
-		if err := diffs(t, repo, av, cacheEnv, files, hooks); err != nil {
-			return err
-		}
-		if err := wholeRepo(t, repo, av, cacheEnv); err != nil {
-			return err
-		}
-		fallthrough
-	default:
-		if err := mcpRuns(t, repo, av, cacheEnv, files[0], hooks); err != nil {
-			return err
-		}
-		if err := hookSeries(t, repo, av, cacheEnv, files[0], hooks); err != nil {
-			return err
-		}
+	if err := scenarios(t, repo, av, cacheEnv, files, hooks, hooksOnly, servedOnly); err != nil {
+		return err
 	}
 	if _, err := must(repo, cacheEnv, av, "server", "stop"); err != nil {
 		fmt.Fprintln(os.Stderr, "bench: server stop:", err)
 	}
 	t.print()
 	return nil
+}
+
+// prepare returns the repository to time in and the module's name for the title: repo
+// as it is when given, else a fresh copy of module in tmp with its dependencies built.
+func prepare(tmp, module, repo string) (string, string, error) {
+	if repo != "" {
+		module, err := modulePath(repo)
+		return repo, module, err
+	}
+	repo = filepath.Join(tmp, "repo")
+	if err := fetch(module, repo); err != nil {
+		return "", "", err
+	}
+	if _, err := must(repo, nil, "go", "vet", "./..."); err != nil && !strings.Contains(err.Error(), "exit status 1") {
+		return "", "", err // the warm-up: dependencies compiled into the Go build cache
+	}
+	return repo, module, nil
+}
+
+// scenarios times what the flags ask for: the served rows alone, the agents' hooks alone,
+// or everything.
+func scenarios(t *table, repo, av string, env, files []string, hooks int, hooksOnly, servedOnly bool) error {
+	if servedOnly {
+		return served(t, repo, av, env, files[0], hooks)
+	}
+	if !hooksOnly {
+		if err := diffs(t, repo, av, env, files, hooks); err != nil {
+			return err
+		}
+		if err := wholeRepo(t, repo, av, env); err != nil {
+			return err
+		}
+		if err := mcpRuns(t, repo, av, env, files[0], hooks); err != nil {
+			return err
+		}
+	}
+	return hookSeries(t, repo, av, env, files[0], hooks)
 }
 
 // binary returns the absolute path of the agentverify to time: bin, or one built into tmp
