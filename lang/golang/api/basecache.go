@@ -7,8 +7,9 @@ import (
 	"go/token"
 	"go/types"
 	"io/fs"
+	"maps"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -104,12 +105,7 @@ func (b *Bases) put(e *baseEntry, miss bool) {
 func baseKey(fsys fs.FS, m *module, goVersion string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%q %q %q\n", m.dir, m.basePath, goVersion)
-	dirs := make([]string, 0, len(m.pkgDirs))
-	for d := range m.pkgDirs {
-		dirs = append(dirs, d)
-	}
-	sort.Strings(dirs)
-	for _, d := range dirs {
+	for _, d := range sortedDirs(m.pkgDirs) {
 		fmt.Fprintf(h, "dir %q\n", d)
 		ents, err := fs.ReadDir(fsys, d)
 		if err != nil {
@@ -165,11 +161,4 @@ func (c *Comparer) baseTree(fsys fs.FS, m *module, deps map[string]*types.Packag
 }
 
 // sortedDirs returns the keys of dirs, sorted.
-func sortedDirs(dirs map[string]bool) []string {
-	out := make([]string, 0, len(dirs))
-	for d := range dirs {
-		out = append(out, d)
-	}
-	sort.Strings(out)
-	return out
-}
+func sortedDirs(dirs map[string]bool) []string { return slices.Sorted(maps.Keys(dirs)) }
