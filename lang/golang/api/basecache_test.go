@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentverify/agentverify/change"
@@ -101,5 +102,28 @@ func TestBasesNotStale(t *testing.T) {
 	}
 	if n := bases.BaseChecks(); n != 3 {
 		t.Errorf("base checks after a changed dependency: %d, want 3 (the first base's entry holds the old model)", n)
+	}
+}
+
+// TestBasesConcurrent: comparisons against one base that run at once (an MCP session's
+// calls) share the kept base safely and each answer as a cold comparison does.
+func TestBasesConcurrent(t *testing.T) {
+	warm := NewWarm(load.New(load.Options{}), &Bases{})
+	set := changeOf(t, t.TempDir(), files(modelV1), baseV1, head("model.User { return model.User{} }", "func Name() int { return 0 }"))
+	want := compareBoth(t, warm, set)
+	var wg sync.WaitGroup
+	got := make([]string, 4)
+	errs := make([]error, 4)
+	for i := range got {
+		wg.Go(func() {
+			cs, err := warm.CompareAPI(context.Background(), set)
+			got[i], errs[i] = messages(cs), err
+		})
+	}
+	wg.Wait()
+	for i := range got {
+		if errs[i] != nil || got[i] != want {
+			t.Errorf("comparison %d: %q, %v; want %q", i, got[i], errs[i], want)
+		}
 	}
 }
