@@ -92,7 +92,11 @@ func (fe frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
 	if err := fe.prepare(req); err != nil {
 		return nil, err
 	}
-	changes, err := api.NewWarm(fe.loaderFor(req), fe.bases).CompareAPI(req.Context, req.Changes)
+	bases := fe.bases
+	if req.Fresh {
+		bases = nil // --no-cache: no base side of an earlier comparison
+	}
+	changes, err := api.NewWarm(fe.loaderFor(req), bases).CompareAPI(req.Context, req.Changes)
 	for i := range changes {
 		changes[i].Internal = isInternal(changes[i].Dir)
 	}
