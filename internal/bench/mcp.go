@@ -132,13 +132,8 @@ func (s *mcpSession) call(method string, params any) (json.RawMessage, error) {
 }
 
 func (s *mcpSession) close() {
-	s.in.Close()
-	done := make(chan struct{})
-	go func() { s.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		s.cmd.Process.Kill()
-		<-done
-	}
+	s.in.Close() // the session ends with its input
+	kill := time.AfterFunc(10*time.Second, func() { s.cmd.Process.Kill() })
+	defer kill.Stop()
+	s.cmd.Wait()
 }
