@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/change/editset"
+	"github.com/agentverify/agentverify/change/gitchange"
 	"github.com/agentverify/agentverify/change/source"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/crash"
@@ -107,6 +108,10 @@ type Checker struct {
 	// Fresh makes every verification compute everything afresh (--no-cache): no
 	// frontend starts from or keeps a record of earlier runs (lang.Request.Fresh).
 	Fresh bool
+	// Trees, when set, keeps the file listings of the base commits' trees between
+	// verifications (a long-lived process: the shared server, an MCP session); nil reads
+	// them each time. A tree is named by its content's hash: a kept listing is never stale.
+	Trees *gitchange.Trees
 }
 
 // DefaultTimeout bounds one dimension's run when the policy does not say otherwise.
@@ -152,6 +157,9 @@ func (c *Checker) check(ctx context.Context, req Request) (*report.Report, error
 	start := now()
 	spec := source.Spec{Dir: req.Dir, Kind: req.Source, Base: req.Base, Patch: req.Patch, PatchName: req.PatchName,
 		Paths: req.Paths, Edits: req.Edits, GitEnv: req.GitEnv}
+	if !c.Fresh {
+		spec.Trees = c.Trees
+	}
 	set, pol, tr, err := trust.Build(ctx, spec, trust.Request{Kind: req.Source, GitEnv: req.GitEnv, PolicyFile: req.PolicyFile,
 		Policy: req.Policy, AllowPolicyChange: req.AllowPolicyChange, TrustedPolicy: req.TrustedPolicy})
 	if err != nil {

@@ -1,6 +1,7 @@
 package agentverify
 
 import (
+	"github.com/agentverify/agentverify/change/gitchange"
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/dimensions/complexity"
 	"github.com/agentverify/agentverify/dimensions/hallucination"
@@ -36,7 +37,7 @@ func Dimensions() []*check.Dimension {
 // frontend one pyright language server per project and the TypeScript frontend one
 // TypeScript 7 language server per repository, which exit with the process).
 func NewChecker() *Checker {
-	return &Checker{Languages: languages(load.New(load.Options{}), pyright.NewServers())}
+	return &Checker{Languages: languages(load.New(load.Options{}), pyright.NewServers()), Trees: &gitchange.Trees{}}
 }
 
 // NewCheckerWithStore returns a Checker as NewChecker does whose Go frontend also keeps

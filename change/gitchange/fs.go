@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
@@ -19,13 +20,14 @@ import (
 // treeFS is an fs.FS over a commit's tree, read lazily. go-git's object storage is not
 // safe for concurrent use, so reads are serialised.
 type treeFS struct {
-	mu   sync.Mutex
-	repo *git.Repository
-	tree *object.Tree // nil: the empty tree
+	mu    sync.Mutex
+	repo  *git.Repository
+	tree  *object.Tree // nil: the empty tree
+	blobs *Trees       // keeps the blobs read; nil: none
 }
 
-func newTreeFS(repo *git.Repository, tree *object.Tree) *treeFS {
-	return &treeFS{repo: repo, tree: tree}
+func newTreeFS(repo *git.Repository, tree *object.Tree, blobs *Trees) *treeFS {
+	return &treeFS{repo: repo, tree: tree, blobs: blobs}
 }
 
 func notExist(op, name string) error {
@@ -55,7 +57,7 @@ func (t *treeFS) Open(name string) (fs.File, error) {
 		}
 		return memfs.NewDir(path.Base(name), t.entries(sub)), nil
 	}
-	data, err := readBlob(t.repo, e)
+	data, err := t.blobs.blob(t.repo, e.Hash)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
@@ -92,8 +94,8 @@ func (t *treeFS) entries(tree *object.Tree) []fs.DirEntry {
 	return out
 }
 
-func readBlob(repo *git.Repository, e *object.TreeEntry) ([]byte, error) {
-	b, err := repo.BlobObject(e.Hash)
+func readBlob(repo *git.Repository, h plumbing.Hash) ([]byte, error) {
+	b, err := repo.BlobObject(h)
 	if err != nil {
 		return nil, err
 	}
@@ -112,10 +114,11 @@ type indexFS struct {
 	mu    sync.Mutex
 	repo  *git.Repository
 	files map[string]entry
+	blobs *Trees // keeps the blobs read; nil: none
 }
 
-func newIndexFS(repo *git.Repository, files map[string]entry) *indexFS {
-	return &indexFS{repo: repo, files: files}
+func newIndexFS(repo *git.Repository, files map[string]entry, blobs *Trees) *indexFS {
+	return &indexFS{repo: repo, files: files, blobs: blobs}
 }
 
 func (x *indexFS) Open(name string) (fs.File, error) {
@@ -124,7 +127,7 @@ func (x *indexFS) Open(name string) (fs.File, error) {
 	}
 	if e, ok := x.files[name]; ok {
 		x.mu.Lock()
-		data, err := readBlob(x.repo, &object.TreeEntry{Hash: e.hash})
+		data, err := x.blobs.blob(x.repo, e.hash)
 		x.mu.Unlock()
 		if err != nil {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: err}

@@ -31,6 +31,9 @@ type Repo struct {
 	// MaxFileSize is the size limit of the policy in force: a file over it is not loaded
 	// (change.File.TooLarge). 0 means change.DefaultMaxFileSize.
 	MaxFileSize int64
+	// Trees, when set, keeps the listings of the base trees and the blobs read, for the
+	// next change.
+	Trees *Trees
 }
 
 // maxFileSize is the limit in force.
@@ -324,7 +327,7 @@ func (r *Repo) changeSet(ctx context.Context, commit *object.Commit, tree *objec
 		return nil, err
 	}
 	set.HeadFS = headFS
-	set.BaseFS = newTreeFS(r.repo, tree)
+	set.BaseFS = newTreeFS(r.repo, tree, r.Trees)
 	if commit != nil {
 		set.BaseRev = commit.Hash.String()
 	}
@@ -333,7 +336,7 @@ func (r *Repo) changeSet(ctx context.Context, commit *object.Commit, tree *objec
 
 // baseAndIndex reads the files of the base commit's tree and the index.
 func (r *Repo) baseAndIndex(commit *object.Commit) (map[string]entry, *object.Tree, *index.Index, error) {
-	baseFiles, tree, err := treeEntries(commit)
+	baseFiles, tree, err := r.Trees.entries(commit)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -364,7 +367,7 @@ func (r *Repo) Staged(ctx context.Context) (*change.Set, error) {
 		}
 		staged[e.Name] = entry{hash: e.Hash, mode: e.Mode, size: int64(e.Size)}
 	}
-	return r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), staged, r.readBlob}, newIndexFS(r.repo, filesOnly(staged)))
+	return r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), staged, r.readBlob}, newIndexFS(r.repo, filesOnly(staged), r.Trees))
 }
 
 func (r *Repo) readBlob(_ string, e entry) ([]byte, int64, error) {
@@ -379,13 +382,13 @@ func (r *Repo) HeadFS() (fs.FS, error) {
 		return nil, err
 	}
 	if c == nil {
-		return newTreeFS(r.repo, nil), nil
+		return newTreeFS(r.repo, nil, r.Trees), nil
 	}
 	tree, err := c.Tree()
 	if err != nil {
 		return nil, err
 	}
-	return newTreeFS(r.repo, tree), nil
+	return newTreeFS(r.repo, tree, r.Trees), nil
 }
 
 // filesOnly drops the submodules of files: a gitlink has no content to read.

@@ -55,7 +55,7 @@ func (r *Repo) WorkingTree(ctx context.Context, base string) (*change.Set, error
 	}
 	var fsys fs.FS = headFS
 	if len(sparse) > 0 {
-		fsys = unionFS{headFS, newIndexFS(r.repo, sparse)}
+		fsys = unionFS{headFS, newIndexFS(r.repo, sparse, r.Trees)}
 	}
 	set, err := r.changeSet(ctx, commit, tree, baseFiles, side{r.maxFileSize(), headFiles, read}, fsys)
 	if set != nil {

@@ -37,12 +37,13 @@ var ErrUsage = errors.New("usage")
 type Spec struct {
 	Dir       string // where the repository (or the files) is found
 	Kind      Kind
-	Base      string         // base revision of WorkingTree
-	Patch     io.Reader      // the diff of Patch
-	PatchName string         // its name in messages
-	Paths     []string       // the files or directories of Paths (default Dir)
-	Edits     []editset.Edit // the proposed files of Edits
-	GitEnv    []string       // the caller's git variables (gitchange.GitVars); nil: this process's
+	Base      string           // base revision of WorkingTree
+	Patch     io.Reader        // the diff of Patch
+	PatchName string           // its name in messages
+	Paths     []string         // the files or directories of Paths (default Dir)
+	Edits     []editset.Edit   // the proposed files of Edits
+	GitEnv    []string         // the caller's git variables (gitchange.GitVars); nil: this process's
+	Trees     *gitchange.Trees // a long-lived process's listings of base trees; nil: none kept
 }
 
 // Build builds the change spec names; files over limit bytes are not loaded.
@@ -56,7 +57,7 @@ func Build(ctx context.Context, spec Spec, limit int64) (*change.Set, error) {
 		if err != nil {
 			return nil, err
 		}
-		repo.MaxFileSize = limit
+		repo.MaxFileSize, repo.Trees = limit, spec.Trees
 		return repoChangeSet(ctx, repo, spec)
 	case Paths:
 		paths := spec.Paths

@@ -5,6 +5,7 @@
 //	go run ./internal/bench                       # github.com/cli/cli/v2@v2.63.0
 //	go run ./internal/bench -module M@V -hooks 50
 //	go run ./internal/bench -hooks-only -hooks 30       # only the agents' hooks
+//	go run ./internal/bench -served-only -repo DIR -agentverify BIN   # served rows, a given build
 //
 // It builds agentverify, fetches the module from the module proxy (go mod download),
 // copies it into a temporary git repository, downloads the module's dependencies, warms
@@ -17,7 +18,8 @@
 // ratio beside the ratio to a second, cached go vet. A second table states each goal of
 // the issues (#28, #29) as a ratio of two numbers of this run: a one-file diff against go
 // vet of its package, a 100-file diff against a first whole check (and its peak against
-// 250 MiB), every hook's and a served diff --staged's p50 against 100 ms. It is a program, not a test, so that
+// 250 MiB), every hook's and a served diff --staged's p50 against 100 ms, and MCP
+// verify_edit's p50 in one session against 20 ms. It is a program, not a test, so that
 // `go test ./...` never pays for it.
 package main
 
@@ -43,8 +45,11 @@ func main() {
 	hooks := flag.Int("hooks", 20, "how many one-edit `hook claude` runs give the p50 and p95")
 	keep := flag.Bool("keep", false, "keep the temporary repository and print its path")
 	hooksOnly := flag.Bool("hooks-only", false, "time only the agents' hook runs (no diff or whole-repository scenarios)")
+	servedOnly := flag.Bool("served-only", false, "time only the served scenarios: diff --staged through the shared server and MCP verify_edit")
+	repoDir := flag.String("repo", "", "time in this clean git `DIR` (the module already there, its dependencies built) instead of a fresh copy of -module; it is left as it was")
+	bin := flag.String("agentverify", "", "time this agentverify `BINARY` instead of one built from the current directory (to pair two builds)")
 	flag.Parse()
-	if err := run(*module, *hooks, *keep, *hooksOnly); err != nil {
+	if err := run(*module, *hooks, *keep, *hooksOnly, *servedOnly, *repoDir, *bin); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
@@ -106,7 +111,7 @@ func must(dir string, env []string, name string, args ...string) ([]byte, error)
 	return out, nil
 }
 
-func run(module string, hooks int, keep, hooksOnly bool) error {
+func run(module string, hooks int, keep, hooksOnly, servedOnly bool, repo, av string) error {
 	tmp, err := os.MkdirTemp("", "agentverify-bench-")
 	if err != nil {
 		return err
@@ -116,17 +121,12 @@ func run(module string, hooks int, keep, hooksOnly bool) error {
 	} else {
 		defer os.RemoveAll(tmp)
 	}
-	av := filepath.Join(tmp, "agentverify")
-	if _, err := must(".", nil, "go", "build", "-o", av, "./cmd/agentverify"); err != nil {
-		return err
-	}
-	repo := filepath.Join(tmp, "repo")
-	if err := fetch(module, repo); err != nil {
+	if av, err = binary(tmp, av); err != nil {
 		return err
 	}
 	cacheEnv := []string{"AGENTVERIFY_CACHE_DIR=" + filepath.Join(tmp, "results")}
-	if _, err := must(repo, nil, "go", "vet", "./..."); err != nil && !strings.Contains(err.Error(), "exit status 1") {
-		return err // the warm-up: dependencies compiled into the Go build cache
+	if repo, module, err = prepare(tmp, module, repo); err != nil {
+		return err
 	}
 	files, err := goFiles(repo)
 	if err != nil {
@@ -137,15 +137,7 @@ func run(module string, hooks int, keep, hooksOnly bool) error {
 	}
 	t := &table{}
 	fmt.Printf("## %s on %s/%s, %d CPUs, %s\n\n", module, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), goVersion())
-	if !hooksOnly {
-		if err := diffs(t, repo, av, cacheEnv, files, hooks); err != nil {
-			return err
-		}
-		if err := wholeRepo(t, repo, av, cacheEnv); err != nil {
-			return err
-		}
-	}
-	if err := hookSeries(t, repo, av, cacheEnv, files[0], hooks); err != nil {
+	if err := scenarios(t, repo, av, cacheEnv, files, hooks, hooksOnly, servedOnly); err != nil {
 		return err
 	}
 	if _, err := must(repo, cacheEnv, av, "server", "stop"); err != nil {
@@ -153,6 +145,63 @@ func run(module string, hooks int, keep, hooksOnly bool) error {
 	}
 	t.print()
 	return nil
+}
+
+// prepare returns the repository to time in and the module's name for the title: repo
+// as it is when given, else a fresh copy of module in tmp with its dependencies built.
+func prepare(tmp, module, repo string) (string, string, error) {
+	if repo != "" {
+		module, err := modulePath(repo)
+		return repo, module, err
+	}
+	repo = filepath.Join(tmp, "repo")
+	if err := fetch(module, repo); err != nil {
+		return "", "", err
+	}
+	if _, err := must(repo, nil, "go", "vet", "./..."); err != nil && !strings.Contains(err.Error(), "exit status 1") {
+		return "", "", err // the warm-up: dependencies compiled into the Go build cache
+	}
+	return repo, module, nil
+}
+
+// scenarios times what the flags ask for: the served rows alone, the agents' hooks alone,
+// or everything.
+func scenarios(t *table, repo, av string, env, files []string, hooks int, hooksOnly, servedOnly bool) error {
+	if servedOnly {
+		return served(t, repo, av, env, files[0], hooks)
+	}
+	if !hooksOnly {
+		if err := diffs(t, repo, av, env, files, hooks); err != nil {
+			return err
+		}
+		if err := wholeRepo(t, repo, av, env); err != nil {
+			return err
+		}
+		if err := mcpRuns(t, repo, av, env, files[0], hooks); err != nil {
+			return err
+		}
+	}
+	return hookSeries(t, repo, av, env, files[0], hooks)
+}
+
+// binary returns the absolute path of the agentverify to time: bin, or one built into tmp
+// from the current directory.
+func binary(tmp, bin string) (string, error) {
+	if bin != "" {
+		return filepath.Abs(bin)
+	}
+	av := filepath.Join(tmp, "agentverify")
+	_, err := must(".", nil, "go", "build", "-o", av, "./cmd/agentverify")
+	return av, err
+}
+
+// modulePath names the module at the root of a -repo directory, for the table's title.
+func modulePath(repo string) (string, error) {
+	out, err := must(repo, nil, "go", "list", "-m")
+	if err != nil {
+		return "", err
+	}
+	return firstLine(out) + " (" + repo + ")", nil
 }
 
 // fetch downloads module through the module proxy and makes a git repository of it at
@@ -277,6 +326,26 @@ func diffs(t *table, repo, av string, env []string, files []string, hooks int) e
 		}
 	}
 	return nil
+}
+
+// served times the served scenarios alone: the one-file edit of file staged and diffed
+// through the shared server, MCP verify_edit in one session, and hook claude through the
+// server beside them.
+func served(t *table, repo, av string, env []string, file string, n int) error {
+	restore, err := edit(repo, []string{file})
+	if err != nil {
+		return err
+	}
+	if err := stagedRuns(t, repo, av, env, file, n); err != nil {
+		return err
+	}
+	if err := restore(); err != nil {
+		return err
+	}
+	if err := mcpRuns(t, repo, av, env, file, n); err != nil {
+		return err
+	}
+	return hookRuns(t, "shared server", repo, av, env, file, n) // the reference: a hook call's cost in the same run
 }
 
 // stagedRuns times `diff --staged`, as a pre-commit hook runs it on every commit, of the

@@ -258,6 +258,56 @@ func TestServerNeverStale(t *testing.T) {
 	}
 }
 
+// TestServedStagedNeverStale runs a pre-commit hook's `diff --staged` through the server
+// commit after commit: the server keeps the base side of its last API comparison and the
+// base tree's listing, and every answer, against the same base or a new one, must be the
+// cold run's.
+func TestServedStagedNeverStale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a server and a cold verification per step (-short skips it)")
+	}
+	withServers(t)
+	r := testrepo.New(t, map[string]string{"go.mod": goMod, "lib/lib.go": servedLib, "app/app.go": servedApp})
+	lib := func(decl string) map[string]string {
+		return map[string]string{"lib/lib.go": strings.Replace(servedLib, "func Answer() int { return 42 }", decl, 1)}
+	}
+	steps := []struct {
+		name   string
+		change func()
+		want   int
+	}{
+		{"Answer takes an argument", func() { r.Write(lib("func Answer(n int) int { return n }")); r.Git("add", "lib/lib.go") }, 1},
+		{"against the same base, Answer returns an int64", func() {
+			r.Write(lib("func Answer() int64 { return 42 }"))
+			r.Git("add", "lib/lib.go")
+		}, 1},
+		{"a compatible addition against the same base", func() {
+			r.Write(map[string]string{"lib/lib.go": servedLib + "\n// Half is half.\nfunc Half() int { return 21 }\n"})
+			r.Git("add", "lib/lib.go")
+		}, 0},
+		{"committed: the next change has a new base", func() {
+			r.Commit("half")
+			r.Write(map[string]string{"lib/lib.go": servedLib})
+			r.Git("add", "lib/lib.go")
+		}, 1}, // Half removed
+		{"the base's lib changed in a new commit, the same staged lib", func() {
+			r.Git("reset", "-q")
+			r.Write(lib("func Answer() int64 { return 42 }"))
+			r.Commit("int64")
+			r.Write(map[string]string{"lib/lib.go": servedLib})
+			r.Git("add", "lib/lib.go")
+		}, 1}, // Answer changed from int64 to int
+	}
+	for i, s := range steps {
+		s.change()
+		t.Run(fmt.Sprintf("%d %s", i, s.name), func(t *testing.T) {
+			if code, out := sameAsCold(t, r.Dir, r.Dir, "", "diff", "--staged", "--no-timings", "--format", "json"); code != s.want {
+				t.Errorf("diff --staged: exit %d, want %d\n%s", code, s.want, out)
+			}
+		})
+	}
+}
+
 func TestServerFallsBackToCold(t *testing.T) {
 	withServers(t)
 	r := testrepo.New(t, map[string]string{"go.mod": goMod, "m.go": cleanGo})

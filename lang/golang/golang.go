@@ -31,6 +31,7 @@ type frontend struct {
 	loader  *load.Loader
 	fetcher *modfetch.Fetcher
 	notes   *resolve.Notes // deprecation notes of module and standard library files
+	bases   *api.Bases     // the base sides of recent API comparisons; nil when cold
 }
 
 // New returns the Go frontend, starting cold for each verification.
@@ -39,7 +40,7 @@ func New() lang.Frontend { return frontend{} }
 // NewWarm returns the Go frontend for a long-lived process: every verification loads
 // packages through l, so the type information of dependencies stays warm between them.
 func NewWarm(l *load.Loader) lang.Frontend {
-	return frontend{loader: l, fetcher: modfetch.New(nil), notes: resolve.NewNotes()}
+	return frontend{loader: l, fetcher: modfetch.New(nil), notes: resolve.NewNotes(), bases: &api.Bases{}}
 }
 
 // fetcherKey is the Memo key of a verification's module fetcher.
@@ -91,7 +92,11 @@ func (fe frontend) CompareAPI(req *lang.Request) ([]lang.APIChange, error) {
 	if err := fe.prepare(req); err != nil {
 		return nil, err
 	}
-	changes, err := api.New(fe.loaderFor(req)).CompareAPI(req.Context, req.Changes)
+	bases := fe.bases
+	if req.Fresh {
+		bases = nil // --no-cache: no base side of an earlier comparison
+	}
+	changes, err := api.NewWarm(fe.loaderFor(req), bases).CompareAPI(req.Context, req.Changes)
 	for i := range changes {
 		changes[i].Internal = isInternal(changes[i].Dir)
 	}

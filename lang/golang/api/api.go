@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"fmt"
-	"go/importer"
 	"go/token"
 	"go/types"
 	"io/fs"
@@ -23,10 +22,15 @@ import (
 // frontend's, shared with resolution, so the head's dependencies load once.
 type Comparer struct {
 	loader *load.Loader
+	bases  *Bases // nil: every comparison checks its base
 }
 
 // New returns a Comparer loading dependencies with l.
 func New(l *load.Loader) *Comparer { return &Comparer{loader: l} }
+
+// NewWarm returns a Comparer loading dependencies with l that reuses the base sides kept
+// in bases (a long-lived process's).
+func NewWarm(l *load.Loader, bases *Bases) *Comparer { return &Comparer{loader: l, bases: bases} }
 
 // module is one Go module of a change with the directories of its changed packages.
 type module struct {
@@ -171,36 +175,31 @@ func (c *Comparer) checkModule(ctx context.Context, set *change.Set, m *module) 
 	if err != nil {
 		return nil, nil, err
 	}
-	pairs, fset, missed := m.check(set, deps, goVersion)
+	pairs, fset, missed := c.check(set, m, deps, goVersion)
 	if missed {
 		if deps, goVersion, err = c.headDeps(ctx, set, m, true); err != nil {
 			return nil, nil, err
 		}
-		pairs, fset, _ = m.check(set, deps, goVersion)
+		pairs, fset, _ = c.check(set, m, deps, goVersion)
 	}
 	return pairs, fset, nil
 }
 
-// check type-checks both sides of the module's changed packages, in directory order;
-// missed is set when the head imports a package that deps lacks.
-func (m *module) check(set *change.Set, deps map[string]*types.Package, goVersion string) (pairs []*pair, fset *token.FileSet, missed bool) {
-	fset = token.NewFileSet()
-	std := importer.ForCompiler(fset, "gc", nil)
-	base := m.tree(set.BaseFS, fset, m.basePath, deps, std, goVersion)
+// check type-checks both sides of the module's changed packages (the base perhaps
+// reused, baseTree), in directory order; missed is set when the head imports a package
+// that deps lacks.
+func (c *Comparer) check(set *change.Set, m *module, deps map[string]*types.Package, goVersion string) (pairs []*pair, fset *token.FileSet, missed bool) {
+	base, fset, std, done := c.baseTree(set.BaseFS, m, deps, goVersion)
+	defer done()
 	head := m.tree(set.HeadFS, fset, m.headPath, deps, std, goVersion)
-	dirs := make([]string, 0, len(m.pkgDirs))
-	for d := range m.pkgDirs {
-		dirs = append(dirs, d)
-	}
-	sort.Strings(dirs)
-	for _, dir := range dirs {
+	for _, dir := range sortedDirs(m.pkgDirs) {
 		pairs = append(pairs, &pair{fset: fset, base: base.check(importPath(m.basePath, m.dir, dir), dir), head: head.check(importPath(m.headPath, m.dir, dir), dir)})
 	}
 	return pairs, fset, head.missed
 }
 
 func (m *module) tree(fsys fs.FS, fset *token.FileSet, modPath string, deps map[string]*types.Package, std types.Importer, goVersion string) *tree {
-	t := &tree{fsys: fsys, fset: fset, goVersion: goVersion, dirs: map[string]string{}, deps: deps, std: std, done: map[string]*checked{}}
+	t := &tree{fsys: fsys, fset: fset, goVersion: goVersion, dirs: map[string]string{}, deps: deps, std: std, done: map[string]*checked{}, imported: map[string]*types.Package{}}
 	for d := range m.pkgDirs {
 		t.dirs[importPath(modPath, m.dir, d)] = d
 	}

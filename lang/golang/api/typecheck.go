@@ -27,6 +27,9 @@ type tree struct {
 	std       types.Importer            // standard-library packages the deps lack
 	done      map[string]*checked       // by directory
 	missed    bool                      // an import outside the standard library was not in deps
+	// imported holds each import resolved outside the tree's own packages: the package
+	// deps gave, or nil when it came from the standard library or failed (Bases).
+	imported map[string]*types.Package
 }
 
 // checked is one package of one side.
@@ -53,7 +56,9 @@ func (t *tree) Import(p string) (*types.Package, error) {
 			return c.pkg, nil
 		}
 	}
-	if pkg := t.deps[p]; pkg != nil {
+	pkg := t.deps[p]
+	t.imported[p] = pkg
+	if pkg != nil {
 		return pkg, nil
 	}
 	if first, _, _ := strings.Cut(p, "/"); !strings.Contains(first, ".") && t.std != nil {

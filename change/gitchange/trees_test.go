@@ -1,0 +1,75 @@
+package gitchange
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/agentverify/agentverify/change"
+)
+
+// staged builds the staged change of dir, keeping base listings in trees (nil: none).
+func staged(t *testing.T, dir string, trees *Trees) string {
+	t.Helper()
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Trees = trees
+	set, err := r.Staged(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return describe(set)
+}
+
+// describe renders a change set whole: each file's operation and both sides, as the
+// change holds them and as its file systems read them.
+func describe(set *change.Set) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "base %s\n", set.BaseRev)
+	for _, f := range set.Files {
+		fmt.Fprintf(&b, "%s %s<-%s %q %q\n", f.Op, f.Path, f.OldPath, f.Base, f.Head)
+		for _, fsys := range []fs.FS{set.BaseFS, set.HeadFS} {
+			data, err := fs.ReadFile(fsys, f.Path)
+			fmt.Fprintf(&b, "\t%q %v\n", data, err)
+		}
+	}
+	return b.String()
+}
+
+// TestTreesKeepTheBase: a second staged change against the same HEAD reads the base
+// tree's listing (and the blobs read before) from Trees instead of walking the tree again, and a new commit (a new
+// base tree) is walked anew; every change set is the one built without Trees.
+func TestTreesKeepTheBase(t *testing.T) {
+	t.Parallel()
+	r := newRepo(t, map[string]string{"a.go": "package a\n", "d/b.go": "package d\n"})
+	trees := &Trees{}
+	check := func(what string) {
+		t.Helper()
+		if got, want := staged(t, r.Dir, trees), staged(t, r.Dir, nil); got != want {
+			t.Fatalf("%s: with kept trees\n%s\nwithout\n%s", what, got, want)
+		}
+	}
+	r.Write(map[string]string{"a.go": "package a\n\nvar One = 1\n"})
+	r.Git("add", "a.go")
+	check("first staged change")
+	r.Write(map[string]string{"a.go": "package a\n\nvar Two = 2\n", "d/c.go": "package d\n"})
+	r.Git("add", "a.go", "d/c.go")
+	check("second staged change")
+	if n := trees.Walks(); n != 1 {
+		t.Errorf("two staged changes against one HEAD walked %d trees, want 1", n)
+	}
+	r.Commit("next")
+	r.Write(map[string]string{"d/b.go": "package d\n\nvar B = 1\n"})
+	r.Git("add", "d/b.go")
+	check("after a new commit")
+	if got := staged(t, r.Dir, trees); strings.Count(got, "modify ")+strings.Count(got, "create ")+strings.Count(got, "delete ") != 1 || !strings.Contains(got, "modify d/b.go") {
+		t.Errorf("against the new commit, want only d/b.go modified:\n%s", got)
+	}
+	if n := trees.Walks(); n != 2 {
+		t.Errorf("after a new commit: %d trees walked, want 2", n)
+	}
+}

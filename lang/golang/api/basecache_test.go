@@ -1,0 +1,129 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/golang/load"
+)
+
+// compareBoth compares set with warm and with a new cold Comparer, fails unless both give
+// the same changes at the same places, and returns the changes' messages.
+func compareBoth(t *testing.T, warm *Comparer, set *change.Set) string {
+	t.Helper()
+	ctx := context.Background()
+	got, err := warm.CompareAPI(ctx, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := New(load.New(load.Options{})).CompareAPI(ctx, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := dump(got), dump(want); g != w {
+		t.Fatalf("warm comparison:\n%s\ncold comparison:\n%s", g, w)
+	}
+	return messages(got)
+}
+
+func dump(cs []lang.APIChange) string {
+	var b strings.Builder
+	for _, c := range cs {
+		fmt.Fprintf(&b, "%+v\n", c)
+	}
+	return b.String()
+}
+
+const (
+	modelV1 = "package model\n\n// User is a user.\ntype User struct{ ID int }\n"
+	modelV2 = "package model\n\n// User is a user.\ntype User struct{ ID int64 }\n"
+	baseV1  = "package api\n\nimport (\n\t\"strings\"\n\n\t\"example.com/m/model\"\n)\n\n// Find finds.\nfunc Find(b *strings.Builder) model.User { return model.User{} }\n\n// Name names.\nfunc Name() string { return \"\" }\n"
+	// baseV2 is a new base commit: Name returns an int.
+	baseV2 = "package api\n\nimport (\n\t\"strings\"\n\n\t\"example.com/m/model\"\n)\n\n// Find finds.\nfunc Find(b *strings.Builder) model.User { return model.User{} }\n\n// Name names.\nfunc Name() int { return 0 }\n"
+)
+
+// head returns baseV1 with Find's result and Name's declaration replaced.
+func head(find, name string) string {
+	return "package api\n\nimport (\n\t\"strings\"\n\n\t\"example.com/m/model\"\n)\n\n// Find finds.\nfunc Find(b *strings.Builder) " + find + "\n\n// Name names.\n" + name + "\n"
+}
+
+func files(model string) map[string]string {
+	return map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "model/model.go": model}
+}
+
+// TestBasesReused: a second comparison against the same base, with another head (the
+// next commit of a pre-commit hook), reuses the base side instead of type-checking it
+// again, and answers as a cold comparison does.
+func TestBasesReused(t *testing.T) {
+	bases := &Bases{}
+	warm := NewWarm(load.New(load.Options{}), bases)
+	root := t.TempDir()
+	first := compareBoth(t, warm, changeOf(t, root, files(modelV1), baseV1, head("model.User { return model.User{} }", "func Name() int { return 0 }")))
+	if first != "Name: changed from func() string to func() int" {
+		t.Fatalf("first comparison: %q", first)
+	}
+	second := compareBoth(t, warm, changeOf(t, root, files(modelV1), baseV1, head("*model.User { return nil }", "func Name() string { return \"\" }\n\n// Extra is new.\nfunc Extra() {}")))
+	if second != "Find: changed from func(*strings.Builder) example.com/m/model.User to func(*strings.Builder) *example.com/m/model.User" {
+		t.Fatalf("second comparison: %q", second)
+	}
+	if n := bases.BaseChecks(); n != 1 {
+		t.Errorf("the base was type-checked %d times for two comparisons against it, want once", n)
+	}
+}
+
+// TestBasesNotStale: a kept base side is never reused for a base whose changed packages
+// differ (a new base commit) or whose dependencies the head now loads anew (a changed
+// in-module package the base imports); each such comparison answers as a cold one.
+func TestBasesNotStale(t *testing.T) {
+	bases := &Bases{}
+	warm := NewWarm(load.New(load.Options{}), bases)
+	root := t.TempDir()
+	h := head("model.User { return model.User{} }", "func Name() int { return 0 }")
+	if got := compareBoth(t, warm, changeOf(t, root, files(modelV1), baseV1, h)); got != "Name: changed from func() string to func() int" {
+		t.Fatalf("first comparison: %q", got)
+	}
+	// A new base commit in which Name already returns an int: the head only adds a
+	// function (compatible); the first base, reused, would report Name again.
+	h2 := head("model.User { return model.User{} }", "func Name() int { return 0 }\n\n// Extra is new.\nfunc Extra() {}")
+	if got := compareBoth(t, warm, changeOf(t, root, files(modelV1), baseV2, h2)); got != "" {
+		t.Fatalf("against the new base: %q, want no change", got)
+	}
+	if n := bases.BaseChecks(); n != 2 {
+		t.Errorf("base checks after a new base: %d, want 2", n)
+	}
+	// Back to the first base, but model (which the base imports) changed on both sides.
+	if got := compareBoth(t, warm, changeOf(t, root, files(modelV2), baseV1, h)); got != "Name: changed from func() string to func() int" {
+		t.Fatalf("with a changed dependency: %q", got)
+	}
+	if n := bases.BaseChecks(); n != 3 {
+		t.Errorf("base checks after a changed dependency: %d, want 3 (the first base's entry holds the old model)", n)
+	}
+}
+
+// TestBasesConcurrent: comparisons against one base that run at once (an MCP session's
+// calls) share the kept base safely and each answer as a cold comparison does.
+func TestBasesConcurrent(t *testing.T) {
+	warm := NewWarm(load.New(load.Options{}), &Bases{})
+	set := changeOf(t, t.TempDir(), files(modelV1), baseV1, head("model.User { return model.User{} }", "func Name() int { return 0 }"))
+	want := compareBoth(t, warm, set)
+	var wg sync.WaitGroup
+	got := make([]string, 4)
+	errs := make([]error, 4)
+	for i := range got {
+		wg.Go(func() {
+			cs, err := warm.CompareAPI(context.Background(), set)
+			got[i], errs[i] = messages(cs), err
+		})
+	}
+	wg.Wait()
+	for i := range got {
+		if errs[i] != nil || got[i] != want {
+			t.Errorf("comparison %d: %q, %v; want %q", i, got[i], errs[i], want)
+		}
+	}
+}
