@@ -38,7 +38,7 @@ var renameLines = []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta",
 // TestRenamesAsGit: on random moves, edits, deletions and creations, the renames found
 // are the ones 'git diff --cached -M' reports.
 func TestRenamesAsGit(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it sets the rapid.checks flag, which the other one sets and reads.
 	if testing.Short() {
 		t.Skip("runs git many times")
 	}
@@ -147,7 +147,7 @@ func gitRenames(out string) []string {
 // holds exactly the files 'git diff --cached -M --name-status' lists, each with git's
 // operation: no file the diff does not list, none it lists left out.
 func TestP24FilesAreGitDiffs(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it sets the rapid.checks flag, which the other one sets and reads.
 	if testing.Short() {
 		t.Skip("runs git many times")
 	}
