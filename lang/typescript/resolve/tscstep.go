@@ -33,6 +33,11 @@ type group struct {
 	// project that references a changed one and has no changed file of its own.
 	refs      []*tsconfig.Config
 	dependent bool
+	// narrow is set when the change cannot reach the project's other files: the
+	// compiler starts from the changed files and roots, the project's files that declare
+	// globals, and only the changed files' errors count (narrow.go).
+	narrow bool
+	roots  []string
 }
 
 // tscStep checks the changed files with the compiler and reports its errors.
@@ -49,6 +54,9 @@ func tscStep(j *job) ([]lang.Problem, error) {
 	content, vouched, err := j.content()
 	if err != nil {
 		return nil, err
+	}
+	for _, g := range groups {
+		j.narrowing(g, content)
 	}
 	typed, plain := serverable(groups)
 	var diags []located
@@ -91,6 +99,9 @@ type located struct {
 	file string
 	// plain is set for the diagnostics of a plain JavaScript check.
 	plain bool
+	// narrow is set for a file's diagnostics in a narrowed check: only the changed
+	// files' count.
+	narrow bool
 }
 
 // groups sorts the changed files the compiler checks by the project that owns them; a
@@ -294,6 +305,7 @@ func (j *job) runGroup(tool *tsc.Tool, t tree, g *group) ([]located, error) {
 	for _, d := range ds {
 		l := located{Diagnostic: d, plain: g.plain}
 		if d.File != "" {
+			l.narrow = g.narrow
 			l.file = slash(dir, filepath.FromSlash(d.File))
 			if inReferenced(g.refs, l.file) {
 				continue // the referenced project's own check reports its errors
@@ -337,7 +349,7 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 			opts[k] = v
 		}
 	default:
-		for _, f := range g.config.Files {
+		for _, f := range append(g.config.Files, g.roots...) {
 			files = append(files, filepath.Join(dir, filepath.FromSlash(f)))
 		}
 		if tool.Native() && j.olderProject(g.config) {
@@ -362,10 +374,11 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 }
 
 // scope sets which files the check holds besides the changed ones: none in check mode,
-// for a plain JavaScript check and without a project; the project's include otherwise.
+// for a plain JavaScript check, without a project and in a narrowed check (its roots
+// are files); the project's include otherwise.
 func (j *job) scope(w map[string]any, dir string, g *group) {
 	switch {
-	case j.req.Changes.NoBase || g.config == nil || g.plain:
+	case j.req.Changes.NoBase || g.config == nil || g.plain || g.narrow:
 		w["include"] = []string{}
 	case g.config.Include == nil && g.config.Files == nil:
 		// The project includes everything under it by default, which a files list of
@@ -498,7 +511,7 @@ func (j *job) problems(ds []located, content map[string][]byte) []lang.Problem {
 			continue
 		}
 		f := set.File(d.file)
-		if set.NoBase && f == nil {
+		if (set.NoBase || d.narrow) && f == nil {
 			continue
 		}
 		if f != nil && j.brokenFile(d.file) {

@@ -1,0 +1,140 @@
+package resolve_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/change/editset"
+	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/internal/testkit/tsctest"
+	"github.com/agentverify/agentverify/lang"
+	"github.com/agentverify/agentverify/lang/typescript"
+	"github.com/agentverify/agentverify/lang/typescript/resolve"
+	"github.com/agentverify/agentverify/policy"
+)
+
+// narrowProject is a strict project with a global declared by a script, a caller of
+// the edited module, and errors the base already has (in the edited file and in a file
+// the change does not touch).
+var narrowProject = map[string]string{
+	"tsconfig.json":     `{ "compilerOptions": { "target": "es2022", "strict": true, "module": "esnext", "moduleResolution": "bundler", "types": [] }, "include": ["src"] }`,
+	"src/globals.d.ts":  "declare const APP_NAME: string;\n",
+	"src/lib.ts":        narrowLib,
+	"src/use.ts":        "import { twice, label } from \"./lib\";\nexport const four: number = twice(2);\nexport const l: string = label(1);\n",
+	"src/other.ts":      "export const bad: number = \"not a number\";\n",
+	"excluded/stray.ts": "declare const missing: number;\n", // not in the project: never a root
+}
+
+const narrowLib = `export function twice(n: number): number {
+  return 2 * n;
+}
+
+export function label(n: number) {
+  return String(n);
+}
+
+export function old(): number {
+  const s: string = 1;
+  return 0;
+}
+`
+
+// TestNarrowedCheckFindsWhatTheWholeProjectFinds runs each edit through the narrowed
+// check and the whole project's, each settled against its base view as the engine does,
+// and wants the same new findings from both: body edits (narrowed) and edits that reach
+// callers (the whole project).
+func TestNarrowedCheckFindsWhatTheWholeProjectFinds(t *testing.T) {
+	tsctest.Require(t)
+	t.Setenv("AGENTVERIFY_CACHE_DIR", t.TempDir())
+	root := t.TempDir()
+	for p, s := range narrowProject {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name, from, to string
+		want           []string // the new findings, file:line
+	}{
+		{"body error, a global used", "return 2 * n;", "return 2 * n + APP_NAME.length + missing;", []string{"src/lib.ts:2"}},
+		{"body clean", "return 2 * n;", "const m = n;\n  return m + m;", nil},
+		{"body beside an old error", "return 0;", "const t: number = 2;\n  return t;", nil},
+		{"a second error beside an old one", "return 0;", "const u: boolean = 2;\n  return 0;", []string{"src/lib.ts:11"}},
+		{"signature breaks a caller", "twice(n: number): number {\n  return 2 * n;", "twice(n: string): string {\n  return n + n;", []string{"src/use.ts:2", "src/use.ts:2"}},
+		{"inferred return type breaks a caller", "return String(n);", "return n;", []string{"src/use.ts:3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			head := strings.Replace(narrowLib, tc.from, tc.to, 1)
+			if head == narrowLib {
+				t.Fatal("the edit does not apply")
+			}
+			if err := os.WriteFile(filepath.Join(root, "src/lib.ts"), []byte(head), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			defer os.WriteFile(filepath.Join(root, "src/lib.ts"), []byte(narrowLib), 0o644)
+			set := &change.Set{Root: root, HeadFS: os.DirFS(root), BaseFS: editset.Overlay(os.DirFS(root), []editset.Edit{{Path: "src/lib.ts", Content: []byte(narrowLib)}}), BaseRev: "base", OnDisk: true,
+				Files: []*change.File{change.NewFile("src/lib.ts", "src/lib.ts", []byte(narrowLib), []byte(head))}}
+			narrowed, whole := introduced(t, set, false), introduced(t, set, true)
+			if !slices.Equal(narrowed, whole) {
+				t.Errorf("narrowed check: %v, whole project: %v", narrowed, whole)
+			}
+			var lines []string
+			for _, f := range whole {
+				lines = append(lines, f[:strings.Index(f, " ")])
+			}
+			if !slices.Equal(lines, tc.want) {
+				t.Errorf("new findings %v, want at %v", whole, tc.want)
+			}
+		})
+	}
+}
+
+// introduced resolves set and its base view as engine.ConfirmAtBase settles them: the
+// head's problems the base view does not have (file and message, a multiset), as
+// "file:line message", sorted.
+func introduced(t *testing.T, set *change.Set, whole bool) []string {
+	t.Helper()
+	head := resolved(t, set, nil, whole)
+	focus := map[string]bool{}
+	for _, p := range head {
+		focus[p.Location.File] = true
+	}
+	old := map[string]int{}
+	if len(focus) > 0 {
+		for _, p := range resolved(t, set.BaseView(), focus, whole) {
+			old[p.Location.File+"\x00"+p.Message]++
+		}
+	}
+	var out []string
+	for _, p := range head {
+		k := p.Location.File + "\x00" + p.Message
+		if old[k] > 0 {
+			old[k]--
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s:%d %s", p.Location.File, p.Location.Line, p.Message))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func resolved(t *testing.T, set *change.Set, focus map[string]bool, whole bool) []lang.Problem {
+	t.Helper()
+	fe := typescript.New()
+	pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Diff,
+		Languages: lang.Registry{fe}, Files: check.NewFiles(lang.Registry{fe}), Focus: focus}
+	ps, err := resolve.Resolver{Match: fe.Match, WholeProject: whole}.Resolve(pass.Request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
