@@ -50,6 +50,9 @@ export function old(): number {
 // and wants the same new findings from both: body edits (narrowed) and edits that reach
 // callers (the whole project).
 func TestNarrowedCheckFindsWhatTheWholeProjectFinds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the compiler 35 times (-short)")
+	}
 	tsctest.Require(t)
 	t.Setenv("AGENTVERIFY_CACHE_DIR", t.TempDir())
 	root := t.TempDir()
@@ -63,14 +66,16 @@ func TestNarrowedCheckFindsWhatTheWholeProjectFinds(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, from, to string
+		narrow         bool     // the check narrows
 		want           []string // the new findings, file:line
 	}{
-		{"body error, a global used", "return 2 * n;", "return 2 * n + APP_NAME.length + missing;", []string{"src/lib.ts:2"}},
-		{"body clean", "return 2 * n;", "const m = n;\n  return m + m;", nil},
-		{"body beside an old error", "return 0;", "const t: number = 2;\n  return t;", nil},
-		{"a second error beside an old one", "return 0;", "const u: boolean = 2;\n  return 0;", []string{"src/lib.ts:11"}},
-		{"signature breaks a caller", "twice(n: number): number {\n  return 2 * n;", "twice(n: string): string {\n  return n + n;", []string{"src/use.ts:2", "src/use.ts:2"}},
-		{"inferred return type breaks a caller", "return String(n);", "return n;", []string{"src/use.ts:3"}},
+		{"body error, a global used", "return 2 * n;", "return 2 * n + APP_NAME.length + missing;", true, []string{"src/lib.ts:2"}},
+		{"body clean", "return 2 * n;", "const m = n;\n  return m + m;", true, nil},
+		{"body beside an old error", "return 0;", "const t: number = 2;\n  return t;", true, nil},
+		{"a second error beside an old one", "return 0;", "const u: boolean = 2;\n  return 0;", true, []string{"src/lib.ts:11"}},
+		{"signature breaks a caller", "twice(n: number): number {\n  return 2 * n;", "twice(n: string): string {\n  return n + n;", false, []string{"src/use.ts:2", "src/use.ts:2"}},
+		{"inferred return type breaks a caller", "return String(n);", "return n;", false, []string{"src/use.ts:3"}},
+		{"an export added", "export function old", "export const added = 1;\n\nexport function old", false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			head := strings.Replace(narrowLib, tc.from, tc.to, 1)
@@ -83,6 +88,11 @@ func TestNarrowedCheckFindsWhatTheWholeProjectFinds(t *testing.T) {
 			defer os.WriteFile(filepath.Join(root, "src/lib.ts"), []byte(narrowLib), 0o644)
 			set := &change.Set{Root: root, HeadFS: os.DirFS(root), BaseFS: editset.Overlay(os.DirFS(root), []editset.Edit{{Path: "src/lib.ts", Content: []byte(narrowLib)}}), BaseRev: "base", OnDisk: true,
 				Files: []*change.File{change.NewFile("src/lib.ts", "src/lib.ts", []byte(narrowLib), []byte(head))}}
+			// The whole project's check reports the unchanged file's old error (the base
+			// view settles it); a narrowed one does not reach that file.
+			if got := slices.ContainsFunc(resolved(t, set, nil, false), func(p lang.Problem) bool { return p.Location.File == "src/other.ts" }); got == tc.narrow {
+				t.Errorf("src/other.ts reached: %v, want %v", got, !tc.narrow)
+			}
 			narrowed, whole := introduced(t, set, false), introduced(t, set, true)
 			if !slices.Equal(narrowed, whole) {
 				t.Errorf("narrowed check: %v, whole project: %v", narrowed, whole)
