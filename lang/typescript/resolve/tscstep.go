@@ -113,9 +113,6 @@ func (j *job) groups() ([]*group, []lang.Problem) {
 	byConfig := map[string]*group{}
 	var out []lang.Problem
 	for _, t := range j.targets {
-		if t.broken {
-			continue
-		}
 		c, err := tsconfig.Owner(fsys, t.f.Path, cache)
 		if err != nil {
 			out = append(out, configProblem(err))
@@ -506,6 +503,7 @@ func (j *job) problems(ds []located, content map[string][]byte) []lang.Problem {
 	set := j.req.Changes
 	var out []lang.Problem
 	seen := map[string]bool{}
+	unparsed := syntaxErrors(ds)
 	for _, d := range ds {
 		if d.Category != "error" || d.file == "" || strings.Contains("/"+d.file+"/", "/node_modules/") {
 			continue
@@ -514,7 +512,7 @@ func (j *job) problems(ds []located, content map[string][]byte) []lang.Problem {
 		if (set.NoBase || d.narrow) && f == nil {
 			continue
 		}
-		if f != nil && j.brokenFile(d.file) {
+		if f != nil && j.brokenFile(d.file) && unparsed[d.file] {
 			continue // tree-sitter's syntax errors stand for it
 		}
 		src, ok := content[d.file]
@@ -561,6 +559,19 @@ func dropCascades(ps []lang.Problem) []lang.Problem {
 			continue
 		}
 		out = append(out, p)
+	}
+	return out
+}
+
+// syntaxErrors are the files the compiler found syntax errors in (TS1xxx). A file
+// tree-sitter cannot parse but the compiler can (a grammar gap: variance annotations,
+// `in`/`out` on type parameters) is still checked: its type errors count.
+func syntaxErrors(ds []located) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range ds {
+		if d.Code >= 1000 && d.Code < 2000 {
+			out[d.file] = true
+		}
 	}
 	return out
 }
