@@ -505,16 +505,10 @@ func (j *job) problems(ds []located, content map[string][]byte) []lang.Problem {
 	seen := map[string]bool{}
 	unparsed := syntaxErrors(ds)
 	for _, d := range ds {
-		if d.Category != "error" || d.file == "" || strings.Contains("/"+d.file+"/", "/node_modules/") {
+		if !j.counts(d, unparsed) {
 			continue
 		}
 		f := set.File(d.file)
-		if (set.NoBase || d.narrow) && f == nil {
-			continue
-		}
-		if f != nil && j.brokenFile(d.file) && unparsed[d.file] {
-			continue // tree-sitter's syntax errors stand for it
-		}
 		src, ok := content[d.file]
 		if !ok {
 			src = j.read(d.file)
@@ -530,6 +524,21 @@ func (j *job) problems(ds []located, content map[string][]byte) []lang.Problem {
 		}
 	}
 	return dropCascades(out)
+}
+
+// counts reports whether the compiler's diagnostic d is a problem of the change: an
+// error in the repository's own files; in check mode and in a narrowed check, in a
+// changed file; in a file tree-sitter cannot parse, only when the compiler can
+// (unparsed: syntaxErrors), else tree-sitter's syntax errors stand for it.
+func (j *job) counts(d located, unparsed map[string]bool) bool {
+	if d.Category != "error" || d.file == "" || strings.Contains("/"+d.file+"/", "/node_modules/") {
+		return false
+	}
+	f := j.req.Changes.File(d.file)
+	if f == nil {
+		return !j.req.Changes.NoBase && !d.narrow
+	}
+	return !j.brokenFile(d.file) || !unparsed[d.file]
 }
 
 // plainKinds are the problems a plain JavaScript check reports: a name a module does
