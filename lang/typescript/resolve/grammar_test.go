@@ -17,16 +17,8 @@ import (
 // type-checked, and a real syntax error still stands for the compiler's errors.
 func TestGrammarGapStillCompiled(t *testing.T) {
 	tsctest.Require(t)
-	t.Setenv("AGENTVERIFY_CACHE_DIR", t.TempDir())
-	root := t.TempDir()
-	cfg := `{ "compilerOptions": { "target": "es2022", "strict": true, "module": "esnext", "moduleResolution": "bundler", "types": [] }, "include": ["src"] }`
 	base := "export interface Box<out T> {\n  value: T;\n}\n\nexport function size(): number {\n  return 1;\n}\n"
-	for p, s := range map[string]string{"tsconfig.json": cfg, "src/box.ts": base} {
-		os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755)
-		if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := tempProject(t, map[string]string{"tsconfig.json": narrowProject["tsconfig.json"], "src/box.ts": base})
 	for _, tc := range []struct {
 		name, to string
 		want     []string // file:line of the problems

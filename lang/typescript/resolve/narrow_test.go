@@ -54,16 +54,7 @@ func TestNarrowedCheckFindsWhatTheWholeProjectFinds(t *testing.T) {
 		t.Skip("runs the compiler 35 times (-short)")
 	}
 	tsctest.Require(t)
-	t.Setenv("AGENTVERIFY_CACHE_DIR", t.TempDir())
-	root := t.TempDir()
-	for p, s := range narrowProject {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := tempProject(t, narrowProject)
 	for _, tc := range []struct {
 		name, from, to string
 		narrow         bool     // the check narrows
@@ -106,6 +97,23 @@ func TestNarrowedCheckFindsWhatTheWholeProjectFinds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tempProject writes files into a new directory and gives the test a compiler record
+// cache of its own.
+func tempProject(t *testing.T, files map[string]string) string {
+	t.Helper()
+	t.Setenv("AGENTVERIFY_CACHE_DIR", t.TempDir())
+	root := t.TempDir()
+	for p, s := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }
 
 // introduced resolves set and its base view as engine.ConfirmAtBase settles them: the
