@@ -128,11 +128,36 @@ func source(p string, js bool) bool {
 var (
 	// moduleLine is a line that makes a file a module: an import or export statement.
 	moduleLine = regexp.MustCompile(`(?m)^[ \t]*(export\b|import[ \t]*[\w{*"'])`)
-	// globalDecl declares beyond the module, or brings in what does.
-	globalDecl = regexp.MustCompile(`declare\s+(global|module)\b|///\s*<reference`)
+	// globalDecl declares beyond the module (a UMD global included), or brings in what
+	// does.
+	globalDecl = regexp.MustCompile(`declare\s+(global|module)\b|export\s+as\s+namespace\b|///\s*<reference`)
 )
 
 // global reports whether a source may declare globals; it errs on the side of yes.
 func global(data []byte) bool {
 	return !moduleLine.Match(data) || globalDecl.Match(data)
+}
+
+// unresolvedCodes are the compiler's errors for a module or a global name that is not
+// found: "Cannot find module", "Cannot find name" and its variants that suggest a type
+// package.
+var unresolvedCodes = map[int]bool{2307: true, 2792: true, 2304: true, 2580: true, 2581: true, 2582: true,
+	2583: true, 2584: true, 2591: true, 2592: true, 2593: true}
+
+// resolutionKept reports whether the change leaves every unchanged file's module
+// resolution and global names as the base has them: it only modifies, in place,
+// TypeScript and JavaScript sources none of which declared globals at the base (a file
+// created, deleted or renamed, a package.json or a tsconfig.json can move both). Then
+// an unchanged file's "cannot find module" or "cannot find name" is the base's too, and
+// the base view need not run to say so.
+func (j *job) resolutionKept() bool {
+	if j.r.WholeProject || j.req.Changes.NoBase {
+		return false
+	}
+	for _, f := range j.req.Changes.Files {
+		if f.Op != change.Modify || f.Base == nil || !source(f.Path, true) || global(f.Base) {
+			return false
+		}
+	}
+	return true
 }

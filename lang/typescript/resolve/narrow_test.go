@@ -1,6 +1,7 @@
 package resolve_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -24,11 +25,13 @@ import (
 // the change does not touch).
 var narrowProject = map[string]string{
 	"tsconfig.json":     `{ "compilerOptions": { "target": "es2022", "strict": true, "module": "esnext", "moduleResolution": "bundler", "types": [] }, "include": ["src"] }`,
-	"src/globals.d.ts":  "declare const APP_NAME: string;\n",
+	"src/globals.ts":    "declare const APP_NAME: string;\n",
 	"src/lib.ts":        narrowLib,
 	"src/use.ts":        "import { twice, label } from \"./lib\";\nexport const four: number = twice(2);\nexport const l: string = label(1);\n",
 	"src/other.ts":      "export const bad: number = \"not a number\";\n",
-	"excluded/stray.ts": "declare const missing: number;\n", // not in the project: never a root
+	"src/name.ts":       "export const name: string = APP_NAME;\n",
+	"src/spec.ts":       "import { it } from \"vitest\";\n\nit(\"runs\", () => process.exit(0));\n", // its test dependencies not installed
+	"excluded/stray.ts": "declare const missing: number;\n",                                         // not in the project: never a root
 }
 
 const narrowLib = `export function twice(n: number): number {
@@ -59,30 +62,40 @@ func TestNarrowedCheckFindsWhatTheWholeProjectFinds(t *testing.T) {
 		name, from, to string
 		narrow         bool     // the check narrows
 		want           []string // the new findings, file:line
+		file           string   // the file edited, src/lib.ts when ""
 	}{
-		{"body error, a global used", "return 2 * n;", "return 2 * n + APP_NAME.length + missing;", true, []string{"src/lib.ts:2"}},
-		{"body clean", "return 2 * n;", "const m = n;\n  return m + m;", true, nil},
-		{"body beside an old error", "return 0;", "const t: number = 2;\n  return t;", true, nil},
-		{"a second error beside an old one", "return 0;", "const u: boolean = 2;\n  return 0;", true, []string{"src/lib.ts:11"}},
-		{"signature breaks a caller", "twice(n: number): number {\n  return 2 * n;", "twice(n: string): string {\n  return n + n;", false, []string{"src/use.ts:2", "src/use.ts:2"}},
-		{"inferred return type breaks a caller", "return String(n);", "return n;", false, []string{"src/use.ts:3"}},
-		{"an export added", "export function old", "export const added = 1;\n\nexport function old", false, nil},
+		{"body error, a global used", "return 2 * n;", "return 2 * n + APP_NAME.length + missing;", true, []string{"src/lib.ts:2"}, ""},
+		{"body clean", "return 2 * n;", "const m = n;\n  return m + m;", true, nil, ""},
+		{"body beside an old error", "return 0;", "const t: number = 2;\n  return t;", true, nil, ""},
+		{"a second error beside an old one", "return 0;", "const u: boolean = 2;\n  return 0;", true, []string{"src/lib.ts:11"}, ""},
+		{"signature breaks a caller", "twice(n: number): number {\n  return 2 * n;", "twice(n: string): string {\n  return n + n;", false, []string{"src/use.ts:2", "src/use.ts:2"}, ""},
+		{"inferred return type breaks a caller", "return String(n);", "return n;", false, []string{"src/use.ts:3"}, ""},
+		{"an export added", "export function old", "export const added = 1;\n\nexport function old", false, nil, ""},
+		{"a global removed", "APP_NAME", "APP_TITLE", false, []string{"src/name.ts:1"}, "src/globals.ts"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			head := strings.Replace(narrowLib, tc.from, tc.to, 1)
-			if head == narrowLib {
+			file := cmp.Or(tc.file, "src/lib.ts")
+			base := narrowProject[file]
+			head := strings.Replace(base, tc.from, tc.to, 1)
+			if head == base {
 				t.Fatal("the edit does not apply")
 			}
-			if err := os.WriteFile(filepath.Join(root, "src/lib.ts"), []byte(head), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(root, file), []byte(head), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			defer os.WriteFile(filepath.Join(root, "src/lib.ts"), []byte(narrowLib), 0o644)
-			set := &change.Set{Root: root, HeadFS: os.DirFS(root), BaseFS: editset.Overlay(os.DirFS(root), []editset.Edit{{Path: "src/lib.ts", Content: []byte(narrowLib)}}), BaseRev: "base", OnDisk: true,
-				Files: []*change.File{change.NewFile("src/lib.ts", "src/lib.ts", []byte(narrowLib), []byte(head))}}
+			defer os.WriteFile(filepath.Join(root, file), []byte(base), 0o644)
+			set := &change.Set{Root: root, HeadFS: os.DirFS(root), BaseFS: editset.Overlay(os.DirFS(root), []editset.Edit{{Path: file, Content: []byte(base)}}), BaseRev: "base", OnDisk: true,
+				Files: []*change.File{change.NewFile(file, file, []byte(base), []byte(head))}}
 			// The whole project's check reports the unchanged file's old error (the base
-			// view settles it); a narrowed one does not reach that file.
-			if got := slices.ContainsFunc(resolved(t, set, nil, false), func(p lang.Problem) bool { return p.Location.File == "src/other.ts" }); got == tc.narrow {
+			// view settles it); a narrowed one does not reach that file. The test file's
+			// missing module and name are the base's too unless the change can move
+			// them (a global declaration edited): then the base view settles them.
+			head1 := resolved(t, set, nil, false)
+			if got := slices.ContainsFunc(head1, func(p lang.Problem) bool { return p.Location.File == "src/other.ts" }); got == tc.narrow {
 				t.Errorf("src/other.ts reached: %v, want %v", got, !tc.narrow)
+			}
+			if got := slices.ContainsFunc(head1, func(p lang.Problem) bool { return p.Location.File == "src/spec.ts" }); got != (tc.file != "") {
+				t.Errorf("src/spec.ts's unresolved names reported: %v, want %v", got, tc.file != "")
 			}
 			narrowed, whole := introduced(t, set, false), introduced(t, set, true)
 			if !slices.Equal(narrowed, whole) {

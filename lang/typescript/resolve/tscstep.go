@@ -285,7 +285,7 @@ func (j *job) runGroup(tool *tsc.Tool, t tree, g *group) ([]located, error) {
 	defer os.RemoveAll(wrap)
 	cfg := filepath.Join(wrap, "tsconfig.json")
 	w := j.wrapper(tool, dir, g)
-	bi := j.incremental(tool, dir, t.mirror, w)
+	bi := j.incremental(tool, dir, t.mirror, w, g)
 	data, err := json.Marshal(w)
 	if err != nil {
 		return nil, err
@@ -503,9 +503,9 @@ func (j *job) problems(ds []located, content map[string][]byte) []lang.Problem {
 	set := j.req.Changes
 	var out []lang.Problem
 	seen := map[string]bool{}
-	unparsed := syntaxErrors(ds)
+	unparsed, kept := syntaxErrors(ds), j.resolutionKept()
 	for _, d := range ds {
-		if !j.counts(d, unparsed) {
+		if !j.counts(d, unparsed, kept) {
 			continue
 		}
 		f := set.File(d.file)
@@ -528,15 +528,17 @@ func (j *job) problems(ds []located, content map[string][]byte) []lang.Problem {
 
 // counts reports whether the compiler's diagnostic d is a problem of the change: an
 // error in the repository's own files; in check mode and in a narrowed check, in a
-// changed file; in a file tree-sitter cannot parse, only when the compiler can
-// (unparsed: syntaxErrors), else tree-sitter's syntax errors stand for it.
-func (j *job) counts(d located, unparsed map[string]bool) bool {
+// changed file; in an unchanged file, not a module or name not found when the change
+// keeps resolution (kept: resolutionKept); in a file tree-sitter cannot parse, only
+// when the compiler can (unparsed: syntaxErrors), else tree-sitter's syntax errors stand
+// for it.
+func (j *job) counts(d located, unparsed map[string]bool, kept bool) bool {
 	if d.Category != "error" || d.file == "" || strings.Contains("/"+d.file+"/", "/node_modules/") {
 		return false
 	}
 	f := j.req.Changes.File(d.file)
 	if f == nil {
-		return !j.req.Changes.NoBase && !d.narrow
+		return !j.req.Changes.NoBase && !d.narrow && !(kept && unresolvedCodes[d.Code])
 	}
 	return !j.brokenFile(d.file) || !unparsed[d.file]
 }
