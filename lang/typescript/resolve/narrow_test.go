@@ -54,7 +54,7 @@ export function old(): number {
 // callers (the whole project).
 func TestNarrowedCheckFindsWhatTheWholeProjectFinds(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the compiler 35 times (-short)")
+		t.Skip("runs the compiler about forty times (-short)")
 	}
 	tsctest.Require(t)
 	root := tempProject(t, narrowProject)
