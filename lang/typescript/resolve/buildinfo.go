@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,9 +55,18 @@ func buildInfoDir() string {
 // the files' content: the compiler, the repository, whether the check runs in place,
 // and the options (the changed files left out, so that each new edit finds the record
 // of the last).
-func (j *job) incremental(tool *tsc.Tool, dir string, mirror bool, w map[string]any) *buildInfo {
+//
+// TypeScript 7.0.2 does not re-check the files that use a global a changed script
+// declares (a file without imports or exports): the record replays their diagnostics. So
+// the record is named by the content of every file of the project that may declare
+// globals too (globalRoots), and a change to one starts from no record.
+func (j *job) incremental(tool *tsc.Tool, dir string, mirror bool, w map[string]any, g *group) *buildInfo {
 	cacheDir := buildInfoDir()
 	if j.req.Fresh || cacheDir == "" || os.MkdirAll(cacheDir, 0o700) != nil {
+		return nil
+	}
+	globals, ok := j.globalsHash(g)
+	if !ok {
 		return nil
 	}
 	files := w["files"]
@@ -76,6 +86,7 @@ func (j *job) incremental(tool *tsc.Tool, dir string, mirror bool, w map[string]
 		h.Write([]byte(s + "\x00"))
 	}
 	h.Write(shape)
+	h.Write(globals)
 	bi := &buildInfo{cache: filepath.Join(cacheDir, hex.EncodeToString(h.Sum(nil))[:32]+".tsbuildinfo")}
 	if !mirror {
 		f, err := os.CreateTemp(cacheDir, "run-*.tsbuildinfo")
@@ -153,4 +164,27 @@ func copyInto(src, dst string) error {
 		os.Remove(f.Name())
 	}
 	return err
+}
+
+// globalsHash hashes the paths and head content of the files of g's project that may
+// declare globals; ok is false when they cannot be read.
+func (j *job) globalsHash(g *group) ([]byte, bool) {
+	h := sha256.New()
+	if g.config == nil {
+		return h.Sum(nil), true
+	}
+	fsys := j.headFS()
+	roots, ok := g.roots, g.narrow
+	if !ok {
+		roots, ok = globalRoots(fsys, g)
+	}
+	for _, p := range roots {
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return nil, false
+		}
+		h.Write([]byte(p + "\x00"))
+		h.Write(data)
+	}
+	return h.Sum(nil), ok
 }

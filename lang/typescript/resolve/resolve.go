@@ -21,6 +21,9 @@ type Resolver struct {
 	// Registry, when set, is the npm registry to ask (kept by a long-lived process);
 	// nil asks the one the user's npm is configured for, anew each verification.
 	Registry *npm.Registry
+	// WholeProject checks every file of a changed project in diff mode, even when the
+	// change cannot reach the others (narrow.go): the yardstick of the narrowed check.
+	WholeProject bool
 }
 
 // target is one changed file to check.

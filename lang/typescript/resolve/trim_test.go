@@ -55,7 +55,7 @@ func TestFreshKeepsNoRecord(t *testing.T) {
 	for _, fresh := range []bool{true, false} {
 		j := &job{req: &lang.Request{Changes: &change.Set{Root: t.TempDir()}, Fresh: fresh}}
 		w := map[string]any{"compilerOptions": map[string]any{}, "files": []string{"a.ts"}}
-		bi := j.incremental(&tsc.Tool{Exe: "tsc", Version: "7.0.2"}, j.req.Changes.Root, false, w)
+		bi := j.incremental(&tsc.Tool{Exe: "tsc", Version: "7.0.2"}, j.req.Changes.Root, false, w, &group{})
 		_, set := w["compilerOptions"].(map[string]any)["incremental"]
 		if (bi != nil) == fresh || set == fresh {
 			t.Errorf("fresh %v: record %v, incremental option set %v", fresh, bi, set)

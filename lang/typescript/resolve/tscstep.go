@@ -33,6 +33,11 @@ type group struct {
 	// project that references a changed one and has no changed file of its own.
 	refs      []*tsconfig.Config
 	dependent bool
+	// narrow is set when the change cannot reach the project's other files: the
+	// compiler starts from the changed files and roots, the project's files that declare
+	// globals, and only the changed files' errors count (narrow.go).
+	narrow bool
+	roots  []string
 }
 
 // tscStep checks the changed files with the compiler and reports its errors.
@@ -49,6 +54,9 @@ func tscStep(j *job) ([]lang.Problem, error) {
 	content, vouched, err := j.content()
 	if err != nil {
 		return nil, err
+	}
+	for _, g := range groups {
+		j.narrowing(g, content)
 	}
 	typed, plain := serverable(groups)
 	var diags []located
@@ -91,6 +99,9 @@ type located struct {
 	file string
 	// plain is set for the diagnostics of a plain JavaScript check.
 	plain bool
+	// narrow is set for a file's diagnostics in a narrowed check: only the changed
+	// files' count.
+	narrow bool
 }
 
 // groups sorts the changed files the compiler checks by the project that owns them; a
@@ -102,9 +113,6 @@ func (j *job) groups() ([]*group, []lang.Problem) {
 	byConfig := map[string]*group{}
 	var out []lang.Problem
 	for _, t := range j.targets {
-		if t.broken {
-			continue
-		}
 		c, err := tsconfig.Owner(fsys, t.f.Path, cache)
 		if err != nil {
 			out = append(out, configProblem(err))
@@ -277,7 +285,7 @@ func (j *job) runGroup(tool *tsc.Tool, t tree, g *group) ([]located, error) {
 	defer os.RemoveAll(wrap)
 	cfg := filepath.Join(wrap, "tsconfig.json")
 	w := j.wrapper(tool, dir, g)
-	bi := j.incremental(tool, dir, t.mirror, w)
+	bi := j.incremental(tool, dir, t.mirror, w, g)
 	data, err := json.Marshal(w)
 	if err != nil {
 		return nil, err
@@ -294,6 +302,7 @@ func (j *job) runGroup(tool *tsc.Tool, t tree, g *group) ([]located, error) {
 	for _, d := range ds {
 		l := located{Diagnostic: d, plain: g.plain}
 		if d.File != "" {
+			l.narrow = g.narrow
 			l.file = slash(dir, filepath.FromSlash(d.File))
 			if inReferenced(g.refs, l.file) {
 				continue // the referenced project's own check reports its errors
@@ -337,7 +346,7 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 			opts[k] = v
 		}
 	default:
-		for _, f := range g.config.Files {
+		for _, f := range append(g.config.Files, g.roots...) {
 			files = append(files, filepath.Join(dir, filepath.FromSlash(f)))
 		}
 		if tool.Native() && j.olderProject(g.config) {
@@ -362,10 +371,11 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 }
 
 // scope sets which files the check holds besides the changed ones: none in check mode,
-// for a plain JavaScript check and without a project; the project's include otherwise.
+// for a plain JavaScript check, without a project and in a narrowed check (its roots
+// are files); the project's include otherwise.
 func (j *job) scope(w map[string]any, dir string, g *group) {
 	switch {
-	case j.req.Changes.NoBase || g.config == nil || g.plain:
+	case j.req.Changes.NoBase || g.config == nil || g.plain || g.narrow:
 		w["include"] = []string{}
 	case g.config.Include == nil && g.config.Files == nil:
 		// The project includes everything under it by default, which a files list of
@@ -493,17 +503,12 @@ func (j *job) problems(ds []located, content map[string][]byte) []lang.Problem {
 	set := j.req.Changes
 	var out []lang.Problem
 	seen := map[string]bool{}
+	unparsed, kept := syntaxErrors(ds), j.resolutionKept()
 	for _, d := range ds {
-		if d.Category != "error" || d.file == "" || strings.Contains("/"+d.file+"/", "/node_modules/") {
+		if !j.counts(d, unparsed, kept) {
 			continue
 		}
 		f := set.File(d.file)
-		if set.NoBase && f == nil {
-			continue
-		}
-		if f != nil && j.brokenFile(d.file) {
-			continue // tree-sitter's syntax errors stand for it
-		}
 		src, ok := content[d.file]
 		if !ok {
 			src = j.read(d.file)
@@ -519,6 +524,23 @@ func (j *job) problems(ds []located, content map[string][]byte) []lang.Problem {
 		}
 	}
 	return dropCascades(out)
+}
+
+// counts reports whether the compiler's diagnostic d is a problem of the change: an
+// error in the repository's own files; in check mode and in a narrowed check, in a
+// changed file; in an unchanged file, not a module or name not found when the change
+// keeps resolution (kept: resolutionKept); in a file tree-sitter cannot parse, only
+// when the compiler can (unparsed: syntaxErrors), else tree-sitter's syntax errors stand
+// for it.
+func (j *job) counts(d located, unparsed map[string]bool, kept bool) bool {
+	if d.Category != "error" || d.file == "" || strings.Contains("/"+d.file+"/", "/node_modules/") {
+		return false
+	}
+	f := j.req.Changes.File(d.file)
+	if f == nil {
+		return !j.req.Changes.NoBase && !d.narrow && !(kept && unresolvedCodes[d.Code])
+	}
+	return !j.brokenFile(d.file) || !unparsed[d.file]
 }
 
 // plainKinds are the problems a plain JavaScript check reports: a name a module does
@@ -548,6 +570,19 @@ func dropCascades(ps []lang.Problem) []lang.Problem {
 			continue
 		}
 		out = append(out, p)
+	}
+	return out
+}
+
+// syntaxErrors are the files the compiler found syntax errors in (TS1xxx). A file
+// tree-sitter cannot parse but the compiler can (a grammar gap: variance annotations,
+// `in`/`out` on type parameters) is still checked: its type errors count.
+func syntaxErrors(ds []located) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range ds {
+		if d.Code >= 1000 && d.Code < 2000 {
+			out[d.file] = true
+		}
 	}
 	return out
 }
