@@ -149,6 +149,15 @@ func (j *job) attrIndex(attr string) projectClasses {
 	return pc
 }
 
+// namedClasses returns the project's classes named name, from the files that spell it.
+func (j *job) namedClasses(name string) []*classInfo {
+	if j.projClasses != nil {
+		return j.projClasses[name]
+	}
+	pc, _ := j.projectIndex(func(src []byte) bool { return bytes.Contains(src, []byte(name)) })
+	return pc[name]
+}
+
 // projectSources returns the content of the project's Python files in the head tree,
 // in walk order.
 func (j *job) projectSources() [][]byte {
