@@ -83,13 +83,14 @@ func (j *job) parseFiles(want func(src []byte) bool) {
 // that spell a class name of its family (familyIndex: what a class defines, C.attr = …
 // outside it, and setattr or a __dict__/vars update on its instances, reached only through
 // self/cls in its body or a module variable bound to C(…), all spell C), and the files
-// that call setattr and spell attr or hold a backslash (a literal name, maybe escaped, set
-// on an object of unknown class). What definedOn answers from it is what it answers from
-// the whole project's index.
+// that call setattr and spell attr quoted (a literal name set on an object of unknown
+// class: setByName reads a name only from a plain literal, stringValue, never one with an
+// escape or a quote in it, so 'attr' or "attr" is in the file's bytes). What definedOn
+// answers from it is what it answers from the whole project's index.
 func (j *job) definingIndex(class, attr string) (projectClasses, setAttrs) {
+	single, double := []byte("'"+attr+"'"), []byte(`"`+attr+`"`)
 	return j.familyIndex(class, false, func(src []byte) bool {
-		return bytes.Contains(src, []byte("setattr")) &&
-			(bytes.Contains(src, []byte(attr)) || bytes.IndexByte(src, '\\') >= 0)
+		return bytes.Contains(src, []byte("setattr")) && (bytes.Contains(src, single) || bytes.Contains(src, double))
 	})
 }
 

@@ -25,6 +25,7 @@ var indexProject = map[string]string{
 	"lit.py":     "def f(o):\n    setattr(o, 'literal', 1)\n    setattr(o, 'esc\\x61ped', 2)\n",
 	"comp.py":    "class Comp:\n    def __init__(self, n):\n        setattr(self, n, 1)\n",
 	"other.py":   "def f():\n    return 1\n",
+	"dq.py":      "def g(o, dquoted):\n    setattr(o, \"dquoted\", 1)\n    setattr(o, r'raw', dquoted)\n",
 	"gen.py":     "import attr\n@attr.s\nclass Pt:\n    x = attr.ib()\n    y = attr.ib(default=0)\n",
 	"gen2.py":    "import attr\n@attr.s\nclass Twice:\n    x = attr.ib()\n",
 	"gen3.py":    "class Twice:\n    pass\n",
@@ -53,7 +54,7 @@ func TestFamilyIndexMatchesWholeIndex(t *testing.T) {
 			req: &lang.Request{Context: context.Background(), Changes: set}, members: map[string][]string{}, dyn: newDyn()}
 	}
 	classes := []string{"Base", "Mid", "Leaf", "Mixin", "User", "Dyn", "Comp", "Other", "Nope", "object", "Pt", "Twice"}
-	attrs := []string{"run", "hook", "level", "done", "use", "provided", "extra", "literal", "escaped", "anything", "go"}
+	attrs := []string{"run", "hook", "level", "done", "use", "provided", "extra", "literal", "escaped", "anything", "go", "dquoted", "raw"}
 	whole := newJob()
 	whole.classes()
 	if whole.generatedClassOf("Pt") != initAttrs || whole.generatedClassOf("Twice") != initUnknown {
