@@ -146,8 +146,43 @@ func (j *job) attrIndex(attr string) projectClasses {
 	if j.projClasses != nil {
 		return j.projClasses
 	}
-	pc, _ := j.projectIndex(func(src []byte) bool { return bytes.Contains(src, []byte(attr)) })
+	pc, _ := j.projectIndex(func(src []byte) bool { return mayDefine(src, []byte(attr)) })
 	return pc
+}
+
+// mayDefine reports whether src spells attr as a name (not inside a longer one: bytes
+// beyond ASCII count as a boundary) other than as a method called (.attr(): what the
+// file then does is call it). Everything classAttrs reads as defining attr (def attr,
+// attr = …, self.attr = …, C.attr = …) is such a spelling; most files that only use a
+// common method (.strip()) are not read.
+func mayDefine(src, attr []byte) bool {
+	for i := 0; ; {
+		k := bytes.Index(src[i:], attr)
+		if k < 0 || len(attr) == 0 {
+			return false
+		}
+		start, end := i+k, i+k+len(attr)
+		i = start + 1
+		if start > 0 && identByte(src[start-1]) || end < len(src) && identByte(src[end]) {
+			continue
+		}
+		if !(start > 0 && src[start-1] == '.' && calledAt(src, end)) {
+			return true
+		}
+	}
+}
+
+// calledAt reports whether the next byte of src from i on, past spaces and tabs, opens a
+// call.
+func calledAt(src []byte, i int) bool {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return i < len(src) && src[i] == '('
+}
+
+func identByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 // namedClasses returns the project's classes named name, from the files that spell it.

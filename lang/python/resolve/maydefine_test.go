@@ -1,0 +1,63 @@
+package resolve
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/agentverify/agentverify/lang/python/syntax"
+)
+
+func TestMayDefine(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"x = s.strip()\n", false},
+		{"x = s.strip ()\ny = s.rstrip\n", false},
+		{"x = s.lstrip()\nstripped = 1\n", false},
+		{"class A:\n    def strip(self): pass\n", true},
+		{"class A:\n    strip = None\n", true},
+		{"def f(self):\n    self.strip = 1\n", true},
+		{"A.strip = f\n", true},
+		{"x = s.strip\n", true}, // a reference, maybe a definition's target: read
+		{"é.strip = 1\n", true},
+		{"", false},
+	} {
+		if got := mayDefine([]byte(tc.src), []byte("strip")); got != tc.want {
+			t.Errorf("mayDefine(%q, strip) = %t, want %t", tc.src, got, tc.want)
+		}
+	}
+}
+
+// Every attribute collectClasses finds a class defining, mayDefine finds spelled: the
+// files attrIndex leaves unread define none of it.
+func TestMayDefineCoversClassAttrs(t *testing.T) {
+	g := syntax.NewGrammar()
+	names := []string{"strip", "rstrip", "x", "x_", "_x"}
+	lines := []string{"class %s:", "    def %s(self): pass", "    %s = 1", "    def m(self):\n        self.%s = 1",
+		"    def m(self):\n        self.%s(1)", "%s.x = 1", "A.%s = f", "y = z.%s()", "    %s, b = 1, 2", "    %s += 1", "    c: int = %s"}
+	rapid.Check(t, func(t *rapid.T) {
+		var b strings.Builder
+		b.WriteString("class A:\n    pass\n")
+		for range rapid.IntRange(1, 8).Draw(t, "n") {
+			fmt.Fprintf(&b, rapid.SampledFrom(lines).Draw(t, "line")+"\n", rapid.SampledFrom(names).Draw(t, "name"))
+		}
+		src := []byte(b.String())
+		tree, err := g.Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var classes []namedClass
+		collectClasses(tree, src, &classes)
+		for _, c := range classes {
+			for a := range c.info.attrs {
+				if !mayDefine(src, []byte(a)) {
+					t.Fatalf("class %s defines %s in\n%s\nbut mayDefine says the file cannot", c.name, a, src)
+				}
+			}
+		}
+	})
+}
