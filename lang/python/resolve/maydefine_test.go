@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -37,13 +36,13 @@ func TestMayDefine(t *testing.T) {
 func TestMayDefineCoversClassAttrs(t *testing.T) {
 	g := syntax.NewGrammar()
 	names := []string{"strip", "rstrip", "x", "x_", "_x"}
-	lines := []string{"class %s:", "    def %s(self): pass", "    %s = 1", "    def m(self):\n        self.%s = 1",
+	lines := []string{"class %s:", "class B(m.%s, metaclass=%s):", "class C(%s.A):", "    def %s(self): pass", "    %s = 1", "    def m(self):\n        self.%s = 1",
 		"    def m(self):\n        self.%s(1)", "%s.x = 1", "A.%s = f", "y = z.%s()", "    %s, b = 1, 2", "    %s += 1", "    c: int = %s"}
 	rapid.Check(t, func(t *rapid.T) {
 		var b strings.Builder
 		b.WriteString("class A:\n    pass\n")
 		for range rapid.IntRange(1, 8).Draw(t, "n") {
-			fmt.Fprintf(&b, rapid.SampledFrom(lines).Draw(t, "line")+"\n", rapid.SampledFrom(names).Draw(t, "name"))
+			b.WriteString(strings.ReplaceAll(rapid.SampledFrom(lines).Draw(t, "line"), "%s", rapid.SampledFrom(names).Draw(t, "name")) + "\n")
 		}
 		src := []byte(b.String())
 		tree, err := g.Parse(src)
@@ -53,6 +52,14 @@ func TestMayDefineCoversClassAttrs(t *testing.T) {
 		var classes []namedClass
 		collectClasses(tree, src, &classes)
 		for _, c := range classes {
+			if !mayName(src, []byte(c.name)) {
+				t.Fatalf("the file defines class %s (or an attribute of it) in\n%s\nbut mayName says it cannot", c.name, src)
+			}
+			for _, base := range c.info.bases {
+				if !spelled(src, []byte(base), anywhere) {
+					t.Fatalf("class %s has base %s in\n%s\nbut spelled says the file does not spell it", c.name, base, src)
+				}
+			}
 			for a := range c.info.attrs {
 				if !mayDefine(src, []byte(a)) {
 					t.Fatalf("class %s defines %s in\n%s\nbut mayDefine says the file cannot", c.name, a, src)

@@ -107,7 +107,7 @@ func (j *job) familyIndex(class string, down bool, also func([]byte) bool) (proj
 			return true
 		}
 		for n := range names {
-			if bytes.Contains(src, []byte(n)) {
+			if spelled(src, []byte(n), anywhere) {
 				return true
 			}
 		}
@@ -156,20 +156,38 @@ func (j *job) attrIndex(attr string) projectClasses {
 // attr = …, self.attr = …, C.attr = …) is such a spelling; most files that only use a
 // common method (.strip()) are not read.
 func mayDefine(src, attr []byte) bool {
-	for i := 0; ; {
-		k := bytes.Index(src[i:], attr)
-		if k < 0 || len(attr) == 0 {
+	return spelled(src, attr, func(start, end int) bool {
+		return !(start > 0 && src[start-1] == '.' && calledAt(src, end))
+	})
+}
+
+// mayName reports whether src spells name as a name not after a dot: a class statement
+// and C.attr = … (outside) spell their class so; a call of m.name(…) does not.
+func mayName(src, name []byte) bool {
+	return spelled(src, name, func(start, _ int) bool { return start == 0 || src[start-1] != '.' })
+}
+
+// anywhere keeps every occurrence spelled finds.
+func anywhere(int, int) bool { return true }
+
+// spelled reports whether word occurs in src as a whole name, at an occurrence for which
+// keep is true.
+func spelled(src, word []byte, keep func(start, end int) bool) bool {
+	for i := 0; len(word) > 0; {
+		k := bytes.Index(src[i:], word)
+		if k < 0 {
 			return false
 		}
-		start, end := i+k, i+k+len(attr)
+		start, end := i+k, i+k+len(word)
 		i = start + 1
 		if start > 0 && identByte(src[start-1]) || end < len(src) && identByte(src[end]) {
 			continue
 		}
-		if !(start > 0 && src[start-1] == '.' && calledAt(src, end)) {
+		if keep(start, end) {
 			return true
 		}
 	}
+	return false
 }
 
 // calledAt reports whether the next byte of src from i on, past spaces and tabs, opens a
@@ -185,12 +203,13 @@ func identByte(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
-// namedClasses returns the project's classes named name, from the files that spell it.
+// namedClasses returns the project's classes named name, from the files that spell it
+// as a class is spelled where it is defined (mayName).
 func (j *job) namedClasses(name string) []*classInfo {
 	if j.projClasses != nil {
 		return j.projClasses[name]
 	}
-	pc, _ := j.projectIndex(func(src []byte) bool { return bytes.Contains(src, []byte(name)) })
+	pc, _ := j.projectIndex(func(src []byte) bool { return mayName(src, []byte(name)) })
 	return pc[name]
 }
 
