@@ -68,3 +68,23 @@ func TestMayDefineCoversClassAttrs(t *testing.T) {
 		}
 	})
 }
+
+func TestMayName(t *testing.T) {
+	for _, tc := range []struct {
+		src, name string
+		want      bool
+	}{
+		{"super().__init__(x)\n", "__init__", false},
+		{"class A:\n    def __init__(self): pass\n", "__init__", false},
+		{"x = Pt(1)\n", "Pt", false},
+		{"class Pt:\n    pass\n", "Pt", true},
+		{"class\tPt(Base): pass\n", "Pt", true},
+		{"subclass Pt\n", "Pt", false},
+		{"Pt .x = 1\n", "Pt", true},
+		{"Pt.x = 1\n", "Pt", true},
+	} {
+		if got := mayName([]byte(tc.src), []byte(tc.name)); got != tc.want {
+			t.Errorf("mayName(%q, %s) = %t, want %t", tc.src, tc.name, got, tc.want)
+		}
+	}
+}

@@ -161,10 +161,16 @@ func mayDefine(src, attr []byte) bool {
 	})
 }
 
-// mayName reports whether src spells name as a name not after a dot: a class statement
-// and C.attr = … (outside) spell their class so; a call of m.name(…) does not.
+// mayName reports whether src spells name where a class is named for collectClasses: in
+// its class statement (class name) or as the object of C.attr = … (outside). A call of
+// super().__init__(…) or a def __init__ does not.
 func mayName(src, name []byte) bool {
-	return spelled(src, name, func(start, _ int) bool { return start == 0 || src[start-1] != '.' })
+	return spelled(src, name, func(start, end int) bool {
+		before := bytes.TrimRight(src[:start], " \t\r\n\\")
+		after := bytes.TrimLeft(src[end:], " \t\r\n\\")
+		return len(after) > 0 && after[0] == '.' ||
+			bytes.HasSuffix(before, []byte("class")) && (len(before) == 5 || !identByte(before[len(before)-6]))
+	})
 }
 
 // anywhere keeps every occurrence spelled finds.
