@@ -65,20 +65,6 @@ func cursorCopy(t testing.TB, g *Grammar, src []byte) *node {
 	return rec(nil)
 }
 
-func walkCopy(t testing.TB, g *Grammar, src []byte) *node {
-	root, err := Parse(g, src, func(f Fields, parent *node) *node {
-		n := &node{Fields: f}
-		if parent != nil {
-			parent.kids = append(parent.kids, n)
-		}
-		return n
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
-
 // The binding's TreeCursor must be tree-sitter's TSTreeCursor and nothing else: walk
 // hands its address to C.
 func TestCursorLayout(t *testing.T) {
@@ -99,7 +85,7 @@ func TestWalkMatchesCursor(t *testing.T) {
 		}
 	}
 	for _, src := range srcs {
-		want, got := cursorCopy(t, g, []byte(src)), walkCopy(t, g, []byte(src))
+		want, got := cursorCopy(t, g, []byte(src)), parse(t, src)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("the walk's copy of %.40q differs from the cursor's", src)
 		}
@@ -112,7 +98,7 @@ func FuzzWalk(f *testing.F) {
 	}
 	g := NewGrammar(tspython.Language())
 	f.Fuzz(func(t *testing.T, src string) {
-		if !reflect.DeepEqual(walkCopy(t, g, []byte(src)), cursorCopy(t, g, []byte(src))) {
+		if !reflect.DeepEqual(parse(t, src), cursorCopy(t, g, []byte(src))) {
 			t.Errorf("the walk's copy of %q differs from the cursor's", src)
 		}
 	})
