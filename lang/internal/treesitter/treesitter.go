@@ -45,6 +45,18 @@ func NewGrammar(language unsafe.Pointer) *Grammar {
 	return g
 }
 
+// skipIDs numbers skip as g does; a name g does not have skips nothing.
+func (g *Grammar) skipIDs(skip Skip) skipIDs {
+	if skip == (Skip{}) {
+		return skipIDs{}
+	}
+	kind, field := g.lang.IdForNodeKind(skip.Kind, true), g.lang.FieldIdForName(skip.Field)
+	if kind == 0 || field == 0 {
+		return skipIDs{}
+	}
+	return skipIDs{kind, field}
+}
+
 // Fields are what one node of the tree holds, copied out of C.
 type Fields struct {
 	Kind    string // tree-sitter's kind, "ERROR" for an ERROR node
@@ -61,6 +73,17 @@ type Fields struct {
 // under parent (nil for the root) and adds it to parent's children. It is called in
 // source order, for a parent before its children.
 func Parse[N any](g *Grammar, src []byte, node func(f Fields, parent *N) *N) (*N, error) {
+	return ParseSkipping(g, src, Skip{}, node)
+}
+
+// Skip names the nodes a parse copies without what is under them: those held in Field
+// by a node of kind Kind (a function's body, for a reader of declarations). The zero
+// Skip copies everything.
+type Skip struct{ Kind, Field string }
+
+// ParseSkipping is Parse without the contents of the nodes skip names: what is under
+// them costs nothing to copy, and is absent from the copy.
+func ParseSkipping[N any](g *Grammar, src []byte, skip Skip, node func(f Fields, parent *N) *N) (*N, error) {
 	p := sitter.NewParser()
 	defer p.Close()
 	if err := p.SetLanguage(g.lang); err != nil {
@@ -75,7 +98,7 @@ func Parse[N any](g *Grammar, src []byte, node func(f Fields, parent *N) *N) (*N
 	defer c.Close()
 	cp := &copier[N]{g: g, lineStarts: lineStarts(src), node: node}
 	var root *N
-	err := walk(c, func(nodes []flatNode) { root = cp.copy(nodes) })
+	err := walk(c, g.skipIDs(skip), func(nodes []flatNode) { root = cp.copy(nodes) })
 	return root, err
 }
 

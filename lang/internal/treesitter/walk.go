@@ -28,18 +28,26 @@ typedef struct {
 } av_node;
 
 // av_walk lists the nodes under the cursor's node (the cursor ends where it started) in
-// an array the caller frees; NULL when memory runs out.
-static av_node *av_walk(TSTreeCursor *c, size_t *len) {
-	size_t cap = 1024, n = 0;
+// an array the caller frees; NULL when memory runs out. A node held in field skip_field
+// of a node of kind skip_kind is listed without what is under it (0, 0: none is).
+static av_node *av_walk(TSTreeCursor *c, size_t *len, uint16_t skip_kind, uint16_t skip_field) {
+	size_t cap = 1024, n = 0, kcap = 64;
 	uint32_t depth = 0;
 	av_node *out = malloc(cap * sizeof *out);
+	uint16_t *kinds = malloc(kcap * sizeof *kinds); // kinds[d]: the kind of the node at depth d
 	for (;;) {
-		if (out == NULL) return NULL;
+		if (out == NULL || kinds == NULL) { free(out); free(kinds); return NULL; }
 		if (n == cap) {
 			cap *= 2;
 			av_node *grown = realloc(out, cap * sizeof *out);
-			if (grown == NULL) { free(out); return NULL; }
+			if (grown == NULL) { free(out); free(kinds); return NULL; }
 			out = grown;
+		}
+		if (depth + 1 >= kcap) {
+			kcap *= 2;
+			uint16_t *grown = realloc(kinds, kcap * sizeof *kinds);
+			if (grown == NULL) { free(out); free(kinds); return NULL; }
+			kinds = grown;
 		}
 		TSNode node = ts_tree_cursor_current_node(c);
 		av_node *r = &out[n++];
@@ -49,9 +57,11 @@ static av_node *av_walk(TSTreeCursor *c, size_t *len) {
 		r->kind = ts_node_symbol(node);
 		r->field = ts_tree_cursor_current_field_id(c);
 		r->missing = r->start == r->end && ts_node_is_missing(node);
-		if (ts_tree_cursor_goto_first_child(c)) { depth++; continue; }
+		kinds[depth] = r->kind;
+		bool skip = skip_field != 0 && depth > 0 && r->field == skip_field && kinds[depth - 1] == skip_kind;
+		if (!skip && ts_tree_cursor_goto_first_child(c)) { depth++; continue; }
 		while (!ts_tree_cursor_goto_next_sibling(c)) {
-			if (depth == 0 || !ts_tree_cursor_goto_parent(c)) { *len = n; return out; }
+			if (depth == 0 || !ts_tree_cursor_goto_parent(c)) { *len = n; free(kinds); return out; }
 			depth--;
 		}
 	}
@@ -71,11 +81,12 @@ type flatNode = C.av_node
 
 // walk lists the nodes under the cursor's node in source order with one cgo call (a
 // call per node and question costs more than tree-sitter's parse), and passes them to
-// visit; the list is freed when visit returns. The binding's TreeCursor holds tree-sitter's
+// visit; the list is freed when visit returns. What skip names is listed without its
+// contents. The binding's TreeCursor holds tree-sitter's
 // TSTreeCursor as its only field, which the preamble repeats from api.h.
-func walk(c *sitter.TreeCursor, visit func([]flatNode)) error {
+func walk(c *sitter.TreeCursor, skip skipIDs, visit func([]flatNode)) error {
 	var n C.size_t
-	nodes := C.av_walk((*C.TSTreeCursor)(unsafe.Pointer(c)), &n)
+	nodes := C.av_walk((*C.TSTreeCursor)(unsafe.Pointer(c)), &n, C.uint16_t(skip.kind), C.uint16_t(skip.field))
 	if nodes == nil {
 		return errors.New("tree-sitter: out of memory listing the syntax tree")
 	}
@@ -86,3 +97,6 @@ func walk(c *sitter.TreeCursor, visit func([]flatNode)) error {
 
 // flatCursor is tree-sitter's TSTreeCursor as the preamble declares it.
 type flatCursor = C.TSTreeCursor
+
+// skipIDs are a Skip's kind and field as the grammar numbers them; zero skips nothing.
+type skipIDs struct{ kind, field uint16 }

@@ -79,16 +79,43 @@ func TestWalkMatchesCursor(t *testing.T) {
 	g := NewGrammar(tspython.Language())
 	srcs := []string{"", "x", "x = 1\n", "def f(:\n    pass\n", "print(1\n", "class A(B):\n\tdef g(self): return [i for i in 'é']\n",
 		"\n\n\n", "if x:\n  pass\nelif y:\n  )\n", "s = '''\n\n'''\nz = s\n"}
-	if out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output(); err == nil {
+	if testing.Short() {
+		// the standard library's decimal module below: seconds through the cursor
+	} else if out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output(); err == nil {
 		if data, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "_pydecimal.py")); err == nil {
 			srcs = append(srcs, string(data), string(data[:len(data)/3]))
 		}
 	}
+	skip := Skip{"function_definition", "body"}
 	for _, src := range srcs {
 		want, got := cursorCopy(t, g, []byte(src)), parse(t, src)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("the walk's copy of %.40q differs from the cursor's", src)
 		}
+		pruned, err := ParseSkipping(g, []byte(src), skip, func(f Fields, parent *node) *node {
+			n := &node{Fields: f}
+			if parent != nil {
+				parent.kids = append(parent.kids, n)
+			}
+			return n
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prune(want, skip)
+		if !reflect.DeepEqual(pruned, want) {
+			t.Errorf("the copy of %.40q skipping function bodies is not the whole copy without them", src)
+		}
+	}
+}
+
+// prune drops what skip names from n's copy.
+func prune(n *node, skip Skip) {
+	for _, k := range n.kids {
+		if n.Kind == skip.Kind && k.Field == skip.Field {
+			k.kids = nil
+		}
+		prune(k, skip)
 	}
 }
 
