@@ -24,6 +24,10 @@ func TestMayDefine(t *testing.T) {
 		{"x = s.strip\n", true}, // a reference, maybe a definition's target: read
 		{"é.strip = 1\n", true},
 		{"", false},
+		{"# strip = 1\n", false},
+		{"x = 1  # no strip here\n", false},
+		{"x = '#'; A.strip = 1\n", true},
+		{"s = '''\n# '''; A.strip = 1\n", true},
 	} {
 		if got := mayDefine([]byte(tc.src), []byte("strip")); got != tc.want {
 			t.Errorf("mayDefine(%q, strip) = %t, want %t", tc.src, got, tc.want)
@@ -37,7 +41,7 @@ func TestMayDefineCoversClassAttrs(t *testing.T) {
 	g := syntax.NewGrammar()
 	names := []string{"strip", "rstrip", "x", "x_", "_x"}
 	lines := []string{"class %s:", "class B(m.%s, metaclass=%s):", "class C(%s.A):", "    def %s(self): pass", "    %s = 1", "    def m(self):\n        self.%s = 1",
-		"    def m(self):\n        self.%s(1)", "%s.x = 1", "A.%s = f", "y = z.%s()", "    %s, b = 1, 2", "    %s += 1", "    c: int = %s"}
+		"    def m(self):\n        self.%s(1)", "%s.x = 1", "A.%s = f", "y = z.%s()", "    %s, b = 1, 2", "    %s += 1", "    c: int = %s", "# %s = 1", "x = '#'; A.%s = 1", "    z = \"\"\"#\n    \"\"\"; self.%s = 1", "    s = '''\n    # %s'''"}
 	rapid.Check(t, func(t *rapid.T) {
 		var b strings.Builder
 		b.WriteString("class A:\n    pass\n")

@@ -173,11 +173,25 @@ func mayName(src, name []byte) bool {
 	})
 }
 
+// inComment reports whether the byte at i follows a # on a line without quotes: a
+// comment, or the inside of a multi-line string (a quote on the line could close a
+// string before the # or open one: the line is then taken as code). Neither defines
+// anything.
+func inComment(src []byte, i int) bool {
+	start := bytes.LastIndexByte(src[:i], '\n') + 1
+	end := bytes.IndexByte(src[i:], '\n')
+	if end < 0 {
+		end = len(src) - i
+	}
+	line := src[start : i+end]
+	return bytes.IndexByte(src[start:i], '#') >= 0 && !bytes.ContainsAny(line, `'"`)
+}
+
 // anywhere keeps every occurrence spelled finds.
 func anywhere(int, int) bool { return true }
 
-// spelled reports whether word occurs in src as a whole name, at an occurrence for which
-// keep is true.
+// spelled reports whether word occurs in src as a whole name outside a comment, at an
+// occurrence for which keep is true.
 func spelled(src, word []byte, keep func(start, end int) bool) bool {
 	for i := 0; len(word) > 0; {
 		k := bytes.Index(src[i:], word)
@@ -189,7 +203,7 @@ func spelled(src, word []byte, keep func(start, end int) bool) bool {
 		if start > 0 && identByte(src[start-1]) || end < len(src) && identByte(src[end]) {
 			continue
 		}
-		if keep(start, end) {
+		if !inComment(src, start) && keep(start, end) {
 			return true
 		}
 	}
