@@ -45,6 +45,18 @@ func NewGrammar(language unsafe.Pointer) *Grammar {
 	return g
 }
 
+// skipIDs numbers skip as g does; a name g does not have skips nothing.
+func (g *Grammar) skipIDs(skip Skip) skipIDs {
+	if skip == (Skip{}) {
+		return skipIDs{}
+	}
+	kind, field := g.lang.IdForNodeKind(skip.Kind, true), g.lang.FieldIdForName(skip.Field)
+	if kind == 0 || field == 0 {
+		return skipIDs{}
+	}
+	return skipIDs{kind, field}
+}
+
 // Fields are what one node of the tree holds, copied out of C.
 type Fields struct {
 	Kind    string // tree-sitter's kind, "ERROR" for an ERROR node
@@ -61,6 +73,17 @@ type Fields struct {
 // under parent (nil for the root) and adds it to parent's children. It is called in
 // source order, for a parent before its children.
 func Parse[N any](g *Grammar, src []byte, node func(f Fields, parent *N) *N) (*N, error) {
+	return ParseSkipping(g, src, Skip{}, node)
+}
+
+// Skip names the nodes a parse copies without what is under them: those held in Field
+// by a node of kind Kind (a function's body, for a reader of declarations). The zero
+// Skip copies everything.
+type Skip struct{ Kind, Field string }
+
+// ParseSkipping is Parse without the contents of the nodes skip names: what is under
+// them costs nothing to copy, and is absent from the copy.
+func ParseSkipping[N any](g *Grammar, src []byte, skip Skip, node func(f Fields, parent *N) *N) (*N, error) {
 	p := sitter.NewParser()
 	defer p.Close()
 	if err := p.SetLanguage(g.lang); err != nil {
@@ -74,13 +97,16 @@ func Parse[N any](g *Grammar, src []byte, node func(f Fields, parent *N) *N) (*N
 	c := t.Walk()
 	defer c.Close()
 	cp := &copier[N]{g: g, lineStarts: lineStarts(src), node: node}
-	return cp.copy(c, nil), nil
+	var root *N
+	err := walk(c, g.skipIDs(skip), func(nodes []flatNode) { root = cp.copy(nodes) })
+	return root, err
 }
 
 // copier copies a tree-sitter tree into Go nodes.
 type copier[N any] struct {
 	g          *Grammar
 	lineStarts []int // byte offset of each line's first byte
+	line       int   // the line of the last start offset asked (they only grow)
 	node       func(Fields, *N) *N
 }
 
@@ -103,38 +129,60 @@ func (cp *copier[N]) pos(off int) lang.Pos {
 	return lang.Pos{Line: line + 1, Column: off - cp.lineStarts[line] + 1}
 }
 
-// copy copies the subtree at the cursor's node, leaving the cursor where it was.
-func (cp *copier[N]) copy(c *sitter.TreeCursor, parent *N) *N {
-	n := c.Node()
-	id := n.KindId()
-	f := Fields{Start: int(n.StartByte()), End: int(n.EndByte())}
+// startPos is pos of a node's start: in source order they never decrease, so the line
+// is found by stepping on from the last one.
+func (cp *copier[N]) startPos(off int) lang.Pos {
+	if cp.line >= len(cp.lineStarts) || cp.lineStarts[cp.line] > off {
+		return cp.pos(off)
+	}
+	for cp.line+1 < len(cp.lineStarts) && cp.lineStarts[cp.line+1] <= off {
+		cp.line++
+	}
+	return lang.Pos{Line: cp.line + 1, Column: off - cp.lineStarts[cp.line] + 1}
+}
+
+// copy makes the Go nodes of the listed tree, a parent before its children, and
+// returns the root's.
+func (cp *copier[N]) copy(nodes []flatNode) *N {
+	var root *N
+	var parents []*N // by depth
+	for i := range nodes {
+		f := cp.fields(&nodes[i])
+		depth := int(nodes[i].depth)
+		var parent *N
+		if depth > 0 && depth <= len(parents) {
+			parent = parents[depth-1]
+		}
+		out := cp.node(f, parent)
+		parents = append(parents[:min(depth, len(parents))], out)
+		if i == 0 {
+			root = out
+		}
+	}
+	return root
+}
+
+// fields are what the node r holds, with names and positions.
+func (cp *copier[N]) fields(r *flatNode) Fields {
+	id := uint16(r.kind)
+	f := Fields{Start: int(r.start), End: int(r.end)}
 	switch {
 	case id == errorKind:
 		f.Kind, f.Named = "ERROR", true
 	case int(id) < len(cp.g.kinds):
 		f.Kind, f.Named = cp.g.kinds[id], cp.g.named[id]
 	default:
-		f.Kind, f.Named = n.Kind(), n.IsNamed()
+		f.Kind, f.Named = cp.g.lang.NodeKindForId(id), cp.g.lang.NodeKindIsNamed(id)
 	}
-	if i := int(c.FieldId()); i > 0 && i < len(cp.g.fields) {
+	if i := int(r.field); i > 0 && i < len(cp.g.fields) {
 		f.Field = cp.g.fields[i]
 	}
-	f.Pos = cp.pos(f.Start)
+	f.Pos = cp.startPos(f.Start)
 	f.EndPos = f.Pos
 	if f.End > f.Start {
 		f.EndPos = cp.pos(f.End - 1)
 	} else {
-		f.Missing = n.IsMissing() // only zero-width nodes can be missing
+		f.Missing = r.missing != 0
 	}
-	out := cp.node(f, parent)
-	if c.GotoFirstChild() {
-		for {
-			cp.copy(c, out)
-			if !c.GotoNextSibling() {
-				break
-			}
-		}
-		c.GotoParent()
-	}
-	return out
+	return f
 }

@@ -225,7 +225,7 @@ func (j *job) viewFileKind(module string) ([]byte, bool) {
 	if data := readFirst(j.sysPath(), append(stubPkg, stubs...)); data != nil {
 		return data, true
 	}
-	if data := readFirst(j.bundledStubDirs(), stubs); data != nil {
+	if data := readFirst(j.stubDirsHolding(top), stubs); data != nil {
 		return data, true
 	}
 	return readFirst(j.sysPath(), srcs), false
@@ -270,6 +270,24 @@ func (j *job) bundledStubDirs() []string {
 	}
 	j.fe.srcs.putSysPath("stubs\x00"+root, *j.stubDirs)
 	return *j.stubDirs
+}
+
+// stubDirsHolding are the bundled stub directories (bundledStubDirs, in order) that
+// hold top, the first part of a module's path, as a directory or a .pyi file: the only
+// ones where the module's stub can be. Listing each directory once per job costs less
+// than looking for every module's stub in every one of them (about 150).
+func (j *job) stubDirsHolding(top string) []string {
+	if j.stubTops == nil {
+		j.stubTops = map[string][]string{}
+		for _, d := range j.bundledStubDirs() {
+			ents, _ := os.ReadDir(d)
+			for _, e := range ents {
+				name := strings.TrimSuffix(e.Name(), ".pyi")
+				j.stubTops[name] = append(j.stubTops[name], d)
+			}
+		}
+	}
+	return j.stubTops[top]
 }
 
 // namespaceFalseAlarm reports whether pyright's unknown-symbol p names a member of a

@@ -178,8 +178,8 @@ func (fe Resolver) moduleDecl(module string, src []byte, pkg, stub bool) *modDec
 		m = fe.cache.decls
 	}
 	key := fmt.Appendf(nil, "%s\x00%t\x00%t\x00", module, pkg, stub)
-	return byKey(fe, m, sha256.Sum256(append(key, src...)), src, func(tree *syntax.Node) *modDecl {
-		return readDecl(module, tree, src, pkg, stub)
+	return byKeyParsed(fe, m, sha256.Sum256(append(key, src...)), src, fe.g.ParseDecls, func(tree *syntax.Node) *modDecl {
+		return readDecl(module, tree, src, pkg, stub) // never reads a function's body
 	})
 }
 
@@ -196,6 +196,11 @@ func byContent[T any](fe Resolver, m map[[32]byte]T, src []byte, derive func(*sy
 
 // byKey is byContent under a key the caller computed.
 func byKey[T any](fe Resolver, m map[[32]byte]T, key [32]byte, src []byte, derive func(*syntax.Node) T) T {
+	return byKeyParsed(fe, m, key, src, fe.g.Parse, derive)
+}
+
+// byKeyParsed is byKey with the tree parse makes.
+func byKeyParsed[T any](fe Resolver, m map[[32]byte]T, key [32]byte, src []byte, parse func([]byte) (*syntax.Node, error), derive func(*syntax.Node) T) T {
 	if m != nil {
 		fe.cache.mu.Lock()
 		v, ok := m[key]
@@ -205,7 +210,7 @@ func byKey[T any](fe Resolver, m map[[32]byte]T, key [32]byte, src []byte, deriv
 		}
 	}
 	var zero T
-	tree, err := fe.g.Parse(src)
+	tree, err := parse(src)
 	if err != nil {
 		return zero
 	}

@@ -152,9 +152,11 @@ func attrsFields(body *syntax.Node, src []byte) ([]attrField, bool) {
 }
 
 // generatedClass is what the project's classes of one name say about their constructor:
-// the same for all of them, or initOwn.
+// the same for all of them, or initOwn. Only the files that spell the name can define a
+// class of that name (projectindex.go): they are all that is read, unless the whole
+// project is indexed already.
 func (j *job) generatedClass(name string) (initGen, []attrField) {
-	infos := j.classes()[name]
+	infos := j.namedClasses(name)
 	if len(infos) == 0 {
 		return initOwn, nil
 	}

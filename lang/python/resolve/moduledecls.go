@@ -96,7 +96,7 @@ func (j *job) declFile(module string) (src []byte, pkg, stub bool) {
 		rels []string
 	}{
 		{j.sysPath(), append(append([]string(nil), stubPkg...), cands[:2]...)},
-		{j.bundledStubDirs(), cands[:2]},
+		{j.stubDirsHolding(top), cands[:2]},
 		{j.sysPath(), cands[2:]},
 	} {
 		for _, d := range try.dirs {

@@ -233,6 +233,7 @@ type dyn struct {
 	modules    map[string]bool // isModule
 	blind      map[string]bool // pyrightBlind
 	stubDirs   *[]string
+	stubTops   map[string][]string     // stubDirsHolding
 	other      map[*target]otherCode   // otherPython
 	parsed     map[string]parsedSource // parsedModule
 	setIndex   setAttrs                // classes

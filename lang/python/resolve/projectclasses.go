@@ -104,15 +104,6 @@ func (pc projectClasses) outsideBase(c *classInfo, seen map[*classInfo]bool) boo
 // inert are the bases whose members no mixin uses.
 var inert = map[string]bool{"object": true, "Generic": true, "Protocol": true, "ABC": true, "ABCMeta": true, "type": true}
 
-// classes indexes the classes of the project's Python files in the head tree, and the
-// attributes they set by name (j.setIndex), once per job (projectindex.go).
-func (j *job) classes() projectClasses {
-	if j.projClasses == nil {
-		j.projClasses, j.setIndex = j.projectIndex(func([]byte) bool { return true })
-	}
-	return j.projClasses
-}
-
 // collectClasses appends the class definitions under n, nested ones included.
 func collectClasses(n *syntax.Node, src []byte, out *[]namedClass) {
 	collectDecorated(n, src, nil, out)

@@ -83,13 +83,14 @@ func (j *job) parseFiles(want func(src []byte) bool) {
 // that spell a class name of its family (familyIndex: what a class defines, C.attr = …
 // outside it, and setattr or a __dict__/vars update on its instances, reached only through
 // self/cls in its body or a module variable bound to C(…), all spell C), and the files
-// that call setattr and spell attr or hold a backslash (a literal name, maybe escaped, set
-// on an object of unknown class). What definedOn answers from it is what it answers from
-// the whole project's index.
+// that call setattr and spell attr quoted (a literal name set on an object of unknown
+// class: setByName reads a name only from a plain literal, stringValue, never one with an
+// escape or a quote in it, so 'attr' or "attr" is in the file's bytes). What definedOn
+// answers from it is what it answers from the whole project's index.
 func (j *job) definingIndex(class, attr string) (projectClasses, setAttrs) {
+	single, double := []byte("'"+attr+"'"), []byte(`"`+attr+`"`)
 	return j.familyIndex(class, false, func(src []byte) bool {
-		return bytes.Contains(src, []byte("setattr")) &&
-			(bytes.Contains(src, []byte(attr)) || bytes.IndexByte(src, '\\') >= 0)
+		return bytes.Contains(src, []byte("setattr")) && (bytes.Contains(src, single) || bytes.Contains(src, double))
 	})
 }
 
@@ -106,7 +107,7 @@ func (j *job) familyIndex(class string, down bool, also func([]byte) bool) (proj
 			return true
 		}
 		for n := range names {
-			if bytes.Contains(src, []byte(n)) {
+			if spelled(src, []byte(n), anywhere) {
 				return true
 			}
 		}
@@ -145,8 +146,91 @@ func (j *job) attrIndex(attr string) projectClasses {
 	if j.projClasses != nil {
 		return j.projClasses
 	}
-	pc, _ := j.projectIndex(func(src []byte) bool { return bytes.Contains(src, []byte(attr)) })
+	pc, _ := j.projectIndex(func(src []byte) bool { return mayDefine(src, []byte(attr)) })
 	return pc
+}
+
+// mayDefine reports whether src spells attr as a name (not inside a longer one: bytes
+// beyond ASCII count as a boundary) other than as a method called (.attr(): what the
+// file then does is call it). Everything classAttrs reads as defining attr (def attr,
+// attr = …, self.attr = …, C.attr = …) is such a spelling; most files that only use a
+// common method (.strip()) are not read.
+func mayDefine(src, attr []byte) bool {
+	return spelled(src, attr, func(start, end int) bool {
+		return !(start > 0 && src[start-1] == '.' && calledAt(src, end))
+	})
+}
+
+// mayName reports whether src spells name where a class is named for collectClasses: in
+// its class statement (class name) or as the object of C.attr = … (outside). A call of
+// super().__init__(…) or a def __init__ does not.
+func mayName(src, name []byte) bool {
+	return spelled(src, name, func(start, end int) bool {
+		before := bytes.TrimRight(src[:start], " \t\r\n\\")
+		after := bytes.TrimLeft(src[end:], " \t\r\n\\")
+		return len(after) > 0 && after[0] == '.' ||
+			bytes.HasSuffix(before, []byte("class")) && (len(before) == 5 || !identByte(before[len(before)-6]))
+	})
+}
+
+// inComment reports whether the byte at i follows a # on a line without quotes: a
+// comment, or the inside of a multi-line string (a quote on the line could close a
+// string before the # or open one: the line is then taken as code). Neither defines
+// anything.
+func inComment(src []byte, i int) bool {
+	start := bytes.LastIndexByte(src[:i], '\n') + 1
+	end := bytes.IndexByte(src[i:], '\n')
+	if end < 0 {
+		end = len(src) - i
+	}
+	line := src[start : i+end]
+	return bytes.IndexByte(src[start:i], '#') >= 0 && !bytes.ContainsAny(line, `'"`)
+}
+
+// anywhere keeps every occurrence spelled finds.
+func anywhere(int, int) bool { return true }
+
+// spelled reports whether word occurs in src as a whole name outside a comment, at an
+// occurrence for which keep is true.
+func spelled(src, word []byte, keep func(start, end int) bool) bool {
+	for i := 0; len(word) > 0; {
+		k := bytes.Index(src[i:], word)
+		if k < 0 {
+			return false
+		}
+		start, end := i+k, i+k+len(word)
+		i = start + 1
+		if start > 0 && identByte(src[start-1]) || end < len(src) && identByte(src[end]) {
+			continue
+		}
+		if !inComment(src, start) && keep(start, end) {
+			return true
+		}
+	}
+	return false
+}
+
+// calledAt reports whether the next byte of src from i on, past spaces and tabs, opens a
+// call.
+func calledAt(src []byte, i int) bool {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return i < len(src) && src[i] == '('
+}
+
+func identByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// namedClasses returns the project's classes named name, from the files that spell it
+// as a class is spelled where it is defined (mayName).
+func (j *job) namedClasses(name string) []*classInfo {
+	if j.projClasses != nil {
+		return j.projClasses[name]
+	}
+	pc, _ := j.projectIndex(func(src []byte) bool { return mayName(src, []byte(name)) })
+	return pc[name]
 }
 
 // projectSources returns the content of the project's Python files in the head tree,

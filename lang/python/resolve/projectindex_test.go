@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"testing/fstest"
 
@@ -24,6 +25,19 @@ var indexProject = map[string]string{
 	"lit.py":     "def f(o):\n    setattr(o, 'literal', 1)\n    setattr(o, 'esc\\x61ped', 2)\n",
 	"comp.py":    "class Comp:\n    def __init__(self, n):\n        setattr(self, n, 1)\n",
 	"other.py":   "def f():\n    return 1\n",
+	"dq.py":      "def g(o, dquoted):\n    setattr(o, \"dquoted\", 1)\n    setattr(o, r'raw', dquoted)\n",
+	"gen.py":     "import attr\n@attr.s\nclass Pt:\n    x = attr.ib()\n    y = attr.ib(default=0)\n",
+	"gen2.py":    "import attr\n@attr.s\nclass Twice:\n    x = attr.ib()\n",
+	"gen3.py":    "class Twice:\n    pass\n",
+}
+
+// classes indexes the classes of the project's Python files in the head tree, and the
+// attributes they set by name (j.setIndex), once per job (projectindex.go).
+func (j *job) classes() projectClasses {
+	if j.projClasses == nil {
+		j.projClasses, j.setIndex = j.projectIndex(func([]byte) bool { return true })
+	}
+	return j.projClasses
 }
 
 // TestFamilyIndexMatchesWholeIndex asserts that the attribute questions answered from
@@ -39,10 +53,13 @@ func TestFamilyIndexMatchesWholeIndex(t *testing.T) {
 		return &job{fe: Resolver{g: syntax.NewGrammar(), cache: NewCache()},
 			req: &lang.Request{Context: context.Background(), Changes: set}, members: map[string][]string{}, dyn: newDyn()}
 	}
-	classes := []string{"Base", "Mid", "Leaf", "Mixin", "User", "Dyn", "Comp", "Other", "Nope", "object"}
-	attrs := []string{"run", "hook", "level", "done", "use", "provided", "extra", "literal", "escaped", "anything", "go"}
+	classes := []string{"Base", "Mid", "Leaf", "Mixin", "User", "Dyn", "Comp", "Other", "Nope", "object", "Pt", "Twice"}
+	attrs := []string{"run", "hook", "level", "done", "use", "provided", "extra", "literal", "escaped", "anything", "go", "dquoted", "raw"}
 	whole := newJob()
 	whole.classes()
+	if whole.generatedClassOf("Pt") != initAttrs || whole.generatedClassOf("Twice") != initUnknown {
+		t.Fatalf("the project's attrs classes read as %v and %v", whole.generatedClassOf("Pt"), whole.generatedClassOf("Twice"))
+	}
 	for _, c := range classes {
 		for _, a := range attrs {
 			type answers struct{ defined, mixin, narrower bool }
@@ -51,6 +68,9 @@ func TestFamilyIndexMatchesWholeIndex(t *testing.T) {
 			got := answers{j.definedOn(c, a), newJob().mixinMember(c, a), newJob().declaredNarrower(c, a)}
 			if got != want {
 				t.Errorf("%s.%s: from the files that tell %+v, from the whole project %+v", c, a, got, want)
+			}
+			if gen, fields := newJob().generatedClass(c); gen != whole.generatedClassOf(c) || fmt.Sprint(fields) != fmt.Sprint(whole.fieldsOf(c)) {
+				t.Errorf("%s: generated __init__ %v %v from the files that spell it, %v %v from the whole project", c, gen, fields, whole.generatedClassOf(c), whole.fieldsOf(c))
 			}
 			if j.projClasses != nil {
 				t.Errorf("%s.%s: definedOn indexed the whole project", c, a)
@@ -70,3 +90,7 @@ func TestFamilyIndexMatchesWholeIndex(t *testing.T) {
 		t.Errorf("definedOn(Base, run) parsed all %d files", parsed)
 	}
 }
+
+func (j *job) generatedClassOf(name string) initGen { g, _ := j.generatedClass(name); return g }
+
+func (j *job) fieldsOf(name string) []attrField { _, f := j.generatedClass(name); return f }

@@ -16,3 +16,6 @@ var errNoCgo = errors.New("this agentverify was built without cgo (CGO_ENABLED=0
 
 // Parse fails: a build without cgo cannot parse Python.
 func (*Grammar) Parse([]byte) (*Node, error) { return nil, errNoCgo }
+
+// ParseDecls fails: a build without cgo cannot parse Python.
+func (*Grammar) ParseDecls([]byte) (*Node, error) { return nil, errNoCgo }

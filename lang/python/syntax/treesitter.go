@@ -26,3 +26,13 @@ func newNode(f treesitter.Fields, parent *Node) *Node {
 	}
 	return n
 }
+
+// functionBodies are what ParseDecls leaves out.
+var functionBodies = treesitter.Skip{Kind: "function_definition", Field: "body"}
+
+// ParseDecls is Parse for a reader of declarations: each function's body is there, with
+// its place, but empty. Copying a stub's or module's function bodies costs time that
+// such a reader never uses.
+func (g *Grammar) ParseDecls(src []byte) (*Node, error) {
+	return treesitter.ParseSkipping(g.g, src, functionBodies, newNode)
+}
