@@ -182,16 +182,7 @@ func TestTestMovedWithItsFile(t *testing.T) {
 		{"vendor/calc/add_test.go", base, []string{"TestA", "TestB"}},
 	} {
 		set := &change.Set{Files: []*change.File{change.NewFile(c.to, "calc/calc_test.go", []byte(base), []byte(c.head))}}
-		pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Languages: langs, Files: check.NewFiles(langs)}
-		fs, err := testFindings(pass)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, f := range fs {
-			got = append(got, f.Symbol)
-		}
-		if !slices.Equal(got, c.want) {
+		if got := removedTestNames(t, set, langs); !slices.Equal(got, c.want) {
 			t.Errorf("%s: removed %v, want %v", c.to, got, c.want)
 		}
 	}
@@ -215,17 +206,23 @@ func TestTestMovedIntoNestedModule(t *testing.T) {
 			Files:  []*change.File{change.NewFile("calc/add/add_test.go", "calc/calc_test.go", []byte(src), []byte(src))},
 			BaseFS: fstest.MapFS{"go.mod": mod, "calc/calc_test.go": {Data: []byte(src)}}, HeadFS: c.head,
 		}
-		pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Languages: langs, Files: check.NewFiles(langs)}
-		fs, err := testFindings(pass)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, f := range fs {
-			got = append(got, f.Symbol)
-		}
-		if !slices.Equal(got, c.want) {
+		if got := removedTestNames(t, set, langs); !slices.Equal(got, c.want) {
 			t.Errorf("nested go.mod %v: removed %v, want %v", c.head["calc/add/go.mod"] != nil, got, c.want)
 		}
 	}
+}
+
+// removedTestNames returns the tests semantics/removed-test reports for set.
+func removedTestNames(t *testing.T, set *change.Set, langs lang.Registry) []string {
+	t.Helper()
+	pass := &check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Languages: langs, Files: check.NewFiles(langs)}
+	fs, err := testFindings(pass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Symbol)
+	}
+	return got
 }
