@@ -5,6 +5,7 @@ import (
 	"path"
 
 	"github.com/agentverify/agentverify/change"
+	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
 // StillRuns implements lang.TestReach: a Go test file's tests still run after a move
@@ -16,37 +17,18 @@ func (frontend) StillRuns(changes *change.Set, from, to string) bool {
 	if changes == nil || changes.BaseFS == nil || changes.HeadFS == nil {
 		return true
 	}
-	headTo, okTo := moduleDir(changes.HeadFS, path.Dir(to))
-	if headFrom, ok := moduleDir(changes.HeadFS, path.Dir(from)); ok == okTo && headFrom == headTo {
+	headTo, okTo := load.ModuleRoot(changes.HeadFS, to)
+	if headFrom, ok := load.ModuleRoot(changes.HeadFS, from); ok == okTo && headFrom == headTo {
 		return true
 	}
-	baseFrom, okFrom := moduleDir(changes.BaseFS, path.Dir(from))
+	baseFrom, okFrom := load.ModuleRoot(changes.BaseFS, from)
 	if !okFrom || !okTo {
 		return okFrom == okTo // outside any module on both sides: as before
 	}
-	if hasGoMod(changes.HeadFS, baseFrom) {
+	if _, err := fs.Stat(changes.HeadFS, path.Join(baseFrom, "go.mod")); err == nil {
 		return false // its module stays where it was; the file left it
 	}
 	return within(baseFrom, from) == within(headTo, to)
-}
-
-// hasGoMod reports whether dir of fsys holds a go.mod file.
-func hasGoMod(fsys fs.FS, dir string) bool {
-	st, err := fs.Stat(fsys, path.Join(dir, "go.mod"))
-	return err == nil && st.Mode().IsRegular()
-}
-
-// moduleDir returns the directory of the nearest go.mod at or above dir in fsys.
-func moduleDir(fsys fs.FS, dir string) (string, bool) {
-	for {
-		if hasGoMod(fsys, dir) {
-			return dir, true
-		}
-		if dir == "." || dir == "/" || dir == "" {
-			return "", false
-		}
-		dir = path.Dir(dir)
-	}
 }
 
 // within returns file's path relative to the module directory mod.
