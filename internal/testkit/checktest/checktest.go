@@ -36,6 +36,7 @@ package checktest
 import (
 	"context"
 	"fmt"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"maps"
 	"os"
 	"os/exec"
@@ -100,11 +101,10 @@ func Run(t *testing.T, dir string, dim *check.Dimension, langs lang.Registry, op
 	for _, opt := range opts {
 		opt(&o)
 	}
-	sample := o.sampler()
 	for i, p := range paths {
 		name := strings.TrimSuffix(filepath.Base(p), ".txtar")
 		t.Run(name, func(t *testing.T) {
-			if !sample(i) {
+			if !shorttest.Runs(i, o.shortEvery) {
 				t.Skipf("slow: -short runs one case in %d of this suite; the full suite runs them all", o.shortEvery)
 			}
 			c := Load(t, p)

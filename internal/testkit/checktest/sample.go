@@ -1,7 +1,5 @@
 package checktest
 
-import "github.com/agentverify/agentverify/internal/testkit/shorttest"
-
 // An Option changes how Run runs a suite.
 type Option func(*options)
 
@@ -15,9 +13,4 @@ type options struct {
 // where a case costs seconds.
 func ShortSample(n int) Option {
 	return func(o *options) { o.shortEvery = n }
-}
-
-// sampler returns whether Run runs the i-th case.
-func (o options) sampler() func(i int) bool {
-	return func(i int) bool { return shorttest.Runs(i, o.shortEvery) }
 }
