@@ -1,7 +1,6 @@
 package runner_test
 
 import (
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"net/http"
 	"os"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify/agent/runner"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 )
 
 const (

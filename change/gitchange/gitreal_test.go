@@ -2,7 +2,6 @@ package gitchange
 
 import (
 	"context"
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 

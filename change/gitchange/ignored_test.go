@@ -2,7 +2,6 @@ package gitchange_test
 
 import (
 	"context"
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/agentverify/agentverify/change/gitchange"
 	"github.com/agentverify/agentverify/internal/testkit/pathenv"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 

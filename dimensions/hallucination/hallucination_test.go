@@ -2,7 +2,6 @@ package hallucination
 
 import (
 	"fmt"
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
 	"github.com/agentverify/agentverify/internal/testkit/pyrighttest"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/internal/testkit/tsctest"
 )
 

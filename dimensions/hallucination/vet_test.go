@@ -2,7 +2,6 @@ package hallucination
 
 import (
 	"context"
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/change/editset"
 	"github.com/agentverify/agentverify/check"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/golang"
 	"github.com/agentverify/agentverify/lang/golang/load"

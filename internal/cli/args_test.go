@@ -3,11 +3,12 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 )
 
 // TestFlagsAnywhere: flags after positional arguments count, "-C DIR" works before the

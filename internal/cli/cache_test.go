@@ -3,12 +3,12 @@ package cli
 import (
 	"bytes"
 	"context"
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 	"github.com/agentverify/agentverify/internal/testkit/tsctest"
 	"github.com/agentverify/agentverify/resultcache"

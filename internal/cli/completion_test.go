@@ -1,13 +1,14 @@
 package cli
 
 import (
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 )
 
 // completionScript writes the script for shell to a file and returns its path.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify/internal/server"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 )
 

@@ -2,12 +2,12 @@ package e2e
 
 import (
 	"context"
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"strings"
 	"testing"
 
 	"github.com/agentverify/agentverify"
 	"github.com/agentverify/agentverify/change/editset"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/internal/testkit/testrepo"
 	"github.com/agentverify/agentverify/report"
 )

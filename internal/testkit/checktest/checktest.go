@@ -36,7 +36,6 @@ package checktest
 import (
 	"context"
 	"fmt"
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"maps"
 	"os"
 	"os/exec"
@@ -55,6 +54,7 @@ import (
 	"github.com/agentverify/agentverify/check"
 	"github.com/agentverify/agentverify/engine"
 	"github.com/agentverify/agentverify/internal/testkit/modproxy"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 	"github.com/agentverify/agentverify/lazyregexp"

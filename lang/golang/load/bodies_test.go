@@ -2,12 +2,13 @@ package load
 
 import (
 	"context"
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"go/ast"
 	"go/token"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 )
 
 // TestBodiesOnlyIn: the checked packages' files keep every body and their comments;

@@ -2,10 +2,11 @@ package load
 
 import (
 	"context"
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 )
 
 // TestImportsFromTheLastLoad: after a check, Imports answers from the module's last load

@@ -2,7 +2,6 @@ package load
 
 import (
 	"context"
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 )
 
 // TestListedDiskLoad: an overlaid check of packages no snapshot holds loads the disk

@@ -3,13 +3,13 @@ package pyright_test
 import (
 	"context"
 	"fmt"
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentverify/agentverify/internal/testkit/pyrighttest"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/lang/python/pyright"
 )
 

@@ -2,7 +2,6 @@ package resolve_test
 
 import (
 	"fmt"
-	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentverify/agentverify/internal/testkit/checktest"
+	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 	"github.com/agentverify/agentverify/internal/testkit/tsctest"
 	"github.com/agentverify/agentverify/lang"
 	"github.com/agentverify/agentverify/lang/typescript"
