@@ -98,11 +98,16 @@ func exportFiles(ctx context.Context, cfg *packages.Config, roots []*packages.Pa
 // version (one more go process on a one-file diff's path). A package that does not
 // compile has no file: it is type-checked from source.
 func listExports(ctx context.Context, dir string, env, flags, ids []string) (map[string]string, error) {
+	return listExportsIn(ctx, dir, env, flags, ids, exportArgMax)
+}
+
+// listExportsIn is listExports with at most argMax bytes of package paths per go list.
+func listExportsIn(ctx context.Context, dir string, env, flags, ids []string, argMax int) (map[string]string, error) {
 	ids = slices.Sorted(slices.Values(ids))
 	export := make(map[string]string, len(ids))
 	for len(ids) > 0 {
 		n, size := 0, 0
-		for n < len(ids) && (n == 0 || size+len(ids[n]) < exportArgMax) {
+		for n < len(ids) && (n == 0 || size+len(ids[n]) < argMax) {
 			size += len(ids[n]) + 1
 			n++
 		}

@@ -2,6 +2,8 @@ package load
 
 import (
 	"context"
+	"maps"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -171,5 +173,30 @@ func TestListedCompilesOnlyDependencies(t *testing.T) {
 				t.Error("the checked package app was compiled: its export data is never read")
 			}
 		})
+	}
+}
+
+// TestListExportsInChunks: split over many go list runs (a command line's size is
+// bounded), the export data files are the ones one run gives, for every package asked.
+func TestListExportsInChunks(t *testing.T) {
+	t.Parallel()
+	dir := writeModule(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "m.go": "package m\n"})
+	ids := []string{"bufio", "bytes", "errors", "fmt", "io", "os", "sort", "strconv", "strings", "unicode/utf8"}
+	env := os.Environ()
+	whole, err := listExportsIn(context.Background(), dir, env, nil, ids, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunked, err := listExportsIn(context.Background(), dir, env, nil, ids, 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole) != len(ids) || !maps.Equal(whole, chunked) {
+		t.Errorf("chunked %v, want %v (one run, %d packages)", chunked, whole, len(ids))
+	}
+	for id, file := range whole {
+		if file == "" {
+			t.Errorf("%s: no export data file", id)
+		}
 	}
 }
