@@ -2,6 +2,7 @@ package gitchange
 
 import (
 	"bytes"
+	"fmt"
 	"maps"
 	"sync"
 
@@ -17,15 +18,12 @@ import (
 // The zero value is ready; a nil *Trees keeps nothing.
 type Trees struct {
 	mu    sync.Mutex
-	kept  map[plumbing.Hash]map[string]entry
-	order []plumbing.Hash // least recently stored first
-	walks int             // trees walked (not found here), for tests
+	kept  kept[map[string]entry] // tree listings, at most maxTrees
+	walks int                    // trees walked (not found here), for tests
 	// blobs keeps the content of blobs read through the change's file systems, which
 	// several dimensions read in turn on every request (the changed package's files), up
 	// to maxBlobBytes; a blob is named by its content's hash too.
-	blobs     map[plumbing.Hash][]byte
-	blobOrder []plumbing.Hash
-	blobBytes int
+	blobs kept[[]byte]
 }
 
 // maxTrees bounds the listings kept: the bases of the diffs a repository's server
@@ -35,13 +33,47 @@ const maxTrees = 4
 // maxBlobBytes bounds the content of the blobs kept.
 const maxBlobBytes = 32 << 20
 
+// kept holds values named by a content hash up to a total cost, dropping the oldest
+// first. A value under a hash never changes, so there is nothing to refresh.
+type kept[V any] struct {
+	vals  map[plumbing.Hash]V
+	costs map[plumbing.Hash]int
+	order []plumbing.Hash // oldest first
+	cost  int
+}
+
+func (k *kept[V]) get(h plumbing.Hash) (V, bool) {
+	v, ok := k.vals[h]
+	return v, ok
+}
+
+// add keeps v under h at cost, then drops the oldest values until the total is at most max.
+func (k *kept[V]) add(h plumbing.Hash, v V, cost, max int) {
+	if _, dup := k.vals[h]; dup {
+		return
+	}
+	if k.vals == nil {
+		k.vals, k.costs = map[plumbing.Hash]V{}, map[plumbing.Hash]int{}
+	}
+	k.vals[h], k.costs[h] = v, cost
+	k.order = append(k.order, h)
+	k.cost += cost
+	for k.cost > max {
+		old := k.order[0]
+		k.cost -= k.costs[old]
+		delete(k.vals, old)
+		delete(k.costs, old)
+		k.order = k.order[1:]
+	}
+}
+
 // blob reads the blob h of repo, from t when it holds it. The bytes are the caller's own.
 func (t *Trees) blob(repo *git.Repository, h plumbing.Hash) ([]byte, error) {
 	if t == nil {
 		return readBlob(repo, h)
 	}
 	t.mu.Lock()
-	data, ok := t.blobs[h]
+	data, ok := t.blobs.get(h)
 	t.mu.Unlock()
 	if ok {
 		return bytes.Clone(data), nil
@@ -52,19 +84,7 @@ func (t *Trees) blob(repo *git.Repository, h plumbing.Hash) ([]byte, error) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.blobs == nil {
-		t.blobs = map[plumbing.Hash][]byte{}
-	}
-	if _, dup := t.blobs[h]; !dup {
-		t.blobs[h] = bytes.Clone(data)
-		t.blobOrder = append(t.blobOrder, h)
-		t.blobBytes += len(data)
-		for t.blobBytes > maxBlobBytes {
-			t.blobBytes -= len(t.blobs[t.blobOrder[0]])
-			delete(t.blobs, t.blobOrder[0])
-			t.blobOrder = t.blobOrder[1:]
-		}
-	}
+	t.blobs.add(h, bytes.Clone(data), len(data), maxBlobBytes)
 	return data, nil
 }
 
@@ -85,14 +105,14 @@ func (t *Trees) entries(c *object.Commit) (map[string]entry, *object.Tree, error
 		return treeEntries(c)
 	}
 	t.mu.Lock()
-	kept, ok := t.kept[c.TreeHash]
+	listing, ok := t.kept.get(c.TreeHash)
 	t.mu.Unlock()
 	if ok {
 		tree, err := c.Tree()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("reading tree of %s: %w", c.Hash, err)
 		}
-		return maps.Clone(kept), tree, nil
+		return maps.Clone(listing), tree, nil
 	}
 	files, tree, err := treeEntries(c)
 	if err != nil {
@@ -101,16 +121,6 @@ func (t *Trees) entries(c *object.Commit) (map[string]entry, *object.Tree, error
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.walks++
-	if t.kept == nil {
-		t.kept = map[plumbing.Hash]map[string]entry{}
-	}
-	if _, dup := t.kept[c.TreeHash]; !dup {
-		t.kept[c.TreeHash] = maps.Clone(files)
-		t.order = append(t.order, c.TreeHash)
-		if len(t.order) > maxTrees {
-			delete(t.kept, t.order[0])
-			t.order = t.order[1:]
-		}
-	}
+	t.kept.add(c.TreeHash, maps.Clone(files), 1, maxTrees)
 	return files, tree, nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/agentverify/agentverify/change"
 )
 
@@ -71,5 +73,30 @@ func TestTreesKeepTheBase(t *testing.T) {
 	}
 	if n := trees.Walks(); n != 2 {
 		t.Errorf("after a new commit: %d trees walked, want 2", n)
+	}
+}
+
+// TestKeptBounded: kept drops its oldest values once their total cost passes the bound,
+// and a value kept again under the same hash is counted once.
+func TestKeptBounded(t *testing.T) {
+	var k kept[string]
+	h := func(b byte) plumbing.Hash { return plumbing.Hash{b} }
+	k.add(h(1), "one", 10, 25)
+	k.add(h(2), "two", 10, 25)
+	k.add(h(2), "two again", 10, 25)
+	if v, ok := k.get(h(1)); !ok || v != "one" || k.cost != 20 {
+		t.Fatalf("under the bound: get(1) = %q, %v; cost %d, want one, true, 20", v, ok, k.cost)
+	}
+	k.add(h(3), "three", 10, 25)
+	if _, ok := k.get(h(1)); ok {
+		t.Error("over the bound, the oldest value is still kept")
+	}
+	for _, b := range []byte{2, 3} {
+		if _, ok := k.get(h(b)); !ok {
+			t.Errorf("value %d dropped, want kept", b)
+		}
+	}
+	if k.cost != 20 || len(k.order) != 2 || len(k.costs) != 2 {
+		t.Errorf("after dropping: cost %d, %d in order, %d costs; want 20, 2, 2", k.cost, len(k.order), len(k.costs))
 	}
 }

@@ -318,7 +318,7 @@ func diffs(t *table, repo, av string, env []string, files []string, hooks int) e
 				t.keep("vet1", r)
 			}
 			if err := stagedRuns(t, repo, av, env, picked[0], hooks); err != nil {
-				return err
+				return errors.Join(err, restore()) // -repo's DIR is the user's: restored on failure too
 			}
 		}
 		if err := restore(); err != nil {
@@ -337,7 +337,7 @@ func served(t *table, repo, av string, env []string, file string, n int) error {
 		return err
 	}
 	if err := stagedRuns(t, repo, av, env, file, n); err != nil {
-		return err
+		return errors.Join(err, restore()) // -repo's DIR is the user's: restored on failure too
 	}
 	if err := restore(); err != nil {
 		return err
