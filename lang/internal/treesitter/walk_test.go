@@ -79,6 +79,9 @@ func TestWalkMatchesCursor(t *testing.T) {
 	g := NewGrammar(tspython.Language())
 	srcs := []string{"", "x", "x = 1\n", "def f(:\n    pass\n", "print(1\n", "class A(B):\n\tdef g(self): return [i for i in 'é']\n",
 		"\n\n\n", "if x:\n  pass\nelif y:\n  )\n", "s = '''\n\n'''\nz = s\n"}
+	// past the C walk's first allocations: 64 levels deep, 1024 nodes long
+	srcs = append(srcs, "x = "+strings.Repeat("(", 300)+"1"+strings.Repeat(")", 300)+"\n",
+		"def f():\n"+strings.Repeat("    x = [1, 2]\n", 300))
 	if testing.Short() {
 		// the standard library's decimal module below: seconds through the cursor
 	} else if out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output(); err == nil {

@@ -130,16 +130,6 @@ type declReader struct {
 	partial map[string]bool
 }
 
-// isOverload reports whether decs holds @overload (typing.overload).
-func isOverload(decs []*syntax.Node, src []byte) bool {
-	for _, d := range decs {
-		if t := strings.TrimSpace(strings.TrimPrefix(d.Text(src), "@")); t == "overload" || strings.HasSuffix(t, ".overload") {
-			return true
-		}
-	}
-	return false
-}
-
 // versionRange is the Python versions code under version tests runs on (since ≤ v <
 // until).
 type versionRange struct{ since, until string }
@@ -239,7 +229,7 @@ func (r declReader) classKey(c *classDecl) string {
 func (r declReader) deprecation(key string, decs []*syntax.Node, vr versionRange) {
 	note, dep := deprecatedBy(decs, r.src)
 	if !dep {
-		if isOverload(decs, r.src) {
+		if syntax.HasDecorator(decs, r.src, "overload") {
 			r.partial[key] = true // another overload may be (shlex.split(None)): a type tells them apart
 		}
 		return

@@ -40,11 +40,15 @@ func (j *job) files() *projectFiles {
 func (j *job) projectIndex(want func(src []byte) bool) (projectClasses, setAttrs) {
 	pc, sa := projectClasses{}, setAttrs{}
 	pf := j.files()
-	j.parseFiles(want)
-	for i, f := range pf.parsed {
-		if f == nil || !want(pf.srcs[i]) {
-			continue
+	var wanted []int
+	for i, src := range pf.srcs {
+		if want(src) {
+			wanted = append(wanted, i)
 		}
+	}
+	j.parseFiles(wanted)
+	for _, i := range wanted {
+		f := pf.parsed[i]
 		for _, c := range f.classes {
 			pc[c.name] = append(pc[c.name], c.info)
 		}
@@ -53,13 +57,13 @@ func (j *job) projectIndex(want func(src []byte) bool) (projectClasses, setAttrs
 	return pc, sa
 }
 
-// parseFiles parses the project files for which want is true and that are not parsed
-// yet, on every core.
-func (j *job) parseFiles(want func(src []byte) bool) {
+// parseFiles parses the project files numbered wanted that are not parsed yet, on
+// every core. The filter that chose them runs once per file: it scans the file's bytes.
+func (j *job) parseFiles(wanted []int) {
 	pf := j.files()
 	var todo []int
-	for i, src := range pf.srcs {
-		if pf.parsed[i] == nil && want(src) {
+	for _, i := range wanted {
+		if pf.parsed[i] == nil {
 			todo = append(todo, i)
 		}
 	}
