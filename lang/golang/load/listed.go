@@ -182,13 +182,11 @@ func (l *Loader) listed(ctx context.Context, req Request) (snap *snapshot, decid
 		return nil, false
 	}
 	env := l.loadEnv(req)
-	cfg := &packages.Config{Context: ctx, Mode: listMode, Dir: req.Dir, Env: env, BuildFlags: req.Build.flags(), Tests: true}
 	start := time.Now()
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil || listFailure(pkgs) != nil {
-		return nil, false
-	}
-	if err := exportFiles(ctx, cfg, pkgs); err != nil {
+	pkgs, once := walkOnce(ctx, req, env, patterns)
+	if once {
+		l.walkedOnce++
+	} else if pkgs, err = l.listTwice(ctx, req, env, patterns); err != nil {
 		return nil, false
 	}
 	snap = &snapshot{dir: req.Dir, fset: token.NewFileSet(), modHash: modHash(req.Dir, nil), byDir: map[string][]*pkgState{},
@@ -211,6 +209,20 @@ func (l *Loader) listed(ctx context.Context, req Request) (snap *snapshot, decid
 		return nil, false
 	}
 	return snap, true
+}
+
+// listTwice lists the graph of patterns through go/packages, then its dependencies'
+// export data (exportFiles).
+func (l *Loader) listTwice(ctx context.Context, req Request, env, patterns []string) ([]*packages.Package, error) {
+	cfg := &packages.Config{Context: ctx, Mode: listMode, Dir: req.Dir, Env: env, BuildFlags: req.Build.flags(), Tests: true}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err == nil {
+		err = listFailure(pkgs)
+	}
+	if err == nil {
+		err = exportFiles(ctx, cfg, pkgs)
+	}
+	return pkgs, err
 }
 
 // listedTypes gives the imports of snap's packages their types: from the export data go

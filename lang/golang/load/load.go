@@ -234,6 +234,8 @@ type Loader struct {
 	// restored counts the warm checks made on a snapshot a Store kept; fromList the
 	// disk loads made from go list's answer alone (listed.go).
 	restored, fromList int
+	// walkedOnce counts the listed loads that asked go list once (walkOnce).
+	walkedOnce int
 }
 
 // New returns a Loader.

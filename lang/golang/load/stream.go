@@ -602,16 +602,43 @@ type infoSize struct {
 	types, defs, uses, selections atomic.Int64
 }
 
-// newInfo returns an empty types.Info with maps sized for the last check.
-func (s *infoSize) newInfo() *types.Info {
+// newInfo returns an empty types.Info with maps sized for the last check, or for a
+// first check, by counting syntax's expressions: growing them from empty rehashed a
+// third of a cold one-file diff's re-check.
+func (s *infoSize) newInfo(syntax []*ast.File) *types.Info {
 	info := newTypesInfo()
-	if n := s.types.Load(); n > 0 {
-		info.Types = make(map[ast.Expr]types.TypeAndValue, n)
-		info.Defs = make(map[*ast.Ident]types.Object, s.defs.Load())
-		info.Uses = make(map[*ast.Ident]types.Object, s.uses.Load())
-		info.Selections = make(map[*ast.SelectorExpr]*types.Selection, s.selections.Load())
+	exprs, defs, uses, sels := s.types.Load(), s.defs.Load(), s.uses.Load(), s.selections.Load()
+	if exprs == 0 {
+		exprs, defs, uses, sels = countExprs(syntax)
 	}
+	info.Types = make(map[ast.Expr]types.TypeAndValue, exprs)
+	info.Defs = make(map[*ast.Ident]types.Object, defs)
+	info.Uses = make(map[*ast.Ident]types.Object, uses)
+	info.Selections = make(map[*ast.SelectorExpr]*types.Selection, sels)
 	return info
+}
+
+// countExprs estimates the sizes of the types.Info maps of a check of files, a little
+// above what go/types records (measured on cli/cli's api package and its test variant:
+// types for 0.63–0.65 of the expressions, uses for 0.75–0.78 and definitions for
+// 0.22–0.25 of the identifiers, selections for 0.60–0.71 of the selectors).
+func countExprs(files []*ast.File) (exprs, defs, uses, sels int64) {
+	var idents int64
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.Ident:
+				idents++
+			case *ast.SelectorExpr:
+				sels++
+			}
+			if _, ok := n.(ast.Expr); ok {
+				exprs++
+			}
+			return true
+		})
+	}
+	return exprs * 7 / 10, idents * 3 / 10, idents * 4 / 5, sels * 3 / 4
 }
 
 // record notes the sizes of info's maps.

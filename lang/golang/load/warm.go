@@ -301,7 +301,7 @@ func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]by
 	pkg := &Package{
 		ID: st.id, PkgPath: st.pkgPath, Name: st.name, Files: files, Syntax: syntax,
 		TypesSizes: st.sizes, Imports: st.imports, Errors: errs,
-		Info: st.infoSize.newInfo(), OtherFiles: st.other, IgnoredFiles: st.ignored,
+		Info: st.infoSize.newInfo(syntax), OtherFiles: st.other, IgnoredFiles: st.ignored,
 	}
 	if len(syntax) != len(files) {
 		return nil, false, nil

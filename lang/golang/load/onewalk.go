@@ -1,0 +1,264 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"go/build"
+	"go/types"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/agentverify/agentverify/lang/golang/goenv"
+)
+
+// A one-file diff of a package whose dependencies are built costs what `go vet` of the
+// package costs only if the go command walks the package graph once, as go vet does. A
+// listed load asked go list twice: for the graph of the checked packages and their test
+// variants, then for their dependencies' export data (exportFiles). walkOnce asks once:
+// the checked packages' own files and imports come from go/build, which reads their
+// directories as the go command does, and one `go list -deps -export` of their imports
+// gives the rest of the graph with its export data. It declines whenever go/build could
+// decide a file's membership differently from the go command (cgo, toolchain-version,
+// experiment or CPU-level tags, a build environment it does not model), or go list's
+// answer needs what only the graph of the checked packages shows (an import error, a
+// dependency importing a checked package, vendoring); the two-list load then runs.
+
+// walkOnce returns the packages of patterns (directories of req's module) and their test
+// variants, as `go list -deps -test` through go/packages would, their dependencies'
+// export data files filled in; false when it declines.
+func walkOnce(ctx context.Context, req Request, env []string, patterns []string) ([]*packages.Package, bool) {
+	ctxt := oneWalkContext(req, env)
+	if ctxt == nil {
+		return nil, false
+	}
+	mod, ok := mainModule(req.Dir)
+	if !ok {
+		return nil, false
+	}
+	var dirs []*build.Package
+	var imports []string
+	own := map[string]bool{}
+	for _, pat := range patterns {
+		bp, ok := ownPackage(ctxt, req.Dir, pat)
+		if !ok {
+			return nil, false
+		}
+		bp.ImportPath = mod.Path
+		if rel := filepath.ToSlash(filepath.Clean(pat)); rel != "." {
+			bp.ImportPath += "/" + rel
+		}
+		own[bp.ImportPath] = true
+		dirs = append(dirs, bp)
+		imports = append(imports, bp.Imports...)
+		imports = append(imports, bp.TestImports...)
+		imports = append(imports, bp.XTestImports...)
+	}
+	imports = slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(imports))), func(p string) bool { return own[p] })
+	sizes := types.SizesFor("gc", ctxt.GOARCH)
+	deps, ok := listDeps(ctx, req.Dir, env, req.Build.flags(), imports, own, sizes)
+	if !ok {
+		return nil, false
+	}
+	var out []*packages.Package
+	for _, bp := range dirs {
+		out = append(out, variants(bp, mod, deps, sizes)...)
+	}
+	return out, true
+}
+
+// oneWalkContext returns the go/build configuration the go command would use for req,
+// nil when it cannot be sure of one: a cross build, GOFLAGS other than -mod, a go env
+// file or environment setting the port, cgo or experiments.
+func oneWalkContext(req Request, env []string) *build.Context {
+	if req.Build.GOOS != "" || req.Build.GOARCH != "" {
+		return nil
+	}
+	for _, f := range strings.Fields(goenv.Last(env, "GOFLAGS")) {
+		if v, ok := cutModFlag(f); !ok || (v != "readonly" && v != "mod") {
+			return nil
+		}
+	}
+	file := goenv.Read(env)
+	for _, k := range []string{"GOOS", "GOARCH", "CGO_ENABLED", "GOEXPERIMENT", "GOAMD64", "GOARM64", "GO386", "GOARM"} {
+		if goenv.Last(env, k) != "" || file[k] != "" {
+			return nil
+		}
+	}
+	return buildContext(env, req.Build.Tags)
+}
+
+// mainModule returns the module whose go.mod is in dir, false when there is none, or the
+// module vendors its dependencies or is part of a workspace (import paths the go
+// command maps, which go/build does not).
+func mainModule(dir string) (*packages.Module, bool) {
+	gomod := filepath.Join(dir, "go.mod")
+	data, err := os.ReadFile(gomod)
+	if err != nil || fileExists(filepath.Join(dir, "vendor", "modules.txt"), nil) || workFile(dir, os.Getenv("GOWORK")) != "" {
+		return nil, false
+	}
+	f, err := modfile.ParseLax(gomod, data, nil)
+	if err != nil || f.Module == nil {
+		return nil, false
+	}
+	m := &packages.Module{Path: f.Module.Mod.Path, Main: true, Dir: dir, GoMod: gomod}
+	if f.Go != nil {
+		m.GoVersion = f.Go.Version
+	}
+	return m, true
+}
+
+// ownPackage reads the package in directory pat of the module at dir as the go command
+// would select its files, false when go/build might select them differently or the
+// package is one a listed load declines anyway (cgo, no non-test files).
+func ownPackage(ctxt *build.Context, dir, pat string) (*build.Package, bool) {
+	bp, err := ctxt.ImportDir(filepath.Join(dir, filepath.FromSlash(pat)), 0)
+	if err != nil || len(bp.GoFiles) == 0 || len(bp.CgoFiles) > 0 || len(bp.InvalidGoFiles) > 0 {
+		return nil, false
+	}
+	for _, tag := range bp.AllTags {
+		if tag == "cgo" || tag == "gccgo" || strings.HasPrefix(tag, "go1.") || strings.HasPrefix(tag, "goexperiment.") || strings.Contains(tag, ".") {
+			return nil, false
+		}
+	}
+	for _, path := range slices.Concat(bp.Imports, bp.TestImports, bp.XTestImports) {
+		if path == "C" || build.IsLocalImport(path) {
+			return nil, false
+		}
+	}
+	return bp, true
+}
+
+// listedPkg is one package of `go list -deps -export -json`.
+type listedPkg struct {
+	ImportPath, Name, Dir, Export string
+	GoFiles, CompiledGoFiles      []string
+	Imports                       []string
+	ImportMap                     map[string]string
+	Module                        *packages.Module
+	Error                         *struct{ Err string }
+	DepsErrors                    []*struct{ Err string }
+}
+
+// listDeps lists the dependency graph under imports with export data, as go/packages
+// packages by import path; false when the answer has an error or a package of own (a
+// dependency importing a checked package).
+func listDeps(ctx context.Context, dir string, env, flags, imports []string, own map[string]bool, sizes types.Sizes) (map[string]*packages.Package, bool) {
+	deps := map[string]*packages.Package{}
+	if len(imports) == 0 {
+		return deps, true
+	}
+	args := append([]string{"list", "-e", "-json=ImportPath,Name,Dir,Export,GoFiles,CompiledGoFiles,Imports,ImportMap,Module,Error,DepsErrors",
+		"-export=true", "-deps=true", "-test=false", "-compiled=true", "-find=false", "-buildvcs=false", "-pgo=off"}, flags...)
+	cmd := exec.CommandContext(ctx, "go", append(append(args, "--"), imports...)...)
+	cmd.Dir = dir
+	cmd.Env = append(slices.Clip(env), "PWD="+dir)
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, false
+	}
+	var listed []*listedPkg
+	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
+		var p listedPkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, false
+		}
+		if p.Error != nil || len(p.DepsErrors) > 0 || own[p.ImportPath] || (p.Export == "" && p.ImportPath != "unsafe") {
+			return nil, false
+		}
+		deps[p.ImportPath] = &packages.Package{ID: p.ImportPath, PkgPath: p.ImportPath, Name: p.Name, Module: p.Module,
+			GoFiles: absAll(p.Dir, p.GoFiles), CompiledGoFiles: absAll(p.Dir, p.CompiledGoFiles),
+			ExportFile: p.Export, TypesSizes: sizes, Imports: map[string]*packages.Package{}}
+		listed = append(listed, &p)
+	}
+	for _, p := range listed {
+		written := make(map[string]string, len(p.ImportMap)) // the standard library's vendored imports
+		for src, resolved := range p.ImportMap {
+			written[resolved] = src
+		}
+		for _, path := range p.Imports {
+			if path == "C" {
+				continue // cgo's pseudo-package, which go/packages leaves out too
+			}
+			ip := deps[path]
+			if ip == nil {
+				return nil, false
+			}
+			if src, ok := written[path]; ok {
+				path = src
+			}
+			deps[p.ImportPath].Imports[path] = ip
+		}
+	}
+	for _, path := range imports {
+		if deps[path] == nil {
+			return nil, false
+		}
+	}
+	return deps, true
+}
+
+// variants returns the package bp and its test variants as go list -test names them: the
+// package, the package with its in-package tests "p [p.test]", and the external test
+// package "p_test [p.test]", which imports the test variant when there is one.
+func variants(bp *build.Package, mod *packages.Module, deps map[string]*packages.Package, sizes types.Sizes) []*packages.Package {
+	mk := func(id, path, name string, files []string, imports ...[]string) *packages.Package {
+		p := &packages.Package{ID: id, PkgPath: path, Name: name, GoFiles: absAll(bp.Dir, files), Module: mod,
+			TypesSizes: sizes, Imports: map[string]*packages.Package{}}
+		p.CompiledGoFiles = p.GoFiles
+		for _, list := range imports {
+			for _, ip := range list {
+				if deps[ip] != nil {
+					p.Imports[ip] = deps[ip]
+				}
+			}
+		}
+		return p
+	}
+	other := absAll(bp.Dir, slices.Concat(bp.CFiles, bp.CXXFiles, bp.MFiles, bp.HFiles, bp.FFiles, bp.SFiles, bp.SwigFiles, bp.SwigCXXFiles, bp.SysoFiles))
+	ignored := absAll(bp.Dir, slices.Concat(bp.IgnoredGoFiles, bp.IgnoredOtherFiles))
+	p := mk(bp.ImportPath, bp.ImportPath, bp.Name, bp.GoFiles, bp.Imports)
+	p.OtherFiles, p.IgnoredFiles = other, ignored
+	out := []*packages.Package{p}
+	under := p
+	if len(bp.TestGoFiles) > 0 {
+		test := bp.ImportPath + ".test"
+		under = mk(bp.ImportPath+" ["+test+"]", bp.ImportPath, bp.Name, slices.Concat(bp.GoFiles, bp.TestGoFiles), bp.Imports, bp.TestImports)
+		under.OtherFiles, under.IgnoredFiles = other, ignored
+		out = append(out, under)
+	}
+	if len(bp.XTestGoFiles) > 0 {
+		test := bp.ImportPath + ".test"
+		x := mk(bp.ImportPath+"_test ["+test+"]", bp.ImportPath+"_test", bp.Name+"_test", bp.XTestGoFiles, bp.XTestImports)
+		if slices.Contains(bp.XTestImports, bp.ImportPath) {
+			x.Imports[bp.ImportPath] = under
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// absAll joins each name to dir.
+func absAll(dir string, names []string) []string {
+	if len(names) == 0 {
+		return nil
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		if filepath.IsAbs(n) {
+			out[i] = n
+		} else {
+			out[i] = filepath.Join(dir, n)
+		}
+	}
+	return out
+}
