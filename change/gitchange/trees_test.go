@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -99,4 +102,52 @@ func TestKeptBounded(t *testing.T) {
 	if k.cost != 20 || len(k.order) != 2 || len(k.costs) != 2 {
 		t.Errorf("after dropping: cost %d, %d in order, %d costs; want 20, 2, 2", k.cost, len(k.order), len(k.costs))
 	}
+}
+
+// TestIndexIsTree: the base files read from the index when git's tree cache says it is
+// HEAD's tree are exactly the files of HEAD's tree walked, and the index stands in only
+// while that holds: not once something is staged, until the next commit.
+func TestIndexIsTree(t *testing.T) {
+	t.Parallel()
+	r := newRepo(t, map[string]string{"a.go": "package a\n", "d/b.go": "package d\n", "d/e/c.txt": "c\n", "run.sh": "#!/bin/sh\n"})
+	if err := os.Chmod(filepath.Join(r.Dir, "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.Commit("modes")
+	step := func(what string, want bool) {
+		t.Helper()
+		repo, err := Open(r.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		commit, err := repo.headCommit()
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx, err := repo.index()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, ok := indexIsTree(commit, idx)
+		if ok != want {
+			t.Fatalf("%s: the index stands in for the tree: %t, want %t", what, ok, want)
+		}
+		walked, _, err := treeEntries(commit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok && !maps.Equal(got, walked) {
+			t.Errorf("%s: from the index\n%v\nwalked\n%v", what, got, walked)
+		}
+	}
+	step("after a commit", true)
+	r.Write(map[string]string{"a.go": "package a\n\nvar X = 1\n"})
+	step("a working-tree edit, nothing staged", true)
+	r.Git("add", "a.go")
+	step("an edit staged", false)
+	r.Commit("x")
+	step("after the next commit", true)
+	r.Write(map[string]string{"n.go": "package a\n"})
+	r.Git("add", "-N", "n.go")
+	step("a file added with intent to add", false)
 }
