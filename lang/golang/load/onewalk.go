@@ -105,21 +105,24 @@ func mainModule(dir string) (*packages.Module, bool) {
 		return nil, false
 	}
 	f, err := modfile.ParseLax(gomod, data, nil)
-	if err != nil || f.Module == nil {
+	if err != nil || f.Module == nil || f.Go == nil { // without a go line, go list names a default version
 		return nil, false
 	}
-	m := &packages.Module{Path: f.Module.Mod.Path, Main: true, Dir: dir, GoMod: gomod}
-	if f.Go != nil {
-		m.GoVersion = f.Go.Version
-	}
-	return m, true
+	return &packages.Module{Path: f.Module.Mod.Path, Main: true, Dir: dir, GoMod: gomod, GoVersion: f.Go.Version}, true
 }
 
 // ownPackage reads the package in directory pat of the module at dir as the go command
-// would select its files, false when go/build might select them differently or the
-// package is one a listed load declines anyway (cgo, no non-test files).
+// would select its files, false when go/build might select them differently, the
+// directory is in a nested module, or the package is one a listed load declines anyway
+// (cgo, no non-test files).
 func ownPackage(ctxt *build.Context, dir, pat string) (*build.Package, bool) {
-	bp, err := ctxt.ImportDir(filepath.Join(dir, filepath.FromSlash(pat)), 0)
+	pkgDir := filepath.Join(dir, filepath.FromSlash(pat))
+	for d := pkgDir; d != dir && strings.HasPrefix(d, dir); d = filepath.Dir(d) {
+		if fileExists(filepath.Join(d, "go.mod"), nil) {
+			return nil, false // in a nested module, which go list would not count as the module's
+		}
+	}
+	bp, err := ctxt.ImportDir(pkgDir, 0)
 	if err != nil || len(bp.GoFiles) == 0 || len(bp.CgoFiles) > 0 || len(bp.InvalidGoFiles) > 0 {
 		return nil, false
 	}

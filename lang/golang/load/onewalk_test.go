@@ -41,6 +41,8 @@ func TestWalkOnceMatchesGoList(t *testing.T) {
 	files["through/through.go"] = "package through\n\nfunc T() {}\n"
 	files["through/t_test.go"] = "package through_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/uses\"\n)\n\nfunc TestT(t *testing.T) { uses.U() }\n"
 	files["uses/uses.go"] = "package uses\n\nimport \"example.com/m/through\"\n\nfunc U() { through.T() }\n"
+	files["nested/go.mod"] = "module example.com/nested\n\ngo 1.22\n"
+	files["nested/n/n.go"] = "package n\n"
 	dir := writeModule(t, files)
 	cases := []struct {
 		pattern string
@@ -191,5 +193,17 @@ func F(ts []*T) (n int) {
 		if c.est < c.real*8/10 || c.est > c.real*2 {
 			t.Errorf("%s: estimated %d, go/types recorded %d", c.what, c.est, c.real)
 		}
+	}
+}
+
+// TestWalkOnceDeclinesWithoutGoLine: a go.mod without a go line leaves the language
+// version to go list, which names a default; the two-list load asks it.
+func TestWalkOnceDeclinesWithoutGoLine(t *testing.T) {
+	t.Parallel()
+	dir := writeModule(t, map[string]string{"go.mod": "module example.com/m\n", "a/a.go": "package a\n"})
+	l := New(Options{})
+	req := Request{Dir: dir}
+	if _, once := walkOnce(context.Background(), req, l.loadEnv(req), []string{"./a"}); once {
+		t.Error("walked once without a go line")
 	}
 }
