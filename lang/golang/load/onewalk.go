@@ -75,14 +75,14 @@ func walkOnce(ctx context.Context, req Request, env []string, patterns []string)
 }
 
 // oneWalkContext returns the go/build configuration the go command would use for req,
-// nil when it cannot be sure of one: a cross build, GOFLAGS other than -mod, a go env
-// file or environment setting the port, cgo or experiments.
+// nil when it cannot be sure of one: a cross build, GOFLAGS that may select other files
+// or modules, a go env file or environment setting the port, cgo or experiments.
 func oneWalkContext(req Request, env []string) *build.Context {
 	if req.Build.GOOS != "" || req.Build.GOARCH != "" {
 		return nil
 	}
 	for _, f := range strings.Fields(goenv.Last(env, "GOFLAGS")) {
-		if v, ok := cutModFlag(f); !ok || (v != "readonly" && v != "mod") {
+		if !selectsNoFiles(f) {
 			return nil
 		}
 	}
@@ -93,6 +93,21 @@ func oneWalkContext(req Request, env []string) *build.Context {
 		}
 	}
 	return buildContext(env, req.Build.Tags)
+}
+
+// selectsNoFiles reports whether the go command flag f (from GOFLAGS) leaves the files
+// of a package and the modules as go/build sees them: -race, -tags, -modfile, -overlay,
+// -mod=vendor and the like do not.
+func selectsNoFiles(f string) bool {
+	if v, ok := cutModFlag(f); ok {
+		return v == "readonly" || v == "mod"
+	}
+	name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+	switch name {
+	case "buildvcs", "trimpath", "ldflags", "gcflags", "asmflags", "p", "pgo", "v", "x", "json":
+		return true
+	}
+	return false
 }
 
 // mainModule returns the module whose go.mod is in dir, false when there is none, or the

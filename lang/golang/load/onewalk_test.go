@@ -207,3 +207,19 @@ func TestWalkOnceDeclinesWithoutGoLine(t *testing.T) {
 		t.Error("walked once without a go line")
 	}
 }
+
+// TestSelectsNoFiles: the GOFLAGS under which go/build selects a package's files as the
+// go command does, and those under which walkOnce declines.
+func TestSelectsNoFiles(t *testing.T) {
+	t.Parallel()
+	for f, want := range map[string]bool{
+		"-mod=readonly": true, "-mod=mod": true, "--mod=mod": true, "-buildvcs=false": true, "-trimpath": true,
+		"-ldflags=-s": true, "-p=2": true,
+		"-mod=vendor": false, "-tags=integration": false, "-race": false, "-modfile=x.mod": false,
+		"-overlay=o.json": false, "-compiler=gccgo": false, "-cover": false, "-msan": false,
+	} {
+		if got := selectsNoFiles(f); got != want {
+			t.Errorf("selectsNoFiles(%q) = %t, want %t", f, got, want)
+		}
+	}
+}
