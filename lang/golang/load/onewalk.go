@@ -132,19 +132,12 @@ func mainModule(dir string) (*packages.Module, bool) {
 // (cgo, no non-test files).
 func ownPackage(ctxt *build.Context, dir, pat string) (*build.Package, bool) {
 	pkgDir := filepath.Join(dir, filepath.FromSlash(pat))
-	for d := pkgDir; d != dir && strings.HasPrefix(d, dir); d = filepath.Dir(d) {
-		if fileExists(filepath.Join(d, "go.mod"), nil) {
-			return nil, false // in a nested module, which go list would not count as the module's
-		}
-	}
-	bp, err := ctxt.ImportDir(pkgDir, 0)
-	if err != nil || len(bp.GoFiles) == 0 || len(bp.CgoFiles) > 0 || len(bp.InvalidGoFiles) > 0 {
+	if inNestedModule(dir, pkgDir) {
 		return nil, false
 	}
-	for _, tag := range bp.AllTags {
-		if tag == "cgo" || tag == "gccgo" || strings.HasPrefix(tag, "go1.") || strings.HasPrefix(tag, "goexperiment.") || strings.Contains(tag, ".") {
-			return nil, false
-		}
+	bp, err := ctxt.ImportDir(pkgDir, 0)
+	if err != nil || len(bp.GoFiles) == 0 || len(bp.CgoFiles) > 0 || len(bp.InvalidGoFiles) > 0 || !tagsAgree(bp.AllTags) {
+		return nil, false
 	}
 	for _, path := range slices.Concat(bp.Imports, bp.TestImports, bp.XTestImports) {
 		if path == "C" || build.IsLocalImport(path) {
@@ -152,6 +145,29 @@ func ownPackage(ctxt *build.Context, dir, pat string) (*build.Package, bool) {
 		}
 	}
 	return bp, true
+}
+
+// inNestedModule reports whether pkgDir, under the module root dir, is in a nested
+// module, which go list would not count as the module's.
+func inNestedModule(dir, pkgDir string) bool {
+	for d := pkgDir; d != dir && strings.HasPrefix(d, dir); d = filepath.Dir(d) {
+		if fileExists(filepath.Join(d, "go.mod"), nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// tagsAgree reports whether go/build decides the build constraints naming tags as the
+// go command does: not those that depend on the toolchain (its release, experiments, CPU
+// levels such as amd64.v3, the compiler) or on whether cgo finds a C compiler.
+func tagsAgree(tags []string) bool {
+	for _, tag := range tags {
+		if tag == "cgo" || tag == "gccgo" || strings.Contains(tag, ".") {
+			return false // go1.N, goexperiment.X and amd64.v3 all have a dot
+		}
+	}
+	return true
 }
 
 // listedPkg is one package of `go list -deps -export -json`.
@@ -182,39 +198,18 @@ func listDeps(ctx context.Context, dir string, env, flags, imports []string, own
 	if err != nil {
 		return nil, false
 	}
-	var listed []*listedPkg
-	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
-		var p listedPkg
-		if err := dec.Decode(&p); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, false
-		}
-		if p.Error != nil || len(p.DepsErrors) > 0 || own[p.ImportPath] || (p.Export == "" && p.ImportPath != "unsafe") {
-			return nil, false
-		}
+	listed, ok := decodeListed(out, own)
+	if !ok {
+		return nil, false
+	}
+	for _, p := range listed {
 		deps[p.ImportPath] = &packages.Package{ID: p.ImportPath, PkgPath: p.ImportPath, Name: p.Name, Module: p.Module,
 			GoFiles: absAll(p.Dir, p.GoFiles), CompiledGoFiles: absAll(p.Dir, p.CompiledGoFiles),
 			ExportFile: p.Export, TypesSizes: sizes, Imports: map[string]*packages.Package{}}
-		listed = append(listed, &p)
 	}
 	for _, p := range listed {
-		written := make(map[string]string, len(p.ImportMap)) // the standard library's vendored imports
-		for src, resolved := range p.ImportMap {
-			written[resolved] = src
-		}
-		for _, path := range p.Imports {
-			if path == "C" {
-				continue // cgo's pseudo-package, which go/packages leaves out too
-			}
-			ip := deps[path]
-			if ip == nil {
-				return nil, false
-			}
-			if src, ok := written[path]; ok {
-				path = src
-			}
-			deps[p.ImportPath].Imports[path] = ip
+		if !linkImports(p, deps) {
+			return nil, false
 		}
 	}
 	for _, path := range imports {
@@ -223,6 +218,48 @@ func listDeps(ctx context.Context, dir string, env, flags, imports []string, own
 		}
 	}
 	return deps, true
+}
+
+// decodeListed decodes go list's answer, false when a package has an error or no export
+// data, or is one of own.
+func decodeListed(out []byte, own map[string]bool) ([]*listedPkg, bool) {
+	var listed []*listedPkg
+	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
+		var p listedPkg
+		if err := dec.Decode(&p); err == io.EOF {
+			return listed, true
+		} else if err != nil {
+			return nil, false
+		}
+		if p.Error != nil || len(p.DepsErrors) > 0 || own[p.ImportPath] || (p.Export == "" && p.ImportPath != "unsafe") {
+			return nil, false
+		}
+		listed = append(listed, &p)
+	}
+}
+
+// linkImports fills in the Imports of p's package in deps, by the import paths as its
+// files write them (ImportMap: the standard library's vendored packages); false when an
+// import is not in deps.
+func linkImports(p *listedPkg, deps map[string]*packages.Package) bool {
+	written := make(map[string]string, len(p.ImportMap))
+	for src, resolved := range p.ImportMap {
+		written[resolved] = src
+	}
+	for _, path := range p.Imports {
+		if path == "C" {
+			continue // cgo's pseudo-package, which go/packages leaves out too
+		}
+		ip := deps[path]
+		if ip == nil {
+			return false
+		}
+		if src, ok := written[path]; ok {
+			path = src
+		}
+		deps[p.ImportPath].Imports[path] = ip
+	}
+	return true
 }
 
 // variants returns the package bp and its test variants as go list -test names them: the
