@@ -90,7 +90,9 @@ func TestHookAnswersOwnErrorsFirst(t *testing.T) {
 	if len(want) != 1 {
 		t.Fatalf("diff reports %d unknown packages, want 1:\n%s", len(want), js)
 	}
-	var hook struct{ HookSpecificOutput struct{ PermissionDecisionReason string } }
+	var hook struct {
+		HookSpecificOutput struct{ PermissionDecisionReason string }
+	}
 	if err := json.Unmarshal([]byte(out), &hook); err != nil || !strings.Contains(hook.HookSpecificOutput.PermissionDecisionReason, want[0]) {
 		t.Errorf("the hook's answer is not the full run's finding\nhook: %s\nfull: %s", out, want[0])
 	}
@@ -100,5 +102,41 @@ func TestHookAnswersOwnErrorsFirst(t *testing.T) {
 	made := "import json\n\n\ndef load(s):\n    return json.loadz(s)\n"
 	if code, out, errs := run(t, r.Dir, hookPayload(r.Dir, "app.py", made), "hook", "claude", "--no-server", "--no-cache"); code != 2 || !strings.Contains(out, "loadz") {
 		t.Errorf("made-up member: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestServedHookStartsPyrightOnce: the agent hooks served by the repository's shared
+// server start pyright once, and every later edit is checked by that running language
+// server: no hook call starts pyright of its own.
+func TestServedHookStartsPyrightOnce(t *testing.T) {
+	shorttest.Slow(t, "runs pyright's language server through the shared server")
+	real := pyrighttest.Require(t)
+	if real.Typeshed == "" {
+		t.Skip("pyright's typeshed is not next to its command")
+	}
+	withServers(t)
+	r := newRepo(t, pyProject)
+	counting, log := pyrightWrapper(t, real, false)
+	t.Setenv(pyright.EnvVar, counting)
+	for i, tc := range []struct {
+		content string
+		want    int
+	}{
+		{"import json\n\n\ndef load(s):\n    return json.loadz(s)\n", 2},
+		{"import json\n\n\ndef load(s):\n    return json.loads(s)\n", 0},
+		{"import json\n\n\ndef dump(o):\n    return json.dumpz(o)\n", 2},
+	} {
+		before := requests(t, r.Dir)
+		code, out, errs := served(t, r.Dir, hookPayload(r.Dir, "app.py", tc.content), "hook", "claude")
+		if after := requests(t, r.Dir); after != max(before, 0)+1 {
+			t.Fatalf("edit %d: the server did not answer (requests %d, then %d)\n%s", i, before, after, errs)
+		}
+		if code != tc.want {
+			t.Errorf("edit %d: exit %d, want %d\n%s%s", i, code, tc.want, out, errs)
+		}
+	}
+	started, _ := os.ReadFile(log)
+	if got := strings.Fields(string(started)); len(got) != 1 || got[0] != "pyright-langserver" {
+		t.Errorf("pyright started %q over three served hook calls, want one language server", got)
 	}
 }
