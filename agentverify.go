@@ -86,6 +86,11 @@ type Request struct {
 	All bool
 	// Task describes what the change was for; it is shown in reports.
 	Task string
+	// FirstError is set by the callers that act on the first error (agent hooks, the
+	// agent runner's gate): a frontend may answer from its own checks when they already
+	// find an error the change introduced, without waiting for its oracle
+	// (lang.Request.FirstError). diff, check, lint and the MCP tools report every finding.
+	FirstError bool
 }
 
 // ErrUsage marks errors in the request itself (bad flags, missing inputs).
@@ -204,7 +209,7 @@ func (c *Checker) pass(ctx context.Context, req Request, set *change.Set, pol *p
 		mode = check.All
 	}
 	return &check.Pass{Context: ctx, Changes: set, Policy: pol, PolicyPath: polPath, Trust: tr, Mode: mode,
-		Languages: langs, Files: check.NewFiles(langs), Memo: check.NewMemo(), Fresh: c.Fresh}
+		Languages: langs, Files: check.NewFiles(langs), Memo: check.NewMemo(), Fresh: c.Fresh, FirstError: req.FirstError}
 }
 
 // run runs the dimensions, over the result cache in check mode when the checker has one.

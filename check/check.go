@@ -148,6 +148,9 @@ type Pass struct {
 	Memo *Memo
 	// Fresh asks the frontends to compute everything afresh (lang.Request.Fresh).
 	Fresh bool
+	// FirstError says the caller acts on the first error (lang.Request.FirstError): an
+	// agent's hook. The base-view passes that settle findings never carry it.
+	FirstError bool
 }
 
 // Trust describes the trusted side of a verification: the policy in force comes from the
@@ -298,7 +301,8 @@ func (p *Pass) Request() *lang.Request {
 	if files == nil {
 		files = NewFiles(p.Languages)
 	}
-	req := &lang.Request{Context: p.Context, Changes: p.Changes, Policy: p.Policy, Focus: p.Focus, Parse: files.Parse, Fresh: p.Fresh}
+	req := &lang.Request{Context: p.Context, Changes: p.Changes, Policy: p.Policy, Focus: p.Focus, Parse: files.Parse, Fresh: p.Fresh,
+		FirstError: p.FirstError && p.Focus == nil}
 	if p.Trust != nil {
 		req.Trusted = p.Trust.BaseContent
 	}

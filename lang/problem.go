@@ -140,6 +140,13 @@ type Request struct {
 	// from nor keeps a record of earlier verifications (the TypeScript compiler's
 	// incremental record). Warm state of a long-lived process is not such a record.
 	Fresh bool
+	// FirstError says the caller acts on the first error and wants it fast (an agent's
+	// hook, the agent runner's gate: the edit is denied and the model fixes it) rather
+	// than every finding (diff, check). A frontend may then answer from its own checks
+	// when they already find an error the change introduced, without waiting for an
+	// oracle (design.md §4.3: pyright); what it leaves out must be findings it cannot
+	// know without the oracle, never a pass. Never set on a base-view pass (Focus).
+	FirstError bool
 }
 
 // Resolver is the part of a frontend that checks that every reference a change makes

@@ -111,7 +111,7 @@ func runAgentHook(ctx context.Context, env *Env, agent agenthook.Agent, policyFi
 		if dir == "" {
 			dir = env.Dir
 		}
-		req := agentverify.Request{Dir: dir, Source: agentverify.Edits, Edits: edits, GitEnv: gitchange.GitVars(env.Environ())}
+		req := agentverify.Request{Dir: dir, Source: agentverify.Edits, Edits: edits, GitEnv: gitchange.GitVars(env.Environ()), FirstError: true}
 		if policyFile != "" {
 			req.PolicyFile = abs(env, policyFile)
 		}

@@ -31,6 +31,7 @@ func (b *Box) gatedWrite(ctx context.Context, p string, content []byte) Result {
 		Source:     agentverify.Edits,
 		Edits:      []editset.Edit{{Path: rootRel, Content: content}},
 		PolicyFile: b.policyFile,
+		FirstError: true, // a failed write is retried by the model: the first error is enough
 	})
 	if err != nil {
 		// The gate fails closed: no verdict, no write.

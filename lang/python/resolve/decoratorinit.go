@@ -187,6 +187,9 @@ func (j *job) generatedInit(t *target, p lang.Problem, seen map[*syntax.Node]boo
 		return nil, false
 	}
 	name := syntax.LastName(call.Child("function").Text(t.src))
+	if strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") {
+		return nil, false // super().__init__(…), C.__init__(self, …): a method called, not a class constructed
+	}
 	gen, fields := j.generatedClass(name)
 	switch {
 	case gen == initOwn:

@@ -21,7 +21,16 @@ func TestMayDefine(t *testing.T) {
 		{"class A:\n    strip = None\n", true},
 		{"def f(self):\n    self.strip = 1\n", true},
 		{"A.strip = f\n", true},
-		{"x = s.strip\n", true}, // a reference, maybe a definition's target: read
+		{"x = s.strip\n", false},
+		{"lines = map(str.strip, x)\n", false},
+		{"'''strip the prefix'''\n", false},
+		{"class A:\n    def m(self):\n        (self.a,\n         self.strip) = 1, 2\n", true},
+		{"class A:\n    strip, b = 1, 2\n", true},
+		{"class A:\n    [strip] = [1]\n", true},
+		{"class A:\n    strip: int\n", true},
+		{"class A:\n    async def strip(self): pass\n", true},
+		{"self.strip \\\n    = 1\n", true},
+		{"f(strip=True)\n", true}, // a keyword argument: read (it defines nothing, but costs only a parse)
 		{"é.strip = 1\n", true},
 		{"", false},
 		{"# strip = 1\n", false},
@@ -41,7 +50,10 @@ func TestMayDefineCoversClassAttrs(t *testing.T) {
 	g := syntax.NewGrammar()
 	names := []string{"strip", "rstrip", "x", "x_", "_x"}
 	lines := []string{"class %s:", "class B(m.%s, metaclass=%s):", "class C(%s.A):", "    def %s(self): pass", "    %s = 1", "    def m(self):\n        self.%s = 1",
-		"    def m(self):\n        self.%s(1)", "%s.x = 1", "A.%s = f", "y = z.%s()", "    %s, b = 1, 2", "    %s += 1", "    c: int = %s", "# %s = 1", "x = '#'; A.%s = 1", "    z = \"\"\"#\n    \"\"\"; self.%s = 1", "    s = '''\n    # %s'''"}
+		"    def m(self):\n        self.%s(1)", "%s.x = 1", "A.%s = f", "y = z.%s()", "    %s, b = 1, 2", "    %s += 1", "    c: int = %s", "# %s = 1", "x = '#'; A.%s = 1", "    z = \"\"\"#\n    \"\"\"; self.%s = 1", "    s = '''\n    # %s'''",
+		"    def m(self):\n        (self.a,\n         self.%s) = 1, 2", "    b, %s = 1, 2", "    [%s] = [1]", "    %s: int", "    async def %s(self): pass",
+		"    def m(self):\n        self.%s: int = 1", "    def m(self):\n        self.%s \\\n            += 1", "    def m(self):\n        self.x, self.%s = 1, 2",
+		"    y = map(str.%s, z)", "    '''%s the prefix'''", "    *a, %s = 1, 2", "    def m(self):\n        cls.%s += 1", "    def m(self):\n        [self.%s] = [1]"}
 	rapid.Check(t, func(t *rapid.T) {
 		var b strings.Builder
 		b.WriteString("class A:\n    pass\n")

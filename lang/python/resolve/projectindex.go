@@ -155,14 +155,36 @@ func (j *job) attrIndex(attr string) projectClasses {
 }
 
 // mayDefine reports whether src spells attr as a name (not inside a longer one: bytes
-// beyond ASCII count as a boundary) other than as a method called (.attr(): what the
-// file then does is call it). Everything classAttrs reads as defining attr (def attr,
-// attr = …, self.attr = …, C.attr = …) is such a spelling; most files that only use a
-// common method (.strip()) are not read.
+// beyond ASCII count as a boundary) where classAttrs or outside can read it as defined:
+// after def or class (a method, a nested class), or as an assignment's target, which is
+// followed by what can follow a target (=, :, an operator of an augmented assignment, or
+// a comment, or , ) ] inside a tuple or list of targets, which only a bare name or
+// self.attr and cls.attr can be part of). Most files that only use a common method
+// (.strip(), map(str.strip, …)) or name it in prose ("strip the prefix") are not read.
 func mayDefine(src, attr []byte) bool {
 	return spelled(src, attr, func(start, end int) bool {
-		return !(start > 0 && src[start-1] == '.' && calledAt(src, end))
+		before := bytes.TrimRight(src[:start], " \t")
+		if keywordEnds(before, "def") || keywordEnds(before, "class") {
+			return true
+		}
+		after := bytes.TrimLeft(src[end:], " \t\r\n\\")
+		if len(after) == 0 {
+			return false
+		}
+		switch c := after[0]; {
+		case bytes.IndexByte([]byte("=:#+-*/%&|^<>@"), c) >= 0:
+			return true
+		case c == ',' || c == ')' || c == ']':
+			obj := bytes.TrimRight(src[:max(start-1, 0)], " \t")
+			return start == 0 || src[start-1] != '.' || keywordEnds(obj, "self") || keywordEnds(obj, "cls")
+		}
+		return false
 	})
+}
+
+// keywordEnds reports whether b ends with word as a whole name.
+func keywordEnds(b []byte, word string) bool {
+	return bytes.HasSuffix(b, []byte(word)) && (len(b) == len(word) || !identByte(b[len(b)-len(word)-1]))
 }
 
 // mayName reports whether src spells name where a class is named for collectClasses: in
@@ -173,7 +195,7 @@ func mayName(src, name []byte) bool {
 		before := bytes.TrimRight(src[:start], " \t\r\n\\")
 		after := bytes.TrimLeft(src[end:], " \t\r\n\\")
 		return len(after) > 0 && after[0] == '.' ||
-			bytes.HasSuffix(before, []byte("class")) && (len(before) == 5 || !identByte(before[len(before)-6]))
+			keywordEnds(before, "class")
 	})
 }
 
@@ -212,15 +234,6 @@ func spelled(src, word []byte, keep func(start, end int) bool) bool {
 		}
 	}
 	return false
-}
-
-// calledAt reports whether the next byte of src from i on, past spaces and tabs, opens a
-// call.
-func calledAt(src []byte, i int) bool {
-	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
-		i++
-	}
-	return i < len(src) && src[i] == '('
 }
 
 func identByte(b byte) bool {

@@ -91,3 +91,28 @@ func TestFamilyIndexMatchesWholeIndex(t *testing.T) {
 func (j *job) generatedClassOf(name string) initGen { g, _ := j.generatedClass(name); return g }
 
 func (j *job) fieldsOf(name string) []attrField { _, f := j.generatedClass(name); return f }
+
+// TestGeneratedInitOfMethodCall asserts that pyright's call problem on super().__init__(…)
+// or C.__init__(self, …) is not taken for a class's construction: no project file is
+// read for a class named __init__ (setuptools spells '__init__.py' in 9 files, 0.38 MB).
+func TestGeneratedInitOfMethodCall(t *testing.T) {
+	files := map[string]string{"pkg/__init__.py": "", "pkg/a.py": "PATH = 'pkg/__init__.py'\n"}
+	for _, call := range []string{"super().__init__(1, 2)", "Base.__init__(self, 1, 2)", "Pt(1, 2)"} {
+		src := []byte("class C(Base):\n    def m(self):\n        " + call + "\n")
+		j := nsJob(files)
+		tree, err := j.fe.g.Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tg := &target{f: change.NewFile("c.py", "", nil, src), src: src, tree: tree}
+		p := lang.Problem{Kind: lang.WrongArity, Location: lang.Location{Line: 3, Column: 9 + len(call) - 4}}
+		_, ok := j.generatedInit(tg, p, map[*syntax.Node]bool{})
+		read := j.projFiles != nil
+		if want := call == "Pt(1, 2)"; read != want {
+			t.Errorf("%s: project files read %t, want %t", call, read, want)
+		}
+		if ok {
+			t.Errorf("%s: taken for the construction of an attrs class", call)
+		}
+	}
+}

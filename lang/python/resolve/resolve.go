@@ -67,7 +67,7 @@ type target struct {
 // reference to something that does not exist (design.md §5), and what pyright misses:
 // APIs newer than requires-python and keywords a function forwards through **kwargs.
 func (fe Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
-	j := &job{fe: fe, req: req, members: map[string][]string{}, dyn: newDyn()}
+	j := newJob(fe, req)
 	if err := j.collect(); err != nil {
 		return nil, err
 	}
@@ -82,8 +82,20 @@ func (fe Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 			r.ps, r.err = fe.deps.Problems(req)
 		}
 	}()
+	if req.FirstError {
+		return j.firstError(deps)
+	}
 	out, err := j.run()
-	d := <-deps
+	return j.finish(out, err, <-deps)
+}
+
+func newJob(fe Resolver, req *lang.Request) *job {
+	return &job{fe: fe, req: req, members: map[string][]string{}, dyn: newDyn()}
+}
+
+// finish merges the steps' problems with the dependency checks' and drops what the code
+// guards or pyright gets wrong.
+func (j *job) finish(out []lang.Problem, err error, d depResult) ([]lang.Problem, error) {
 	if d.err != nil {
 		return nil, d.err // reported first, as when the checks ran first
 	}
