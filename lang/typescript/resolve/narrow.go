@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"bytes"
 	"io/fs"
 	"path"
 	"regexp"
@@ -23,15 +24,19 @@ import (
 // bodies) checks the whole project, callers included.
 
 // narrowing decides, for a typed project group in diff mode, whether its check can
-// narrow, and sets its roots: the project's files that declare globals.
+// narrow, and sets its roots (the project's files that declare globals) and, for a
+// change of exports, the unchanged files it reaches (importers.go).
 func (j *job) narrowing(g *group, content map[string][]byte) {
 	if j.r.WholeProject || j.req.Changes.NoBase || g.config == nil || g.plain || g.dependent || len(g.refs) > 0 || len(g.weak) > 0 {
 		return
 	}
+	body := true
 	for _, t := range g.targets {
-		if !bodyOnly(t.f, content[t.f.Path]) {
-			return
-		}
+		body = body && bodyOnly(t.f, content[t.f.Path])
+	}
+	if !body {
+		j.exportNarrowing(g, content)
+		return
 	}
 	roots, ok := globalRoots(j.headFS(), g)
 	if !ok {
@@ -135,7 +140,12 @@ var (
 
 // global reports whether a source may declare globals; it errs on the side of yes.
 func global(data []byte) bool {
-	return !moduleLine.Match(data) || globalDecl.Match(data)
+	if !moduleLine.Match(data) {
+		return true
+	}
+	// What globalDecl finds holds one of these words; most modules hold none.
+	return (bytes.Contains(data, []byte("declare")) || bytes.Contains(data, []byte("namespace")) || bytes.Contains(data, []byte("reference"))) &&
+		globalDecl.Match(data)
 }
 
 // unresolvedCodes are the compiler's errors for a module or a global name that is not

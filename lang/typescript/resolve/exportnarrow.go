@@ -1,0 +1,123 @@
+package resolve
+
+import (
+	"github.com/agentverify/agentverify/lang/typescript/syntax"
+	"io/fs"
+	"slices"
+	"strings"
+)
+
+// exportNarrowing narrows the check of a change that alters what its files export to
+// the files the change reaches (importers.go), when every changed file's change can be
+// put in exported names and every import of the project leads where the scan can
+// follow it; else the whole project is checked.
+func (j *job) exportNarrowing(g *group, content map[string][]byte) {
+	c := g.config
+	for _, o := range []string{"rootdirs", "modulesuffixes"} {
+		if _, ok := c.Set[o]; ok {
+			return // resolution the scan does not follow
+		}
+	}
+	for _, p := range append(c.IncludeList(), c.Files...) {
+		if !within(p, c.Dir) {
+			return // sources outside the directory scanned
+		}
+	}
+	fsys := j.headFS()
+	e := &exportChange{reach: newReacher(fsys, j.req.Changes.Root, c),
+		paths: map[string]map[string]bool{}, checked: map[string]bool{}, trees: map[string]*syntax.Tree{},
+		added: map[string]map[string]bool{}, mentioned: map[string]bool{},
+		read: func(p string) ([]byte, error) {
+			if data, ok := content[p]; ok {
+				return data, nil
+			}
+			return fs.ReadFile(fsys, p)
+		}}
+	addedBy := map[string]string{} // an added name, by the file that adds it
+	for _, t := range g.targets {
+		names, added, ok := changedExports(t.f, content[t.f.Path])
+		if !ok {
+			return
+		}
+		e.paths[t.f.Path], e.added[t.f.Path] = set(names), set(added)
+		for _, n := range added {
+			addedBy[n] = t.f.Path
+		}
+	}
+	js := c.Options.AllowJs != nil && *c.Options.AllowJs
+	specs, roots, err := readAll(fsys, c.Dir, js, c.Includes, func(p string, data []byte) {
+		for n, by := range addedBy {
+			if p != by && !e.mentioned[n] && containsWord(data, n) {
+				e.mentioned[n] = true
+			}
+		}
+	})
+	if err != nil {
+		return
+	}
+	e.specs = specs
+	for _, t := range g.targets {
+		specs[t.f.Path] = specifiers(content[t.f.Path])
+		if !e.newImportsKnown(t.f.Base, content[t.f.Path], t.f.Path, c.Includes) {
+			return
+		}
+	}
+	if e.leavesScan() || !e.follow() {
+		return
+	}
+	g.narrow, g.roots = true, roots
+	for f := range e.checked {
+		g.reached = append(g.reached, f)
+	}
+	slices.Sort(g.reached)
+}
+
+func set(names []string) map[string]bool {
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[n] = true
+	}
+	return out
+}
+
+// leavesScan reports whether a file of the project may import a file outside the
+// directory scanned (a JSON file aside: it imports nothing).
+func (e *exportChange) leavesScan() bool {
+	for f, ss := range e.specs {
+		for _, s := range ss {
+			if !strings.HasSuffix(s, ".json") && e.reach.of(f, s).outside {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// newImportsKnown reports whether every module the head of the changed file at p
+// imports and its base did not is in the whole project's program already: a package
+// another file of the project imports, or one of the project's files. A new one may
+// declare globals every file sees.
+func (e *exportChange) newImportsKnown(base, head []byte, p string, includes func(string) bool) bool {
+	old := specifiers(base)
+	for _, s := range specifiers(head) {
+		if slices.Contains(old, s) || e.known(p, s, includes) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func (e *exportChange) known(from, spec string, includes func(string) bool) bool {
+	r := e.reach.of(from, spec)
+	bare := len(r.stems) == 0 && len(r.dirs) == 0
+	for f, ss := range e.specs {
+		if f == from || !includes(f) {
+			continue
+		}
+		if bare && slices.Contains(ss, spec) || !bare && r.leads(f) {
+			return true
+		}
+	}
+	return false
+}
