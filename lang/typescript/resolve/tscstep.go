@@ -305,8 +305,8 @@ func (j *job) runGroup(tool *tsc.Tool, t tree, g *group) ([]located, error) {
 	for _, d := range ds {
 		l := located{Diagnostic: d, plain: g.plain}
 		if d.File != "" {
-			l.narrow = g.narrow && !slices.Contains(g.reached, l.file)
 			l.file = slash(dir, filepath.FromSlash(d.File))
+			l.narrow = g.narrow && !slices.Contains(g.reached, l.file)
 			if inReferenced(g.refs, l.file) {
 				continue // the referenced project's own check reports its errors
 			}
