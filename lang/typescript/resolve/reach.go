@@ -110,8 +110,12 @@ func (r *reacher) add(out *reach, t string) {
 	}
 }
 
+// within reports whether the tree path p is dir or under it.
 func within(p, dir string) bool {
-	return dir == "." || p == dir || strings.HasPrefix(p, dir+"/")
+	if dir == "." {
+		return p != ".." && !strings.HasPrefix(p, "../") && !strings.HasPrefix(p, "/")
+	}
+	return p == dir || strings.HasPrefix(p, dir+"/")
 }
 
 // bare reaches a bare specifier: through paths and baseUrl, the package's own name,
