@@ -19,9 +19,12 @@ import (
 // the compiler) and on the project's global declarations. So the compiler runs over
 // those alone (the narrowed check) rather than over the whole project, and reports the
 // changed files' errors only: every other file's are the base's, which the base view
-// would have settled away. Anything else (a signature, an export, a top-level
-// statement, a file created, deleted or renamed, JavaScript, whose types come from its
-// bodies) checks the whole project, callers included.
+// would have settled away. A diff that changes what its modules export narrows too, to
+// the changed files and the unchanged ones the change reaches (exportnarrow.go,
+// importers.go), whose errors count as well. Anything else (a file created, deleted or
+// renamed, a re-export or a global declaration changed, JavaScript, whose types come
+// from its bodies, an import the scan cannot follow) checks the whole project, callers
+// included.
 
 // narrowing decides, for a typed project group in diff mode, whether its check can
 // narrow, and sets its roots (the project's files that declare globals) and, for a
