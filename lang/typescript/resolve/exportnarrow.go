@@ -65,6 +65,11 @@ func (j *job) exportNarrowing(g *group, content map[string][]byte) {
 	if e.leavesScan() || !e.follow() {
 		return
 	}
+	for f := range e.checked {
+		if slices.Contains(roots, f) && !e.augmentsChanged(f, g) {
+			return // what it declares beyond its module may now differ, for any file
+		}
+	}
 	g.narrow, g.roots = true, roots
 	for f := range e.checked {
 		g.reached = append(g.reached, f)
@@ -78,6 +83,46 @@ func set(names []string) map[string]bool {
 		out[n] = true
 	}
 	return out
+}
+
+// augmentsChanged reports whether what makes the reached file f declare beyond its
+// module is only augmentations of the changed modules, whose importers the change
+// reaches anyway: not a script, `declare global`, a UMD global, a reference directive,
+// or an augmentation of another module (whose importers would see the change).
+func (e *exportChange) augmentsChanged(f string, g *group) bool {
+	src := e.trees[f].Src
+	if !moduleLine.Match(src) {
+		return false
+	}
+	for _, m := range globalDecl.FindAllIndex(src, -1) {
+		spec, ok := augmented(src, m)
+		if !ok {
+			return false
+		}
+		r := e.reach.of(f, spec)
+		if !slices.ContainsFunc(g.targets, func(t *target) bool { return r.leads(t.f.Path) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// augmented reads the module a `declare module "m"` match of globalDecl at m names; ok
+// is false for any other match.
+func augmented(src []byte, m []int) (string, bool) {
+	text := string(src[m[0]:m[1]])
+	if !strings.HasPrefix(text, "declare") || !strings.HasSuffix(text, "module") {
+		return "", false
+	}
+	rest := strings.TrimLeft(string(src[m[1]:]), " \t\r\n")
+	if rest == "" || rest[0] != '"' && rest[0] != '\'' {
+		return "", false
+	}
+	end := strings.IndexByte(rest[1:], rest[0])
+	if end < 0 {
+		return "", false
+	}
+	return rest[1 : end+1], true
 }
 
 // leavesScan reports whether a file of the project may import a file outside the
