@@ -42,6 +42,8 @@ var narrowProject = map[string]string{
 	"src/augment.ts":     "export {};\ndeclare module \"./lib\" {\n  interface Shape {\n    h?: number;\n  }\n}\n",
 	"src/more.ts":        "export const extra = 1;\n",
 	"src/both.ts":        "export * from \"./lib\";\nexport * from \"./more\";\n",
+	"src/globalBox.ts":   "import type { Box } from \"./lib\";\n\ndeclare global {\n  var BOX: Box;\n}\n\nexport {};\n",
+	"src/useBox.ts":      "export const v: number = BOX.v;\n",
 	"src/untouched.ts":   "import * as lib from \"./lib\";\nexport const t: number = lib.twice(3);\n",
 }
 
@@ -60,6 +62,10 @@ export function old(): number {
 
 export interface Shape {
   w: number;
+}
+
+export interface Box {
+  v: number;
 }
 `
 
@@ -94,6 +100,7 @@ func TestNarrowedCheckFindsWhatTheWholeProjectFinds(t *testing.T) {
 		{"an augmented interface made a type", "export interface Shape {\n  w: number;\n}", "export type Shape = {\n  w: number;\n};", true, []string{"src/augment.ts:3", "src/lib.ts:14"}, ""},
 		{"a name two export * now give", "export function old", "export const extra = 2;\n\nexport function old", true, []string{"src/both.ts:2"}, ""},
 		{"a re-export added: the whole project", "export function old", "export * from \"./more\";\n\nexport function old", false, nil, ""},
+		{"a type a global declaration uses: the whole project", "v: number;", "v: string;", false, []string{"src/useBox.ts:1"}, ""},
 		{"a global removed", "APP_NAME", "APP_TITLE", false, []string{"src/name.ts:1"}, "src/globals.ts"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
