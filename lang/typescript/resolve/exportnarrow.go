@@ -45,7 +45,7 @@ func (j *job) exportNarrowing(g *group, content map[string][]byte) {
 		}
 	}
 	js := c.Options.AllowJs != nil && *c.Options.AllowJs
-	specs, roots, err := readAll(fsys, c.Dir, js, c.Includes, func(p string, data []byte) {
+	specs, roots, err := readAll(fsys, c.Dir, js, c.Includes, includesHidden(c.IncludeList()), func(p string, data []byte) {
 		for n, by := range addedBy {
 			if p != by && !e.mentioned[n] && containsWord(data, n) {
 				e.mentioned[n] = true

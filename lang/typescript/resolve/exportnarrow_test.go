@@ -1,6 +1,8 @@
 package resolve
 
 import (
+	"io/fs"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -70,6 +72,11 @@ func TestExportNarrowingReaches(t *testing.T) {
 		{"a global declared with an unchanged type", "export type Size = number;", "export type Size = string;",
 			map[string]string{"src/globalUse.ts": "import type { Other } from \"./lib\";\ndeclare global {\n  var O: Other;\n}\nexport {};\n"}, true,
 			[]string{"src/alias.ts", "src/selfSrc.ts", "src/typeOnly.ts", "src/use.ts", "src/useUse.ts", "src/viaNs.ts", "src/viaReexport.ts"}},
+		{"an included hidden directory", "export function twice", "export function thrice",
+			map[string]string{"tsconfig.json": `{ "include": ["src", ".gen"] }`, ".gen/g.ts": "import { twice } from \"../src/lib\";\nexport const g = twice;\n"}, true,
+			[]string{".gen/g.ts", "src/selfSrc.ts", "src/use.ts", "src/useUse.ts", "src/viaNs.ts", "src/viaReexport.ts"}},
+		{"a linked directory", "export function label", "export const added = 1;\n\nexport function label",
+			map[string]string{"src/linked": "../elsewhere"}, false, nil},
 		{"rootDirs", "export function label", "export const added = 1;\n\nexport function label",
 			map[string]string{"tsconfig.json": `{ "compilerOptions": { "rootDirs": ["src", "gen"] }, "include": ["src"] }`}, false, nil},
 	} {
@@ -80,6 +87,10 @@ func TestExportNarrowingReaches(t *testing.T) {
 			}
 			for p, s := range tc.extra {
 				fsys[p] = &fstest.MapFile{Data: []byte(s)}
+				if path.Base(p) == "linked" {
+					fsys[p].Mode = fs.ModeSymlink
+					fsys["elsewhere/e.ts"] = &fstest.MapFile{Data: []byte("export {};\n")}
+				}
 			}
 			base := reachProject["src/lib.ts"]
 			head := strings.Replace(base, tc.from, tc.to, 1)

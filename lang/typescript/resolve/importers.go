@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"regexp"
 	"slices"
@@ -582,19 +583,26 @@ func identByte(c byte) bool {
 }
 
 // readAll is what narrowing reads of a project for an export change: every source
-// under its directory (node_modules and hidden directories aside), with what it may
-// import; roots are those the project includes that may declare globals.
-func readAll(fsys fs.FS, dir string, js bool, includes func(string) bool, visit func(p string, data []byte)) (specs map[string][]string, roots []string, err error) {
+// under its directory (node_modules, .git and, unless the project includes one, hidden
+// directories aside), with what it may import; roots are those the project includes that
+// may declare globals. A linked directory, which the compiler would follow and the walk
+// does not, is an error: the scan would miss what it holds.
+func readAll(fsys fs.FS, dir string, js bool, includes func(string) bool, hidden bool, visit func(p string, data []byte)) (specs map[string][]string, roots []string, err error) {
 	specs = map[string][]string{}
 	err = fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if p != dir && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
+			if p != dir && (d.Name() == "node_modules" || d.Name() == ".git" || !hidden && strings.HasPrefix(d.Name(), ".")) {
 				return fs.SkipDir
 			}
 			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			if st, err := fs.Stat(fsys, p); err == nil && st.IsDir() {
+				return fmt.Errorf("%s: a linked directory", p)
+			}
 		}
 		if !source(p, js) {
 			return nil
@@ -611,4 +619,18 @@ func readAll(fsys fs.FS, dir string, js bool, includes func(string) bool, visit 
 		return nil
 	})
 	return specs, roots, err
+}
+
+// includesHidden reports whether the project's include patterns name a hidden
+// directory or file (a pattern's segment starting with a dot), which the compiler then
+// reads.
+func includesHidden(patterns []string) bool {
+	for _, p := range patterns {
+		for _, seg := range strings.Split(p, "/") {
+			if strings.HasPrefix(seg, ".") && seg != "." && seg != ".." {
+				return true
+			}
+		}
+	}
+	return false
 }
