@@ -13,36 +13,14 @@ import (
 // follow it; else the whole project is checked.
 func (j *job) exportNarrowing(g *group, content map[string][]byte) {
 	c := g.config
-	for _, o := range []string{"rootdirs", "modulesuffixes"} {
-		if _, ok := c.Set[o]; ok {
-			return // resolution the scan does not follow
-		}
-	}
-	for _, p := range append(c.IncludeList(), c.Files...) {
-		if !within(p, c.Dir) {
-			return // sources outside the directory scanned
-		}
+	if !scannable(g) {
+		return
 	}
 	fsys := j.headFS()
-	e := &exportChange{reach: newReacher(fsys, j.req.Changes.Root, c),
-		paths: map[string]map[string]bool{}, checked: map[string]bool{}, trees: map[string]*syntax.Tree{},
-		added: map[string]map[string]bool{}, mentioned: map[string]bool{},
-		read: func(p string) ([]byte, error) {
-			if data, ok := content[p]; ok {
-				return data, nil
-			}
-			return fs.ReadFile(fsys, p)
-		}}
-	addedBy := map[string]string{} // an added name, by the file that adds it
-	for _, t := range g.targets {
-		names, added, ok := changedExports(t.f, content[t.f.Path])
-		if !ok {
-			return
-		}
-		e.paths[t.f.Path], e.added[t.f.Path] = set(names), set(added)
-		for _, n := range added {
-			addedBy[n] = t.f.Path
-		}
+	e := newExportChange(fsys, j.req.Changes.Root, g, content)
+	addedBy, ok := e.seed(g, content)
+	if !ok {
+		return
 	}
 	js := c.Options.AllowJs != nil && *c.Options.AllowJs
 	specs, roots, err := readAll(fsys, c.Dir, js, c.Includes, includesHidden(c.IncludeList()), func(p string, data []byte) {
@@ -62,19 +40,73 @@ func (j *job) exportNarrowing(g *group, content map[string][]byte) {
 			return
 		}
 	}
-	if e.leavesScan() || !e.follow() {
+	if e.leavesScan() || !e.follow() || e.reachesGlobals(roots, g) {
 		return
-	}
-	for f := range e.checked {
-		if slices.Contains(roots, f) && !e.augmentsChanged(f, g) {
-			return // what it declares beyond its module may now differ, for any file
-		}
 	}
 	g.narrow, g.roots = true, roots
 	for f := range e.checked {
 		g.reached = append(g.reached, f)
 	}
 	slices.Sort(g.reached)
+}
+
+// scannable reports whether the scan can see every file g's project may hold and
+// follow its resolution: no rootDirs or moduleSuffixes, nothing included from outside
+// its directory.
+func scannable(g *group) bool {
+	c := g.config
+	for _, o := range []string{"rootdirs", "modulesuffixes"} {
+		if _, ok := c.Set[o]; ok {
+			return false
+		}
+	}
+	for _, p := range append(c.IncludeList(), c.Files...) {
+		if !within(p, c.Dir) {
+			return false
+		}
+	}
+	return true
+}
+
+func newExportChange(fsys fs.FS, root string, g *group, content map[string][]byte) *exportChange {
+	return &exportChange{reach: newReacher(fsys, root, g.config),
+		paths: map[string]map[string]bool{}, checked: map[string]bool{}, trees: map[string]*syntax.Tree{},
+		added: map[string]map[string]bool{}, mentioned: map[string]bool{},
+		read: func(p string) ([]byte, error) {
+			if data, ok := content[p]; ok {
+				return data, nil
+			}
+			return fs.ReadFile(fsys, p)
+		}}
+}
+
+// seed sets the names each changed file's exports changed and added; addedBy gives,
+// for each added name, the file that adds it. ok is false when a change cannot be put
+// in names.
+func (e *exportChange) seed(g *group, content map[string][]byte) (addedBy map[string]string, ok bool) {
+	addedBy = map[string]string{}
+	for _, t := range g.targets {
+		names, added, ok := changedExports(t.f, content[t.f.Path])
+		if !ok {
+			return nil, false
+		}
+		e.paths[t.f.Path], e.added[t.f.Path] = set(names), set(added)
+		for _, n := range added {
+			addedBy[n] = t.f.Path
+		}
+	}
+	return addedBy, true
+}
+
+// reachesGlobals reports whether a reached file declares beyond its module: what it
+// declares may now differ, for any file.
+func (e *exportChange) reachesGlobals(roots []string, g *group) bool {
+	for f := range e.checked {
+		if slices.Contains(roots, f) && !e.augmentsChanged(f, g) {
+			return true
+		}
+	}
+	return false
 }
 
 func set(names []string) map[string]bool {

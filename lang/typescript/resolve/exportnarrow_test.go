@@ -53,6 +53,11 @@ func TestExportNarrowingReaches(t *testing.T) {
 		want           []string // reached besides always; empty: none at all
 	}{
 		{"an export added", "export function label", "export const added = 1;\n\nexport function label", nil, true, nil},
+		{"an export added: a static import beside a dynamic one, and an augmentation", "export function label", "export const added = 1;\n\nexport function label",
+			map[string]string{
+				"src/dyn.ts": "import { label } from \"./lib\";\nexport const m = import(\"./lib\");\nexport const l = label;\n",
+				"src/aug.ts": "import { label } from \"./lib\";\ndeclare module \"./lib\" {\n  interface Extra {\n    y: number;\n  }\n}\nexport const l2 = label;\n",
+			}, true, []string{"src/aug.ts", "src/dyn.ts"}},
 		{"an export added that another export * gives", "export function label", "export const extra = 1;\n\nexport function label", nil, true, []string{"src/both.ts", "src/reexport.ts"}},
 		{"a signature changed", "twice(n: Size): number", "twice(n: string): number", nil, true,
 			[]string{"src/alias.ts", "src/selfSrc.ts", "src/use.ts", "src/useUse.ts", "src/viaNs.ts", "src/viaReexport.ts"}},
@@ -81,17 +86,7 @@ func TestExportNarrowingReaches(t *testing.T) {
 			map[string]string{"tsconfig.json": `{ "compilerOptions": { "rootDirs": ["src", "gen"] }, "include": ["src"] }`}, false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fsys := fstest.MapFS{}
-			for p, s := range reachProject {
-				fsys[p] = &fstest.MapFile{Data: []byte(s)}
-			}
-			for p, s := range tc.extra {
-				fsys[p] = &fstest.MapFile{Data: []byte(s)}
-				if path.Base(p) == "linked" {
-					fsys[p].Mode = fs.ModeSymlink
-					fsys["elsewhere/e.ts"] = &fstest.MapFile{Data: []byte("export {};\n")}
-				}
-			}
+			fsys := reachFS(tc.extra)
 			base := reachProject["src/lib.ts"]
 			head := strings.Replace(base, tc.from, tc.to, 1)
 			if head == base {
@@ -125,6 +120,23 @@ func TestExportNarrowingReaches(t *testing.T) {
 			}
 		})
 	}
+}
+
+// reachFS is reachProject with extra files; one named "linked" is a link to a
+// directory.
+func reachFS(extra map[string]string) fstest.MapFS {
+	fsys := fstest.MapFS{}
+	for p, s := range reachProject {
+		fsys[p] = &fstest.MapFile{Data: []byte(s)}
+	}
+	for p, s := range extra {
+		fsys[p] = &fstest.MapFile{Data: []byte(s)}
+		if path.Base(p) == "linked" {
+			fsys[p].Mode = fs.ModeSymlink
+			fsys["elsewhere/e.ts"] = &fstest.MapFile{Data: []byte("export {};\n")}
+		}
+	}
+	return fsys
 }
 
 // TestSpecifiers: every string that may name a module, and no other.

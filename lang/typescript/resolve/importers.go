@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -180,66 +181,96 @@ type binding struct {
 
 // importer reads how f takes the changes; ok is false when f cannot be read or parsed.
 func (e *exportChange) importer(f string) (reached, bool) {
-	t, ok := e.trees[f]
+	t, ok := e.tree(f)
 	if !ok {
-		src, err := e.read(f)
-		if err != nil {
-			return reached{}, false
+		return reached{}, false
+	}
+	r := reached{exports: map[string]bool{}, added: map[string]bool{}}
+	binds, skip, static := e.statements(f, t, &r)
+	if e.wholeUses(f, t, static) {
+		r.checked, r.all = true, true
+	}
+	r.uses(t, t.Src, binds, skip)
+	if r.all {
+		for _, n := range ownExports(t.Src, t) {
+			r.exports[n] = true
 		}
-		if t, ok = parseIntact(f, src); !ok {
-			return reached{}, false
-		}
+	}
+	return r, true
+}
+
+// tree is f's syntax tree, parsed once.
+func (e *exportChange) tree(f string) (*syntax.Tree, bool) {
+	if t, ok := e.trees[f]; ok {
+		return t, true
+	}
+	src, err := e.read(f)
+	if err != nil {
+		return nil, false
+	}
+	t, ok := parseIntact(f, src)
+	if ok {
 		e.trees[f] = t
 	}
+	return t, ok
+}
+
+// statements reads f's import and export-from statements: the bindings of changed
+// modules' names, the statements' spans (not uses), and the specifiers they name.
+func (e *exportChange) statements(f string, t *syntax.Tree, r *reached) (binds []binding, skip [][2]int, static map[string]bool) {
 	src := t.Src
-	r := reached{exports: map[string]bool{}, added: map[string]bool{}}
 	packageStars := e.packageStars(f, src, t)
-	accounted := map[string]bool{}
-	var binds []binding
-	var skip [][2]int
+	static = map[string]bool{}
 	for _, st := range t.Root.Children {
 		spec, ps := e.statementSpec(f, src, st)
 		if spec == "" {
 			continue
 		}
-		accounted[spec] = true
+		static[spec] = true
 		skip = append(skip, [2]int{st.Start, st.End})
-		if len(ps) == 0 {
-			continue
-		}
-		if st.Kind == "export_statement" {
+		switch {
+		case len(ps) == 0:
+		case st.Kind == "export_statement":
 			r.reexport(src, st, ps)
 			if isStar(st) {
-				e.starAdded(&r, f, spec, packageStars)
+				e.starAdded(r, f, spec, packageStars)
 			}
-			continue
-		}
-		for _, b := range importBindings(src, st) {
-			b.changed = ps
-			if b.base != "" && ps[b.base] {
-				r.checked = true // the name itself came, went or changed
+		default:
+			for _, b := range importBindings(src, st) {
+				b.changed = ps
+				r.checked = r.checked || b.base != "" && ps[b.base] // the name itself came, went or changed
+				binds = append(binds, b)
 			}
-			binds = append(binds, b)
 		}
 	}
+	return binds, skip, static
+}
+
+// wholeUses reports whether f takes a changed module as a whole, beyond the
+// statements: require(), import() (a type query too), an augmentation of it, a
+// reference to it, or a specifier neither the statements nor the calls account for.
+func (e *exportChange) wholeUses(f string, t *syntax.Tree, static map[string]bool) bool {
+	accounted := maps.Clone(static)
 	for _, imp := range syntax.Imports(t) {
-		if !accounted[imp.Spec] && len(e.changedAt(f, imp.Spec)) > 0 {
-			r.checked, r.all = true, true // require(), import(): the module as a whole
+		if p := imp.Node.Parent; p != nil && (p.Kind == "import_statement" || p.Kind == "export_statement" || p.Kind == "import_require_clause") {
+			continue
+		}
+		if len(e.changedAt(f, imp.Spec)) > 0 {
+			return true
 		}
 		accounted[imp.Spec] = true
 	}
+	for _, m := range globalDecl.FindAllIndex(t.Src, -1) {
+		if spec, ok := augmented(t.Src, m); ok && len(e.changedAt(f, spec)) > 0 {
+			return true
+		}
+	}
 	for _, s := range e.specs[f] {
 		if !accounted[s] && len(e.changedAt(f, s)) > 0 {
-			r.checked, r.all = true, true // an augmentation, a reference, a type import
+			return true
 		}
 	}
-	r.uses(t, src, binds, skip)
-	if r.all {
-		for _, n := range ownExports(src, t) {
-			r.exports[n] = true
-		}
-	}
-	return r, true
+	return false
 }
 
 // parseIntact parses the file at p; ok is false when it does not parse, or when what

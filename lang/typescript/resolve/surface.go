@@ -31,20 +31,7 @@ func changedExports(f *change.File, head []byte) (names, added []string, ok bool
 	if !okb || !okh || strings.Join(b.reexports, "\x00") != strings.Join(h.reexports, "\x00") {
 		return nil, nil, false
 	}
-	changed := map[string]bool{}
-	for n := range union(b.decls, h.decls) {
-		if b.decls[n] != h.decls[n] {
-			changed[n] = true
-		}
-	}
-	for grown := true; grown; { // a declaration that names a changed one changes with it
-		grown = false
-		for n := range union(b.decls, h.decls) {
-			if !changed[n] && (mentions(b.decls[n], changed) || mentions(h.decls[n], changed)) {
-				changed[n], grown = true, true
-			}
-		}
-	}
+	changed := changedLocals(b, h)
 	for n := range union(b.exports, h.exports) {
 		be, he := b.exports[n], h.exports[n]
 		if be != he || mentions(he, changed) || refers(he, changed) {
@@ -55,6 +42,27 @@ func changedExports(f *change.File, head []byte) (names, added []string, ok bool
 		}
 	}
 	return names, added, true
+}
+
+// changedLocals are the top-level names declared differently at b and h, directly or
+// through a declaration that names one of them.
+func changedLocals(b, h surface) map[string]bool {
+	changed := map[string]bool{}
+	all := union(b.decls, h.decls)
+	for n := range all {
+		if b.decls[n] != h.decls[n] {
+			changed[n] = true
+		}
+	}
+	for grown := true; grown; {
+		grown = false
+		for n := range all {
+			if !changed[n] && (mentions(b.decls[n], changed) || mentions(h.decls[n], changed)) {
+				changed[n], grown = true, true
+			}
+		}
+	}
+	return changed
 }
 
 func union(a, b map[string]string) map[string]bool {
