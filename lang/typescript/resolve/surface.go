@@ -23,7 +23,7 @@ type surface struct {
 // be put in names: a file that does not parse, `export =`, or re-exports changed.
 // added are the names it did not export at all.
 func changedExports(f *change.File, head []byte) (names, added []string, ok bool) {
-	if f.Op != change.Modify || f.Base == nil || head == nil || syntax.IsJS(f.Path) || syntax.IsDeclaration(f.Path) || global(f.Base) || global(head) {
+	if !moduleEdit(f, head) {
 		return nil, nil, false
 	}
 	b, okb := surfaceOf(f.Path, f.Base)
@@ -42,6 +42,13 @@ func changedExports(f *change.File, head []byte) (names, added []string, ok bool
 		}
 	}
 	return names, added, true
+}
+
+// moduleEdit reports whether f is a TypeScript module, not a declaration file,
+// modified in place, that declares nothing beyond itself at its base or head.
+func moduleEdit(f *change.File, head []byte) bool {
+	return f.Op == change.Modify && f.Base != nil && head != nil && !syntax.IsJS(f.Path) && !syntax.IsDeclaration(f.Path) &&
+		!global(f.Base) && !global(head)
 }
 
 // changedLocals are the top-level names declared differently at b and h, directly or
