@@ -43,11 +43,39 @@ func (j *job) exportNarrowing(g *group, content map[string][]byte) {
 	if e.leavesScan() || !e.follow() || e.reachesGlobals(roots, g) {
 		return
 	}
-	g.narrow, g.roots = true, roots
-	for f := range e.checked {
-		g.reached = append(g.reached, f)
+	reached, ok := e.inProgram(c.Includes, c.Files)
+	if !ok {
+		return
 	}
-	slices.Sort(g.reached)
+	g.narrow, g.roots, g.reached = true, roots, reached
+}
+
+// inProgram lists the reached files the whole project's check holds: those it includes;
+// one it does not include and no file may import is not in it, and is left out. ok is
+// false for one some file may import: whether the whole project holds it is not known.
+func (e *exportChange) inProgram(includes func(string) bool, files []string) (reached []string, ok bool) {
+	for f := range e.checked {
+		switch {
+		case includes(f) || slices.Contains(files, f):
+			reached = append(reached, f)
+		case e.imported(f):
+			return nil, false
+		}
+	}
+	slices.Sort(reached)
+	return reached, true
+}
+
+// imported reports whether a specifier of some file may lead to f.
+func (e *exportChange) imported(f string) bool {
+	for from, ss := range e.specs {
+		for _, s := range ss {
+			if from != f && e.reach.of(from, s).leads(f) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // scannable reports whether the scan can see every file g's project may hold and

@@ -82,6 +82,12 @@ func TestExportNarrowingReaches(t *testing.T) {
 			[]string{".gen/g.ts", "src/selfSrc.ts", "src/use.ts", "src/useUse.ts", "src/viaNs.ts", "src/viaReexport.ts"}},
 		{"a linked directory", "export function label", "export const added = 1;\n\nexport function label",
 			map[string]string{"src/linked": "../elsewhere"}, false, nil},
+		{"an importer the project does not include", "export function twice", "export function thrice",
+			map[string]string{"tools/t.ts": "import { twice } from \"../src/lib\";\nexport const t = twice;\n"}, true,
+			[]string{"src/alias.ts", "src/selfSrc.ts", "src/use.ts", "src/useUse.ts", "src/viaNs.ts", "src/viaReexport.ts"}},
+		{"an importer the project does not include, imported by one it does", "export function twice", "export function thrice",
+			map[string]string{"tools/t.ts": "import { twice } from \"../src/lib\";\nexport const t = twice;\n",
+				"src/usesTools.ts": "import { t } from \"../tools/t\";\nexport const u = t;\n"}, false, nil},
 		{"rootDirs", "export function label", "export const added = 1;\n\nexport function label",
 			map[string]string{"tsconfig.json": `{ "compilerOptions": { "rootDirs": ["src", "gen"] }, "include": ["src"] }`}, false, nil},
 	} {
