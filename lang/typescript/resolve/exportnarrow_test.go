@@ -209,3 +209,27 @@ func TestExportTargets(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSpecifiers: the specifier scan of any source never panics, and every string it
+// gives is in the source.
+func FuzzSpecifiers(f *testing.F) {
+	f.Add([]byte("import a from \"./a\";\nconst b = require('b');\n/// <reference path=\"c\" />\n"))
+	f.Add([]byte("from\"\"'"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, s := range specifiers(data) {
+			if !strings.Contains(string(data), s) {
+				t.Fatalf("%q is not in the source", s)
+			}
+		}
+	})
+}
+
+// FuzzExportTargets: a package.json exports value of any shape never panics the
+// reading of its targets.
+func FuzzExportTargets(f *testing.F) {
+	f.Add([]byte(`{ ".": { "types": "./a.d.ts", "default": "./a.js" }, "./x/*": ["./x/*.js", null] }`), "x/y")
+	f.Add([]byte(`[[[{"import": {"types": 1}}]]]`), "")
+	f.Fuzz(func(t *testing.T, raw []byte, sub string) {
+		exportTargets(raw, sub, map[string]bool{"types": true, "default": true, "import": true}, func(string) bool { return true })
+	})
+}
