@@ -21,8 +21,9 @@ import (
 // its binding's uses (`ns.a.b`, read lexically, which errs towards more) overlap a
 // changed path. An importer reached outside the bodies of functions that write out
 // their return type may export something different too: all its exports change. A
-// module's re-exporter is checked itself when a name may have come or gone (two
-// `export *` giving one name is an error there).
+// module's `export *` re-exporter is checked itself when a name it now gives may clash
+// with another `export *`'s (an error there): a name added that another file of the
+// project mentions, or any when it also re-exports a package the scan does not read.
 
 // specifiers lists, lexically, the distinct strings of data that may name a module:
 // those after from, import, require, module (an augmentation), and reference path or
