@@ -47,8 +47,8 @@ func benchRepo(b *testing.B) string {
 	return root
 }
 
-// edit is the change set of a one-line edit of the leaf file, an export added (its
-// importers are checked), the disk holding it.
+// edit is the change set of a one-line edit of the leaf file, an export added (the
+// files it reaches are checked: none here, the name is new), the disk holding it.
 func edit(b *testing.B, root string, n int) *change.Set {
 	return editFile(b, root, "src/v4/core/versions.ts", "", fmt.Sprintf("export const edit%d: number = %d;\n", n, n))
 }
@@ -104,9 +104,10 @@ func childCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkOneFileEdit: a one-file edit of zod, cold (batch: the compiler over the
-// whole project, as diff runs it, for an added export; over what the file imports for
-// a body edit, cold-body) and warm (the language server, each edit new).
+// BenchmarkOneFileEdit: a one-file edit of zod, cold (batch, as diff runs it: an added
+// export, the compiler over the changed file and the files the change reaches; a body
+// edit, cold-body, over what the file imports) and warm (the language server, each
+// edit new).
 // go test ./lang/typescript/resolve -run X -bench OneFileEdit -benchtime 5x
 func BenchmarkOneFileEdit(b *testing.B) {
 	tool := tsctest.Require(b)

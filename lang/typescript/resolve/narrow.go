@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"bytes"
 	"io/fs"
 	"path"
 	"regexp"
@@ -18,20 +19,27 @@ import (
 // the compiler) and on the project's global declarations. So the compiler runs over
 // those alone (the narrowed check) rather than over the whole project, and reports the
 // changed files' errors only: every other file's are the base's, which the base view
-// would have settled away. Anything else (a signature, an export, a top-level
-// statement, a file created, deleted or renamed, JavaScript, whose types come from its
-// bodies) checks the whole project, callers included.
+// would have settled away. A diff that changes what its modules export narrows too, to
+// the changed files and the unchanged ones the change reaches (exportnarrow.go,
+// importers.go), whose errors count as well. Anything else (a file created, deleted or
+// renamed, a re-export or a global declaration changed, JavaScript, whose types come
+// from its bodies, an import the scan cannot follow) checks the whole project, callers
+// included.
 
 // narrowing decides, for a typed project group in diff mode, whether its check can
-// narrow, and sets its roots: the project's files that declare globals.
+// narrow, and sets its roots (the project's files that declare globals) and, for a
+// change of exports, the unchanged files it reaches (importers.go).
 func (j *job) narrowing(g *group, content map[string][]byte) {
 	if j.r.WholeProject || j.req.Changes.NoBase || g.config == nil || g.plain || g.dependent || len(g.refs) > 0 || len(g.weak) > 0 {
 		return
 	}
+	body := true
 	for _, t := range g.targets {
-		if !bodyOnly(t.f, content[t.f.Path]) {
-			return
-		}
+		body = body && bodyOnly(t.f, content[t.f.Path])
+	}
+	if !body {
+		j.exportNarrowing(g, content)
+		return
 	}
 	roots, ok := globalRoots(j.headFS(), g)
 	if !ok {
@@ -135,7 +143,12 @@ var (
 
 // global reports whether a source may declare globals; it errs on the side of yes.
 func global(data []byte) bool {
-	return !moduleLine.Match(data) || globalDecl.Match(data)
+	if !moduleLine.Match(data) {
+		return true
+	}
+	// What globalDecl finds holds one of these words; most modules hold none.
+	return (bytes.Contains(data, []byte("declare")) || bytes.Contains(data, []byte("namespace")) || bytes.Contains(data, []byte("reference"))) &&
+		globalDecl.Match(data)
 }
 
 // unresolvedCodes are the compiler's errors for a module or a global name that is not

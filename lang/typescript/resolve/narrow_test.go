@@ -32,6 +32,19 @@ var narrowProject = map[string]string{
 	"src/name.ts":       "export const name: string = APP_NAME;\n",
 	"src/spec.ts":       "import { it } from \"vitest\";\n\nit(\"runs\", () => process.exit(0));\n", // its test dependencies not installed
 	"excluded/stray.ts": "declare const missing: number;\n",                                         // not in the project: never a root
+	// Importers of lib through re-exports, a type-only one, an augmentation, two
+	// `export *` that may clash.
+	"src/reexport.ts":    "export * from \"./lib\";\n",
+	"src/viaReexport.ts": "import { twice } from \"./reexport\";\nexport const eight: number = twice(4);\n",
+	"src/ns.ts":          "export * as L from \"./lib\";\n",
+	"src/viaNs.ts":       "import { L } from \"./ns\";\nexport function n(): number {\n  return L.twice(1);\n}\n",
+	"src/shape.ts":       "import type { Shape } from \"./lib\";\nexport const s: Shape = { w: 1 };\n",
+	"src/augment.ts":     "export {};\ndeclare module \"./lib\" {\n  interface Shape {\n    h?: number;\n  }\n}\n",
+	"src/more.ts":        "export const extra = 1;\n",
+	"src/both.ts":        "export * from \"./lib\";\nexport * from \"./more\";\n",
+	"src/globalBox.ts":   "import type { Box } from \"./lib\";\n\ndeclare global {\n  var BOX: Box;\n}\n\nexport {};\n",
+	"src/useBox.ts":      "export const v: number = BOX.v;\n",
+	"src/untouched.ts":   "import * as lib from \"./lib\";\nexport const t: number = lib.twice(3);\n",
 }
 
 const narrowLib = `export function twice(n: number): number {
@@ -46,15 +59,25 @@ export function old(): number {
   const s: string = 1;
   return 0;
 }
+
+export interface Shape {
+  w: number;
+}
+
+export interface Box {
+  v: number;
+}
 `
 
 // TestNarrowedCheckFindsWhatTheWholeProjectFinds runs each edit through the narrowed
 // check and the whole project's, each settled against its base view as the engine does,
-// and wants the same new findings from both: body edits (narrowed) and edits that reach
-// callers (the whole project).
+// and wants the same new findings from both: body edits and edits of exports that break
+// importers, directly, through `export *` and `export * as`, type-only, by namespace, an
+// augmentation, and two `export *` that now clash (narrowed), and edits the narrowing
+// does not follow (the whole project).
 func TestNarrowedCheckFindsWhatTheWholeProjectFinds(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the compiler about forty times (-short)")
+		t.Skip("runs the compiler about eighty times (-short)")
 	}
 	tsctest.Require(t)
 	root := tempProject(t, narrowProject)
@@ -68,9 +91,16 @@ func TestNarrowedCheckFindsWhatTheWholeProjectFinds(t *testing.T) {
 		{"body clean", "return 2 * n;", "const m = n;\n  return m + m;", true, nil, ""},
 		{"body beside an old error", "return 0;", "const t: number = 2;\n  return t;", true, nil, ""},
 		{"a second error beside an old one", "return 0;", "const u: boolean = 2;\n  return 0;", true, []string{"src/lib.ts:11"}, ""},
-		{"signature breaks a caller", "twice(n: number): number {\n  return 2 * n;", "twice(n: string): string {\n  return n + n;", false, []string{"src/use.ts:2", "src/use.ts:2"}, ""},
-		{"inferred return type breaks a caller", "return String(n);", "return n;", false, []string{"src/use.ts:3"}, ""},
-		{"an export added", "export function old", "export const added = 1;\n\nexport function old", false, nil, ""},
+		{"signature breaks a caller", "twice(n: number): number {\n  return 2 * n;", "twice(n: string): string {\n  return n + n;", true,
+			[]string{"src/untouched.ts:2", "src/untouched.ts:2", "src/use.ts:2", "src/use.ts:2", "src/viaNs.ts:3", "src/viaNs.ts:3", "src/viaReexport.ts:2", "src/viaReexport.ts:2"}, ""},
+		{"inferred return type breaks a caller", "return String(n);", "return n;", true, []string{"src/use.ts:3"}, ""},
+		{"an export added", "export function old", "export const added = 1;\n\nexport function old", true, nil, ""},
+		{"an export removed: importers through re-exports", "export function twice", "export function thrice", true, []string{"src/untouched.ts:2", "src/use.ts:1", "src/viaNs.ts:3", "src/viaReexport.ts:1"}, ""},
+		{"a type-only importer broken", "w: number;", "w: string;", true, []string{"src/shape.ts:2"}, ""},
+		{"an augmented interface made a type", "export interface Shape {\n  w: number;\n}", "export type Shape = {\n  w: number;\n};", true, []string{"src/augment.ts:3", "src/lib.ts:14"}, ""},
+		{"a name two export * now give", "export function old", "export const extra = 2;\n\nexport function old", true, []string{"src/both.ts:2"}, ""},
+		{"a re-export added: the whole project", "export function old", "export * from \"./more\";\n\nexport function old", false, nil, ""},
+		{"a type a global declaration uses: the whole project", "v: number;", "v: string;", false, []string{"src/useBox.ts:1"}, ""},
 		{"a global removed", "APP_NAME", "APP_TITLE", false, []string{"src/name.ts:1"}, "src/globals.ts"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -35,9 +35,12 @@ type group struct {
 	dependent bool
 	// narrow is set when the change cannot reach the project's other files: the
 	// compiler starts from the changed files and roots, the project's files that declare
-	// globals, and only the changed files' errors count (narrow.go).
-	narrow bool
-	roots  []string
+	// globals, and only the changed files' errors count (narrow.go); with reached,
+	// the unchanged files a change of exports reaches, whose errors count too
+	// (importers.go).
+	narrow  bool
+	roots   []string
+	reached []string
 }
 
 // tscStep checks the changed files with the compiler and reports its errors.
@@ -302,8 +305,8 @@ func (j *job) runGroup(tool *tsc.Tool, t tree, g *group) ([]located, error) {
 	for _, d := range ds {
 		l := located{Diagnostic: d, plain: g.plain}
 		if d.File != "" {
-			l.narrow = g.narrow
 			l.file = slash(dir, filepath.FromSlash(d.File))
+			l.narrow = g.narrow && !slices.Contains(g.reached, l.file)
 			if inReferenced(g.refs, l.file) {
 				continue // the referenced project's own check reports its errors
 			}
@@ -346,7 +349,7 @@ func (j *job) wrapper(tool *tsc.Tool, dir string, g *group) map[string]any {
 			opts[k] = v
 		}
 	default:
-		for _, f := range append(g.config.Files, g.roots...) {
+		for _, f := range slices.Concat(g.config.Files, g.roots, g.reached) {
 			files = append(files, filepath.Join(dir, filepath.FromSlash(f)))
 		}
 		if tool.Native() && j.olderProject(g.config) {
