@@ -187,7 +187,7 @@ type listedPkg struct {
 func listDeps(ctx context.Context, dir string, env, flags, imports []string, own map[string]bool, sizes types.Sizes) (map[string]*packages.Package, bool) {
 	deps := map[string]*packages.Package{}
 	if len(imports) == 0 {
-		return deps, true
+		return nil, false // the two-list load runs the go command, which must be there (fail closed)
 	}
 	args := append([]string{"list", "-e", "-json=ImportPath,Name,Dir,Export,GoFiles,CompiledGoFiles,Imports,ImportMap,Module,Error,DepsErrors",
 		"-export=true", "-deps=true", "-test=false", "-compiled=true", "-find=false", "-buildvcs=false", "-pgo=off"}, flags...)
