@@ -129,6 +129,10 @@ type Request struct {
 	// Dependency: an analysis that learns facts from the packages a package imports (go
 	// vet's printf wrappers) then sees the same facts whichever packages a check covers.
 	DepFacts bool
+	// Choose, when set, is asked by CheckEach, once it has the package graph, whether to
+	// stream the check at the cost it estimates; false declines the request (handled
+	// false), for Check.
+	Choose func(Cost) bool
 }
 
 // absentFile is the overlay content that stands for "no such file" (see Request.Absent).

@@ -41,12 +41,18 @@ const metaMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // type-checked from source, declarations only, and dropped as well: export data for
 // another port would mean compiling its standard library first.
 //
+// An overlay (in-memory edits, the base side of a change, files the tree checked does
+// not have) is read in place of the disk, by go list and by the type checker; the
+// packages outside the module come from export data all the same, for no overlay
+// reaches them.
+//
 // handled is false, and nothing was checked, when req is not for this path: files
-// outside a module, or an overlay (the disk is not the tree checked); the caller then
-// uses Check.
+// outside a module, an overlay that changes go.mod or go.sum (the module graph is not
+// the disk's), or a Request.Choose that prefers Check; the caller then uses Check.
 func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) error) (handled bool, err error) {
 	req = withAbsent(req)
-	if len(req.Files) == 0 || len(req.Overlay) > 0 || !fileExists(filepath.Join(req.Dir, "go.mod"), nil) {
+	if len(req.Files) == 0 || !fileExists(filepath.Join(req.Dir, "go.mod"), nil) ||
+		len(req.Overlay) > 0 && modHash(req.Dir, req.Overlay) != modHash(req.Dir, nil) {
 		return false, nil
 	}
 	l.mu.Lock()
@@ -56,11 +62,14 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 		return true, err
 	}
 	s := &stream{ctx: ctx, dir: req.Dir, env: append(l.Env(req.Dir), req.Build.env()...), flags: req.Build.flags(),
-		port: req.Build.key() != (Build{}).key(), depFacts: req.DepFacts, fset: token.NewFileSet(), view: map[string]*types.Package{},
-		sourced: map[*packages.Package]*sync.Once{}}
+		port: req.Build.key() != (Build{}).key(), depFacts: req.DepFacts, overlay: req.Overlay, fset: token.NewFileSet(),
+		view: map[string]*types.Package{}, sourced: map[*packages.Package]*sync.Once{}}
 	roots, err := s.list(patterns)
 	if err != nil {
 		return true, err
+	}
+	if req.Choose != nil && !req.Choose(s.cost()) {
+		return false, nil
 	}
 	l.colds++
 	if s.port {
@@ -69,6 +78,59 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 		return true, err
 	}
 	return true, s.run(roots, each)
+}
+
+// Cost is what checking a request costs either way, in packages, as CheckEach
+// estimates it from the package graph before it type-checks anything (Request.Choose).
+type Cost struct {
+	// Roots are the checked packages (test variants included): type-checked from
+	// source, with their function bodies, either way.
+	Roots int
+	// Through are the other packages of the graph that import a checked one, directly or
+	// not (a package recompiled for a test among them). With any, Check has go list
+	// compile the roots and these for export data, for they are not in the build cache
+	// while the change is not compiled; with none, it compiles none of them.
+	Through int
+	// Declared are the module's other packages that CheckEach type-checks from source,
+	// declarations only (Check reads their export data).
+	Declared int
+}
+
+// cost estimates the two loads of s's graph.
+func (s *stream) cost() Cost {
+	roots := map[string]bool{}
+	var c Cost
+	for _, n := range s.order {
+		if n.initial {
+			c.Roots++
+			roots[n.pkg.ID] = true
+		}
+	}
+	through := map[*packages.Package]bool{}
+	var imports func(p *packages.Package) bool
+	imports = func(p *packages.Package) bool {
+		if v, ok := through[p]; ok {
+			return v
+		}
+		through[p] = false
+		for _, ip := range sortedImports(p) {
+			if roots[ip.ID] || imports(ip) {
+				through[p] = true
+				break
+			}
+		}
+		return through[p]
+	}
+	for _, n := range s.order {
+		if n.initial {
+			continue
+		}
+		c.Declared++
+		if imports(n.pkg) {
+			c.Through++
+		}
+	}
+	return c
 }
 
 // stream is one CheckEach.
@@ -86,6 +148,8 @@ type stream struct {
 	mod  Module
 	// depFacts is Request.DepFacts.
 	depFacts bool
+	// overlay is Request.Overlay, its absent files included: read instead of the disk.
+	overlay map[string][]byte
 
 	nodes   map[*packages.Package]*node // the packages checked from source
 	order   []*node                     // nodes, in the order `go list` gave them
@@ -123,7 +187,7 @@ type parsedFile struct {
 // list runs `go list` for the metadata of patterns and their dependencies, and returns
 // the initial packages.
 func (s *stream) list(patterns []string) ([]*packages.Package, error) {
-	cfg := &packages.Config{Context: s.ctx, Mode: metaMode, Dir: s.dir, Env: s.env, BuildFlags: s.flags, Tests: true}
+	cfg := &packages.Config{Context: s.ctx, Mode: metaMode, Dir: s.dir, Env: s.env, BuildFlags: s.flags, Tests: true, Overlay: s.overlay}
 	roots, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		if s.ctx.Err() != nil {
@@ -329,7 +393,7 @@ func (s *stream) outsideFromSource(p *packages.Package) *types.Package {
 	once.Do(func() {
 		var files []*ast.File
 		for _, name := range p.CompiledGoFiles {
-			if src, err := os.ReadFile(name); err == nil {
+			if src, err := readFile(name, s.overlay); err == nil {
 				if f, _ := parser.ParseFile(s.fset, name, src, parser.SkipObjectResolution); f != nil {
 					dropBodies(f)
 					files = append(files, f)
@@ -453,7 +517,7 @@ func (s *stream) parse(name string) (*ast.File, error) {
 	pf := s.parsed[name]
 	s.pmu.Unlock()
 	pf.once.Do(func() {
-		src, err := os.ReadFile(name)
+		src, err := readFile(name, s.overlay)
 		if err != nil {
 			pf.err = err
 			return

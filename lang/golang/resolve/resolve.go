@@ -271,13 +271,17 @@ func checkUnit(p *lang.Request, loader *load.Loader, head fs.FS, u *unit) ([]lan
 }
 
 // checkHost reports the problems of the host build of u. A check of the disk with no
-// base view streams the packages through the converter one by one, each dropped when
-// converted (load.Loader.CheckEach, design.md §9). failed is set when the module could
+// base view, and a diff of many packages whose head is the disk but for the change,
+// stream the packages through the converter one by one, each dropped when converted
+// (load.Loader.CheckEach, streamWay, design.md §9). failed is set when the module could
 // not be loaded at all (the one finding says why).
 func checkHost(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, hostReq load.Request) (_ []lang.Problem, failed bool, _ error) {
-	if p.Changes.NoBase && p.Changes.OnDisk {
+	if stream, choose := streamWay(p, u, hostReq); stream {
 		c := newConverter(p, nil, u)
-		hostReq.DepFacts = true
+		// A check learns go vet's facts from every package of the module the checked ones
+		// import; a diff, from the checked packages alone, as its per-package load does,
+		// so that either load of a diff reports the same.
+		hostReq.DepFacts, hostReq.Choose = p.Changes.NoBase, choose
 		handled, err := loader.CheckEach(p.Context, hostReq, func(res *load.Result) error {
 			c.res = res
 			if res.Dependency {
