@@ -133,6 +133,9 @@ type Request struct {
 	// stream the check at the cost it estimates; false declines the request (handled
 	// false), for Check.
 	Choose func(Cost) bool
+	// declOnly makes CheckEach type-check the checked packages without their function
+	// bodies as well: for the types of what they import (Loader.Imports).
+	declOnly bool
 }
 
 // absentFile is the overlay content that stands for "no such file" (see Request.Absent).

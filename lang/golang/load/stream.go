@@ -62,7 +62,7 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 		return true, err
 	}
 	s := &stream{ctx: ctx, dir: req.Dir, env: append(l.Env(req.Dir), req.Build.env()...), flags: req.Build.flags(),
-		port: req.Build.key() != (Build{}).key(), depFacts: req.DepFacts, overlay: req.Overlay, fset: token.NewFileSet(),
+		port: req.Build.key() != (Build{}).key(), depFacts: req.DepFacts, overlay: req.Overlay, declOnly: req.declOnly, fset: token.NewFileSet(),
 		view: map[string]*types.Package{}, sourced: map[*packages.Package]*sync.Once{}}
 	roots, err := s.list(patterns)
 	if err != nil {
@@ -94,6 +94,20 @@ type Cost struct {
 	// Declared are the module's other packages that CheckEach type-checks from source,
 	// declarations only (Check reads their export data).
 	Declared int
+}
+
+// compileCost is what go list's compiling one package for its export data costs, in
+// type-checks of a package from source without its function bodies (Cost): the
+// compiler type-checks the bodies too and generates code. Measured on cli/cli
+// (docs/performance.md): about a tenth of a second against about ten milliseconds.
+const compileCost = 10
+
+// StreamCheaper reports whether CheckEach costs less than Check at c: whether Check
+// would compile more than the stream type-checks. When nothing imports a checked
+// package, Check compiles none of them, and reading the other packages' export data
+// is cheaper than any stream.
+func (c Cost) StreamCheaper() bool {
+	return c.Through > 0 && compileCost*(c.Roots+c.Through) > c.Declared
 }
 
 // cost estimates the two loads of s's graph.
@@ -150,6 +164,9 @@ type stream struct {
 	depFacts bool
 	// overlay is Request.Overlay, its absent files included: read instead of the disk.
 	overlay map[string][]byte
+	// declOnly type-checks the checked packages without their function bodies too
+	// (Request.declOnly).
+	declOnly bool
 
 	nodes   map[*packages.Package]*node // the packages checked from source
 	order   []*node                     // nodes, in the order `go list` gave them
@@ -547,7 +564,7 @@ func (s *stream) check(n *node) {
 	p.TypesInfo = newTypesInfo()
 	tc := &types.Config{
 		Importer:         importerFunc(func(path string) (*types.Package, error) { return s.importFor(n, path) }),
-		IgnoreFuncBodies: !n.initial && !s.forFacts(n),
+		IgnoreFuncBodies: s.declOnly || !n.initial && !s.forFacts(n),
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok {
 				p.TypeErrors = append(p.TypeErrors, te)

@@ -12,11 +12,14 @@ import (
 	"github.com/agentverify/agentverify/lang/golang/load"
 )
 
-// compileCost is what go list's compiling one package for its export data costs, in
-// type-checks of a package from source without its function bodies (load.Cost): the
-// compiler type-checks the bodies too and generates code. Measured on cli/cli
-// (docs/performance.md): about a tenth of a second against about ten milliseconds.
-const compileCost = 10
+// way is how a diff checks the host build of a unit.
+type way int
+
+const (
+	byCost     way = iota // streamWay decides
+	perPackage            // the per-package load (loadView)
+	streamed              // the stream, whatever its cost
+)
 
 // streamWay says how checkHost may check the host build of u: by streaming the module
 // (load.Loader.CheckEach) and, when choose is set, only if choose agrees at the cost
@@ -36,20 +39,16 @@ func streamWay(p *lang.Request, u *unit, req load.Request) (stream bool, choose 
 	switch {
 	case set.NoBase:
 		return set.OnDisk, nil
-	case !set.OnDisk || !u.inModule || dirCount(req.Files) < 2:
+	case !set.OnDisk || !u.inModule || u.way == perPackage || u.way == byCost && dirCount(req.Files) < 2:
 		return false, nil
 	}
 	if ign, err := ignoredElsewhere(p, u); err != nil || ign {
 		return false, nil
 	}
-	return true, preferStream
-}
-
-// preferStream chooses the stream when the per-package load would compile more than the
-// stream type-checks: when nothing imports a checked package, that load compiles none
-// of them, and reading the other packages' export data is cheaper than any stream.
-func preferStream(c load.Cost) bool {
-	return c.Through > 0 && compileCost*(c.Roots+c.Through) > c.Declared
+	if u.way == streamed {
+		return true, nil
+	}
+	return true, load.Cost.StreamCheaper
 }
 
 // dirCount counts the directories of files.
