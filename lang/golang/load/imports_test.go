@@ -2,8 +2,12 @@ package load
 
 import (
 	"context"
+	"fmt"
+	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/agentverify/agentverify/internal/testkit/shorttest"
@@ -56,5 +60,45 @@ func TestImportsFromTheLastLoad(t *testing.T) {
 	}
 	if cold, warm := l.Stats(); cold+warm != 3 {
 		t.Fatalf("after a go.mod change: cold=%d warm=%d, want a third check", cold, warm)
+	}
+}
+
+// TestImportsStreamed: the imports of a change spread over a chain of packages, where
+// Check would compile the packages between the changed ones, come from a
+// declarations-only stream, and they are those Check finds.
+func TestImportsStreamed(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}
+	for i := range 4 {
+		imp := "import \"strings\"\n\nvar _ = strings.ToUpper\n"
+		if i < 3 {
+			imp = fmt.Sprintf("import \"example.com/m/p%d\"\n\nvar _ = p%d.F\n", i+1, i+1)
+		}
+		files[fmt.Sprintf("p%d/p.go", i)] = fmt.Sprintf("package p%d\n\n%s\nfunc F() {}\n", i, imp)
+	}
+	dir := writeModule(t, files)
+	req := Request{Dir: dir, Files: []string{filepath.Join(dir, "p0", "p.go"), filepath.Join(dir, "p3", "p.go")}}
+	l := New(Options{Forget: true})
+	got, _, handled, err := l.streamImports(context.Background(), req)
+	if !handled || err != nil {
+		t.Fatalf("streamImports = %v, %v; want it streamed (p1 and p2 import p3)", handled, err)
+	}
+	res, err := New(Options{Forget: true}).Check(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]*types.Package{}
+	for _, p := range res.Packages {
+		for _, im := range p.Imports {
+			addImports(want, im.Types)
+		}
+	}
+	if g, w := slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)); !slices.Equal(g, w) {
+		t.Errorf("streamed imports %v, Check's %v", g, w)
+	}
+	for path, p := range got {
+		if p.Complete() != want[path].Complete() || p.Scope().Len() != want[path].Scope().Len() {
+			t.Errorf("%s: streamed complete %v with %d names, Check's %v with %d", path, p.Complete(), p.Scope().Len(), want[path].Complete(), want[path].Scope().Len())
+		}
 	}
 }

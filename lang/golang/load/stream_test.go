@@ -227,6 +227,28 @@ func TestCheckEachCases(t *testing.T) {
 	}
 }
 
+// TestCheckEachOverlay compares the two loads of a tree that is not the disk: an edited
+// package that now breaks its importer, a file the overlay adds, a file it leaves out
+// (Request.Absent), as a diff's head or base view has them.
+func TestCheckEachOverlay(t *testing.T) {
+	t.Parallel()
+	dir := writeModule(t, module)
+	abs := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+	req := Request{Dir: dir, Files: []string{abs("app/app.go"), abs("auth/auth.go"), abs("auth/more.go")},
+		Overlay: map[string][]byte{
+			abs("auth/auth.go"): []byte("package auth\n\n// VerifyToken reports whether s is valid.\nfunc VerifyToken(s string, n int) bool { return s != \"\" }\n"),
+			abs("auth/more.go"): []byte("package auth\n\nvar More = undefinedName\n"),
+		},
+		Absent: []string{abs("app/x_test.go")},
+	}
+	msgs := strings.Join(compareLoads(t, req), "\n")
+	for _, want := range []string{"not enough arguments in call to auth.VerifyToken", "undefined: undefinedName"} {
+		if !strings.Contains(msgs, want) {
+			t.Errorf("the overlaid tree's errors lack %q:\n%s", want, msgs)
+		}
+	}
+}
+
 // TestCheckEachPorts compares the two loads under another port's build configuration,
 // for which both type-check the dependencies from source.
 func TestCheckEachPorts(t *testing.T) {
@@ -257,10 +279,12 @@ func TestCheckEachDeclines(t *testing.T) {
 	dir := writeModule(t, module)
 	app := filepath.Join(dir, "app", "app.go")
 	l := New(Options{})
+	gomod := filepath.Join(dir, "go.mod")
 	for _, req := range []Request{
-		{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte("package app\n")}},
+		{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{gomod: []byte("module example.com/other\n\ngo 1.22\n")}},
 		{Dir: filepath.Join(dir, "app"), Files: []string{app}}, // no go.mod there
 		{Dir: dir},
+		{Dir: dir, Files: []string{app}, Choose: func(Cost) bool { return false }},
 	} {
 		handled, err := l.CheckEach(context.Background(), req, func(*Result) error { return nil })
 		if handled || err != nil {
