@@ -243,11 +243,16 @@ type Loader struct {
 	restored, fromList int
 	// walkedOnce counts the listed loads that asked go list once (walkOnce).
 	walkedOnce int
+	// declined remembers the requests a Choose turned down (by module, configuration and
+	// package directories), so that the other passes over the same packages (the base
+	// view, the API comparison's imports) do not list the graph again to hear the same
+	// answer. A stale entry only keeps a request on Check.
+	declined map[string]bool
 }
 
 // New returns a Loader.
 func New(opts Options) *Loader {
-	return &Loader{env: opts.Env, forget: opts.Forget, store: opts.Store, mods: map[string][]*snapshot{}, stamps: newStampCache()}
+	return &Loader{env: opts.Env, forget: opts.Forget, store: opts.Store, mods: map[string][]*snapshot{}, stamps: newStampCache(), declined: map[string]bool{}}
 }
 
 // Stats returns how many checks were cold (ran `go list`) and warm (reused the cache).

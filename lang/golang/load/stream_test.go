@@ -291,6 +291,12 @@ func TestCheckEachDeclines(t *testing.T) {
 			t.Errorf("CheckEach(%+v) = %v, %v; want declined", req, handled, err)
 		}
 	}
+	// The packages a Choose turned down are not listed again to ask once more.
+	asked := false
+	again := Request{Dir: dir, Files: []string{app}, Choose: func(Cost) bool { asked = true; return true }}
+	if handled, err := l.CheckEach(context.Background(), again, func(*Result) error { return nil }); handled || err != nil || asked {
+		t.Errorf("CheckEach after a decline = %v, %v, asked %v; want declined without asking", handled, err, asked)
+	}
 }
 
 // TestCheckEachStops: an error from each ends the check with that error.
