@@ -62,7 +62,7 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 		return true, err
 	}
 	key := req.cacheKey() + "\x00" + strings.Join(patterns, "\x00")
-	if req.Choose != nil && l.declined[key] {
+	if req.Choose != nil && (l.declined[key] || l.keptServes(req)) {
 		return false, nil
 	}
 	s := &stream{ctx: ctx, dir: req.Dir, env: append(l.Env(req.Dir), req.Build.env()...), flags: req.Build.flags(),
@@ -152,6 +152,18 @@ func (s *stream) cost() Cost {
 		}
 	}
 	return c
+}
+
+// keptServes reports whether a snapshot the loader keeps can check req warm (a
+// long-lived process re-checking an edit): Check then re-checks the packages alone,
+// cheaper than any stream. l.mu is held.
+func (l *Loader) keptServes(req Request) bool {
+	for _, snap := range l.mods[req.cacheKey()] {
+		if _, _, ok := snap.reusable(req); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // stream is one CheckEach.

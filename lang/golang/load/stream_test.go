@@ -297,6 +297,20 @@ func TestCheckEachDeclines(t *testing.T) {
 	if handled, err := l.CheckEach(context.Background(), again, func(*Result) error { return nil }); handled || err != nil || asked {
 		t.Errorf("CheckEach after a decline = %v, %v, asked %v; want declined without asking", handled, err, asked)
 	}
+	// Packages a kept snapshot re-checks warm (a long-lived process) go to Check.
+	auth := filepath.Join(dir, "auth", "auth.go")
+	both := Request{Dir: dir, Files: []string{app, auth}}
+	if _, err := l.Check(context.Background(), both); err != nil {
+		t.Fatal(err)
+	}
+	both.Overlay = map[string][]byte{auth: []byte(module["auth/auth.go"] + "\nfunc more() {}\n")}
+	both.Choose = again.Choose
+	if handled, err := l.CheckEach(context.Background(), both, func(*Result) error { return nil }); handled || err != nil || asked {
+		t.Errorf("CheckEach of kept packages = %v, %v, asked %v; want declined without asking", handled, err, asked)
+	}
+	if res, err := l.Check(context.Background(), both); err != nil || !res.Warm {
+		t.Errorf("Check of the edit: warm %v, %v; want warm", res != nil && res.Warm, err)
+	}
 }
 
 // TestCheckEachStops: an error from each ends the check with that error.
