@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentverify/agentverify/internal/testkit/shorttest"
@@ -99,6 +100,41 @@ func TestImportsStreamed(t *testing.T) {
 	for path, p := range got {
 		if p.Complete() != want[path].Complete() || p.Scope().Len() != want[path].Scope().Len() {
 			t.Errorf("%s: streamed complete %v with %d names, Check's %v with %d", path, p.Complete(), p.Scope().Len(), want[path].Complete(), want[path].Scope().Len())
+		}
+	}
+}
+
+// TestCheckErrorsStreamed: the errors of packages spread over a chain, whose imports
+// Check would have go list compile, come from the stream, as Check reports them.
+func TestCheckErrorsStreamed(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}
+	for i := range 4 {
+		imp := ""
+		if i < 3 {
+			imp = fmt.Sprintf("import \"example.com/m/p%d\"\n\nvar _ = func() { p%d.F() }\n", i+1, i+1)
+		}
+		files[fmt.Sprintf("p%d/p.go", i)] = fmt.Sprintf("package p%d\n\n%s\nfunc F() {}\n", i, imp)
+	}
+	dir := writeModule(t, files)
+	p3 := filepath.Join(dir, "p3", "p.go")
+	req := Request{Dir: dir, Files: []string{filepath.Join(dir, "p0", "p.go"), filepath.Join(dir, "p2", "p.go")},
+		Overlay: map[string][]byte{p3: []byte("package p3\n\nfunc F(n int) {}\n")}}
+	got, err := New(Options{Forget: true}).CheckErrors(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := New(Options{Forget: true}).Check(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, w := strings.Join(msgs(got), "\n"), strings.Join(msgs(want), "\n")
+	if g != w || !strings.Contains(g, "not enough arguments in call to p3.F") {
+		t.Errorf("CheckErrors:\n%s\nCheck:\n%s", g, w)
+	}
+	for _, p := range got.Packages {
+		if p.Syntax != nil || p.Info != nil {
+			t.Errorf("%s: syntax or type information kept", p.ID)
 		}
 	}
 }

@@ -748,3 +748,32 @@ func (s *infoSize) record(info *types.Info) {
 	s.uses.Store(int64(len(info.Uses)))
 	s.selections.Store(int64(len(info.Selections)))
 }
+
+// CheckErrors checks req for the errors of its packages alone, as Check reports them,
+// without their syntax or type information: for a caller that reads only the errors
+// (the dependents of a changed API). When req's packages span more than one directory
+// and the stream costs less (Cost.StreamCheaper), it streams, keeping each package's
+// errors and dropping the rest; otherwise it is Check.
+func (l *Loader) CheckErrors(ctx context.Context, req Request) (*Result, error) {
+	dirs := map[string]bool{}
+	for _, f := range req.Files {
+		dirs[filepath.Dir(f)] = true
+	}
+	if len(dirs) < 2 || req.Build.key() != (Build{}).key() {
+		return l.Check(ctx, req)
+	}
+	req.Choose = Cost.StreamCheaper
+	res := &Result{}
+	handled, err := l.CheckEach(ctx, req, func(r *Result) error {
+		res.Module, res.Fset = r.Module, r.Fset
+		for _, p := range r.Packages {
+			res.Packages = append(res.Packages, &Package{ID: p.ID, PkgPath: p.PkgPath, Name: p.Name, Files: p.Files, Errors: p.Errors})
+		}
+		return nil
+	})
+	if !handled {
+		return l.Check(ctx, req)
+	}
+	sortPackages(res.Packages)
+	return res, err
+}
