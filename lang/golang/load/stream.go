@@ -527,6 +527,13 @@ func (s *stream) hand(n *node, each func(*Result) error) error {
 	return each(&Result{Module: s.mod, Fset: s.fset, Packages: []*Package{pkg}, Dependency: !n.initial})
 }
 
+// declarationsOnly reports whether n is type-checked without its function bodies: a
+// package only imported, unless Request.DepFacts asks for it, or any package of a
+// declarations-only stream.
+func (s *stream) declarationsOnly(n *node) bool {
+	return s.declOnly || !n.initial && !s.forFacts(n)
+}
+
 // forFacts reports whether n is a package of the module that the checked packages
 // import and that Request.DepFacts asks for.
 func (s *stream) forFacts(n *node) bool {
@@ -583,7 +590,7 @@ func (s *stream) check(n *node) {
 	p.TypesInfo = newTypesInfo()
 	tc := &types.Config{
 		Importer:         importerFunc(func(path string) (*types.Package, error) { return s.importFor(n, path) }),
-		IgnoreFuncBodies: s.declOnly || !n.initial && !s.forFacts(n),
+		IgnoreFuncBodies: s.declarationsOnly(n),
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok {
 				p.TypeErrors = append(p.TypeErrors, te)
