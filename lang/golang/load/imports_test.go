@@ -102,6 +102,26 @@ func TestImportsStreamed(t *testing.T) {
 			t.Errorf("%s: streamed complete %v with %d names, Check's %v with %d", path, p.Complete(), p.Scope().Len(), want[path].Complete(), want[path].Scope().Len())
 		}
 	}
+
+	// After a diff's full stream of the same packages, the imports are its own, given
+	// once, without a second go list.
+	l = New(Options{})
+	full := req
+	full.Choose = func(Cost) bool { return true }
+	if handled, err := l.CheckEach(context.Background(), full, func(*Result) error { return nil }); !handled || err != nil {
+		t.Fatalf("full stream = %v, %v", handled, err)
+	}
+	before, _ := l.Stats()
+	kept, _, handled, err := l.streamImports(context.Background(), req)
+	if after, _ := l.Stats(); !handled || err != nil || after != before {
+		t.Errorf("imports after a full stream = %v, %v with %d more loads; want the stream's, no load", handled, err, after-before)
+	}
+	if g, w := slices.Sorted(maps.Keys(kept)), slices.Sorted(maps.Keys(want)); !slices.Equal(g, w) {
+		t.Errorf("kept imports %v, Check's %v", g, w)
+	}
+	if _, _, _, _ = l.streamImports(context.Background(), req); func() int { n, _ := l.Stats(); return n }() == before {
+		t.Errorf("the kept imports served twice")
+	}
 }
 
 // TestCheckErrorsStreamed: the errors of packages spread over a chain, whose imports

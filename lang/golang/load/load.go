@@ -248,6 +248,9 @@ type Loader struct {
 	// view, the API comparison's imports) do not list the graph again to hear the same
 	// answer. A stale entry only keeps a request on Check.
 	declined map[string]bool
+	// streamed is what the last full CheckEach's packages import, until a
+	// declarations-only stream of the same packages takes it (streamedImports).
+	streamed *streamedImports
 }
 
 // New returns a Loader.

@@ -2,15 +2,18 @@ package load
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -65,8 +68,12 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 	if req.Choose != nil && (l.declined[key] || l.keptServes(req)) {
 		return false, nil
 	}
+	if kept := l.streamed; req.declOnly && kept != nil && kept.key == key && kept.overlay == overlayHash(req.Overlay) {
+		l.streamed = nil
+		return true, kept.replay(each)
+	}
 	s := &stream{ctx: ctx, dir: req.Dir, env: append(l.Env(req.Dir), req.Build.env()...), flags: req.Build.flags(),
-		port: req.Build.key() != (Build{}).key(), depFacts: req.DepFacts, overlay: req.Overlay, declOnly: req.declOnly, fset: token.NewFileSet(),
+		port: req.Build.key() != (Build{}).key(), depFacts: req.DepFacts, overlay: req.Overlay, declOnly: req.declOnly, imports: map[string]map[string]*Import{}, fset: token.NewFileSet(),
 		view: map[string]*types.Package{}, sourced: map[*packages.Package]*sync.Once{}}
 	roots, err := s.list(patterns)
 	if err != nil {
@@ -82,7 +89,44 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 	} else if err := s.exportFiles(); err != nil {
 		return true, err
 	}
-	return true, s.run(roots, each)
+	if err := s.run(roots, each); err != nil || req.declOnly || req.Choose == nil {
+		return true, err // a check's stream (no Choose) keeps nothing
+	}
+	l.streamed = &streamedImports{key: key, overlay: overlayHash(req.Overlay), mod: s.mod, imports: s.imports}
+	return true, nil
+}
+
+// streamedImports keeps what the last full stream's checked packages import, for a
+// declarations-only stream of the same packages that would only ask for that (the
+// semantics dimension's Loader.Imports beside the resolver's stream): it is given those
+// instead, once.
+type streamedImports struct {
+	key     string   // the module, configuration and package directories
+	overlay [32]byte // overlayHash of the request
+	mod     Module
+	imports map[string]map[string]*Import // by package ID
+}
+
+// replay gives each a Result per kept package, in ID order, with its imports alone.
+func (k *streamedImports) replay(each func(*Result) error) error {
+	for _, id := range slices.Sorted(maps.Keys(k.imports)) {
+		if err := each(&Result{Module: k.mod, Packages: []*Package{{ID: id, Imports: k.imports[id]}}}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// overlayHash fingerprints an overlay: its paths and contents.
+func overlayHash(overlay map[string][]byte) [32]byte {
+	h := sha256.New()
+	for _, p := range slices.Sorted(maps.Keys(overlay)) {
+		fmt.Fprintf(h, "%s\x00%d\x00", p, len(overlay[p]))
+		h.Write(overlay[p])
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // Cost is what checking a request costs either way, in packages, as CheckEach
@@ -186,6 +230,9 @@ type stream struct {
 	// declOnly type-checks the checked packages without their function bodies too
 	// (Request.declOnly).
 	declOnly bool
+	// imports holds the imports of each checked package handed so far, by ID
+	// (streamedImports).
+	imports map[string]map[string]*Import
 
 	nodes   map[*packages.Package]*node // the packages checked from source
 	order   []*node                     // nodes, in the order `go list` gave them
@@ -524,6 +571,9 @@ func (s *stream) hand(n *node, each func(*Result) error) error {
 		return err
 	}
 	pkg := convert(n.pkg, s.dir)
+	if n.initial {
+		s.imports[pkg.ID] = pkg.Imports
+	}
 	return each(&Result{Module: s.mod, Fset: s.fset, Packages: []*Package{pkg}, Dependency: !n.initial})
 }
 
