@@ -54,8 +54,7 @@ const metaMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // the disk's), or a Request.Choose that prefers Check; the caller then uses Check.
 func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) error) (handled bool, err error) {
 	req = withAbsent(req)
-	if len(req.Files) == 0 || !fileExists(filepath.Join(req.Dir, "go.mod"), nil) ||
-		len(req.Overlay) > 0 && modHash(req.Dir, req.Overlay) != modHash(req.Dir, nil) {
+	if !streamable(req) {
 		return false, nil
 	}
 	l.mu.Lock()
@@ -68,13 +67,14 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 	if req.Choose != nil && (l.declined[key] || l.keptServes(req)) {
 		return false, nil
 	}
-	if kept := l.streamed; req.declOnly && kept != nil && kept.key == key && kept.overlay == overlayHash(req.Overlay) {
+	if kept := l.streamed; req.declOnly && kept.serves(key, req) {
 		l.streamed = nil
 		return true, kept.replay(each)
 	}
 	s := &stream{ctx: ctx, dir: req.Dir, env: append(l.Env(req.Dir), req.Build.env()...), flags: req.Build.flags(),
-		port: req.Build.key() != (Build{}).key(), depFacts: req.DepFacts, overlay: req.Overlay, declOnly: req.declOnly, imports: map[string]map[string]*Import{}, fset: token.NewFileSet(),
-		view: map[string]*types.Package{}, sourced: map[*packages.Package]*sync.Once{}}
+		port: req.Build.key() != (Build{}).key(), depFacts: req.DepFacts, overlay: req.Overlay, declOnly: req.declOnly,
+		imports: map[string]map[string]*Import{}, fset: token.NewFileSet(), view: map[string]*types.Package{},
+		sourced: map[*packages.Package]*sync.Once{}}
 	roots, err := s.list(patterns)
 	if err != nil {
 		return true, err
@@ -84,9 +84,7 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 		return false, nil
 	}
 	l.colds++
-	if s.port {
-		s.decideSources()
-	} else if err := s.exportFiles(); err != nil {
+	if err := s.sources(); err != nil {
 		return true, err
 	}
 	if err := s.run(roots, each); err != nil || req.declOnly || req.Choose == nil {
@@ -94,6 +92,25 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 	}
 	l.streamed = &streamedImports{key: key, overlay: overlayHash(req.Overlay), mod: s.mod, imports: s.imports}
 	return true, nil
+}
+
+// streamable reports whether CheckEach can serve req: files in a module, and no overlay
+// of go.mod or go.sum.
+func streamable(req Request) bool {
+	if len(req.Files) == 0 || !fileExists(filepath.Join(req.Dir, "go.mod"), nil) {
+		return false
+	}
+	return len(req.Overlay) == 0 || modHash(req.Dir, req.Overlay) == modHash(req.Dir, nil)
+}
+
+// sources decides which outside packages come from source: for another port all of
+// them, else those go list has no export data for.
+func (s *stream) sources() error {
+	if s.port {
+		s.decideSources()
+		return nil
+	}
+	return s.exportFiles()
 }
 
 // streamedImports keeps what the last full stream's checked packages import, for a
@@ -105,6 +122,11 @@ type streamedImports struct {
 	overlay [32]byte // overlayHash of the request
 	mod     Module
 	imports map[string]map[string]*Import // by package ID
+}
+
+// serves reports whether k holds the imports of req's packages (key) as req has them.
+func (k *streamedImports) serves(key string, req Request) bool {
+	return k != nil && k.key == key && k.overlay == overlayHash(req.Overlay)
 }
 
 // replay gives each a Result per kept package, in ID order, with its imports alone.
