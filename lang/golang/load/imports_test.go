@@ -64,20 +64,26 @@ func TestImportsFromTheLastLoad(t *testing.T) {
 	}
 }
 
+// chainModule writes a module of four packages, p0 to p3, each calling F of the next.
+func chainModule(t *testing.T) string {
+	t.Helper()
+	files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}
+	for i := range 4 {
+		imp := "import \"strings\"\n\nvar _ = strings.ToUpper\n"
+		if i < 3 {
+			imp = fmt.Sprintf("import \"example.com/m/p%d\"\n\nvar _ = func() { p%d.F() }\n", i+1, i+1)
+		}
+		files[fmt.Sprintf("p%d/p.go", i)] = fmt.Sprintf("package p%d\n\n%s\nfunc F() {}\n", i, imp)
+	}
+	return writeModule(t, files)
+}
+
 // TestImportsStreamed: the imports of a change spread over a chain of packages, where
 // Check would compile the packages between the changed ones, come from a
 // declarations-only stream, and they are those Check finds.
 func TestImportsStreamed(t *testing.T) {
 	t.Parallel()
-	files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}
-	for i := range 4 {
-		imp := "import \"strings\"\n\nvar _ = strings.ToUpper\n"
-		if i < 3 {
-			imp = fmt.Sprintf("import \"example.com/m/p%d\"\n\nvar _ = p%d.F\n", i+1, i+1)
-		}
-		files[fmt.Sprintf("p%d/p.go", i)] = fmt.Sprintf("package p%d\n\n%s\nfunc F() {}\n", i, imp)
-	}
-	dir := writeModule(t, files)
+	dir := chainModule(t)
 	req := Request{Dir: dir, Files: []string{filepath.Join(dir, "p0", "p.go"), filepath.Join(dir, "p3", "p.go")}}
 	l := New(Options{Forget: true})
 	got, _, handled, err := l.streamImports(context.Background(), req)
@@ -128,15 +134,7 @@ func TestImportsStreamed(t *testing.T) {
 // Check would have go list compile, come from the stream, as Check reports them.
 func TestCheckErrorsStreamed(t *testing.T) {
 	t.Parallel()
-	files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}
-	for i := range 4 {
-		imp := ""
-		if i < 3 {
-			imp = fmt.Sprintf("import \"example.com/m/p%d\"\n\nvar _ = func() { p%d.F() }\n", i+1, i+1)
-		}
-		files[fmt.Sprintf("p%d/p.go", i)] = fmt.Sprintf("package p%d\n\n%s\nfunc F() {}\n", i, imp)
-	}
-	dir := writeModule(t, files)
+	dir := chainModule(t)
 	p3 := filepath.Join(dir, "p3", "p.go")
 	req := Request{Dir: dir, Files: []string{filepath.Join(dir, "p0", "p.go"), filepath.Join(dir, "p2", "p.go")},
 		Overlay: map[string][]byte{p3: []byte("package p3\n\nfunc F(n int) {}\n")}}
