@@ -81,7 +81,7 @@ func (c *Comparer) moduleDependents(ctx context.Context, set *change.Set, mod st
 			}
 		}
 	}
-	res, err := c.loader.Check(ctx, req)
+	res, err := c.loader.CheckErrors(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("type-checking the dependents of the change: %w", err)
 	}

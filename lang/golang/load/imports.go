@@ -3,7 +3,9 @@ package load
 import (
 	"context"
 	"go/types"
+	"maps"
 	"path/filepath"
+	"slices"
 )
 
 // Imports returns every package that the packages containing req.Files import, directly
@@ -17,6 +19,9 @@ import (
 func (l *Loader) Imports(ctx context.Context, req Request) (map[string]*types.Package, Module, error) {
 	if imps, mod, ok := l.cachedImports(req); ok {
 		return imps, mod, nil
+	}
+	if imps, mod, handled, err := l.streamImports(ctx, req); handled {
+		return imps, mod, err
 	}
 	res, err := l.Check(ctx, req)
 	if err != nil {
@@ -82,4 +87,35 @@ func addImports(imps map[string]*types.Package, p *types.Package) {
 	for _, ip := range p.Imports() {
 		addImports(imps, ip)
 	}
+}
+
+// streamImports answers Imports by streaming the module, declarations only, when the
+// packages of req span more than one directory and the stream costs less than Check
+// (Cost.StreamCheaper): a change spread over a module, whose packages Check would have
+// go list compile. handled is false when it did not.
+func (l *Loader) streamImports(ctx context.Context, req Request) (map[string]*types.Package, Module, bool, error) {
+	dirs := map[string]bool{}
+	for _, f := range req.Files {
+		dirs[filepath.Dir(f)] = true
+	}
+	if len(dirs) < 2 || req.Build.key() != (Build{}).key() {
+		return nil, Module{}, false, nil
+	}
+	req.Choose, req.declOnly = Cost.StreamCheaper, true
+	byID := map[string]map[string]*Import{} // the packages come as they are done
+	var mod Module
+	handled, err := l.CheckEach(ctx, req, func(r *Result) error {
+		mod = r.Module
+		for _, p := range r.Packages {
+			byID[p.ID] = p.Imports
+		}
+		return nil
+	})
+	imps := map[string]*types.Package{}
+	for _, id := range slices.Sorted(maps.Keys(byID)) {
+		for _, path := range slices.Sorted(maps.Keys(byID[id])) {
+			addImports(imps, byID[id][path].Types)
+		}
+	}
+	return imps, mod, handled, err
 }

@@ -2,8 +2,13 @@ package load
 
 import (
 	"context"
+	"fmt"
+	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentverify/agentverify/internal/testkit/shorttest"
@@ -56,5 +61,98 @@ func TestImportsFromTheLastLoad(t *testing.T) {
 	}
 	if cold, warm := l.Stats(); cold+warm != 3 {
 		t.Fatalf("after a go.mod change: cold=%d warm=%d, want a third check", cold, warm)
+	}
+}
+
+// chainModule writes a module of four packages, p0 to p3, each calling F of the next.
+func chainModule(t *testing.T) string {
+	t.Helper()
+	files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}
+	for i := range 4 {
+		imp := "import \"strings\"\n\nvar _ = strings.ToUpper\n"
+		if i < 3 {
+			imp = fmt.Sprintf("import \"example.com/m/p%d\"\n\nvar _ = func() { p%d.F() }\n", i+1, i+1)
+		}
+		files[fmt.Sprintf("p%d/p.go", i)] = fmt.Sprintf("package p%d\n\n%s\nfunc F() {}\n", i, imp)
+	}
+	return writeModule(t, files)
+}
+
+// TestImportsStreamed: the imports of a change spread over a chain of packages, where
+// Check would compile the packages between the changed ones, come from a
+// declarations-only stream, and they are those Check finds.
+func TestImportsStreamed(t *testing.T) {
+	t.Parallel()
+	dir := chainModule(t)
+	req := Request{Dir: dir, Files: []string{filepath.Join(dir, "p0", "p.go"), filepath.Join(dir, "p3", "p.go")}}
+	l := New(Options{Forget: true})
+	got, _, handled, err := l.streamImports(context.Background(), req)
+	if !handled || err != nil {
+		t.Fatalf("streamImports = %v, %v; want it streamed (p1 and p2 import p3)", handled, err)
+	}
+	res, err := New(Options{Forget: true}).Check(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]*types.Package{}
+	for _, p := range res.Packages {
+		for _, im := range p.Imports {
+			addImports(want, im.Types)
+		}
+	}
+	if g, w := slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)); !slices.Equal(g, w) {
+		t.Errorf("streamed imports %v, Check's %v", g, w)
+	}
+	for path, p := range got {
+		if p.Complete() != want[path].Complete() || p.Scope().Len() != want[path].Scope().Len() {
+			t.Errorf("%s: streamed complete %v with %d names, Check's %v with %d", path, p.Complete(), p.Scope().Len(), want[path].Complete(), want[path].Scope().Len())
+		}
+	}
+
+	// After a diff's full stream of the same packages, the imports are its own, given
+	// once, without a second go list.
+	l = New(Options{})
+	full := req
+	full.Choose = func(Cost) bool { return true }
+	if handled, err := l.CheckEach(context.Background(), full, func(*Result) error { return nil }); !handled || err != nil {
+		t.Fatalf("full stream = %v, %v", handled, err)
+	}
+	before, _ := l.Stats()
+	kept, _, handled, err := l.streamImports(context.Background(), req)
+	if after, _ := l.Stats(); !handled || err != nil || after != before {
+		t.Errorf("imports after a full stream = %v, %v with %d more loads; want the stream's, no load", handled, err, after-before)
+	}
+	if g, w := slices.Sorted(maps.Keys(kept)), slices.Sorted(maps.Keys(want)); !slices.Equal(g, w) {
+		t.Errorf("kept imports %v, Check's %v", g, w)
+	}
+	if _, _, _, _ = l.streamImports(context.Background(), req); func() int { n, _ := l.Stats(); return n }() == before {
+		t.Errorf("the kept imports served twice")
+	}
+}
+
+// TestCheckErrorsStreamed: the errors of packages spread over a chain, whose imports
+// Check would have go list compile, come from the stream, as Check reports them.
+func TestCheckErrorsStreamed(t *testing.T) {
+	t.Parallel()
+	dir := chainModule(t)
+	p3 := filepath.Join(dir, "p3", "p.go")
+	req := Request{Dir: dir, Files: []string{filepath.Join(dir, "p0", "p.go"), filepath.Join(dir, "p2", "p.go")},
+		Overlay: map[string][]byte{p3: []byte("package p3\n\nfunc F(n int) {}\n")}}
+	got, err := New(Options{Forget: true}).CheckErrors(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := New(Options{Forget: true}).Check(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, w := strings.Join(msgs(got), "\n"), strings.Join(msgs(want), "\n")
+	if g != w || !strings.Contains(g, "not enough arguments in call to p3.F") {
+		t.Errorf("CheckErrors:\n%s\nCheck:\n%s", g, w)
+	}
+	for _, p := range got.Packages {
+		if p.Syntax != nil || p.Info != nil {
+			t.Errorf("%s: syntax or type information kept", p.ID)
+		}
 	}
 }

@@ -129,6 +129,13 @@ type Request struct {
 	// Dependency: an analysis that learns facts from the packages a package imports (go
 	// vet's printf wrappers) then sees the same facts whichever packages a check covers.
 	DepFacts bool
+	// Choose, when set, is asked by CheckEach, once it has the package graph, whether to
+	// stream the check at the cost it estimates; false declines the request (handled
+	// false), for Check.
+	Choose func(Cost) bool
+	// declOnly makes CheckEach type-check the checked packages without their function
+	// bodies as well: for the types of what they import (Loader.Imports).
+	declOnly bool
 }
 
 // absentFile is the overlay content that stands for "no such file" (see Request.Absent).
@@ -236,11 +243,19 @@ type Loader struct {
 	restored, fromList int
 	// walkedOnce counts the listed loads that asked go list once (walkOnce).
 	walkedOnce int
+	// declined remembers the requests a Choose turned down (by module, configuration and
+	// package directories), so that the other passes over the same packages (the base
+	// view, the API comparison's imports) do not list the graph again to hear the same
+	// answer. A stale entry only keeps a request on Check.
+	declined map[string]bool
+	// streamed is what the last full CheckEach's packages import, until a
+	// declarations-only stream of the same packages takes it (streamedImports).
+	streamed *streamedImports
 }
 
 // New returns a Loader.
 func New(opts Options) *Loader {
-	return &Loader{env: opts.Env, forget: opts.Forget, store: opts.Store, mods: map[string][]*snapshot{}, stamps: newStampCache()}
+	return &Loader{env: opts.Env, forget: opts.Forget, store: opts.Store, mods: map[string][]*snapshot{}, stamps: newStampCache(), declined: map[string]bool{}}
 }
 
 // Stats returns how many checks were cold (ran `go list`) and warm (reused the cache).

@@ -2,15 +2,18 @@ package load
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -41,12 +44,17 @@ const metaMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // type-checked from source, declarations only, and dropped as well: export data for
 // another port would mean compiling its standard library first.
 //
+// An overlay (in-memory edits, the base side of a change, files the tree checked does
+// not have) is read in place of the disk, by go list and by the type checker; the
+// packages outside the module come from export data all the same, for no overlay
+// reaches them.
+//
 // handled is false, and nothing was checked, when req is not for this path: files
-// outside a module, or an overlay (the disk is not the tree checked); the caller then
-// uses Check.
+// outside a module, an overlay that changes go.mod or go.sum (the module graph is not
+// the disk's), or a Request.Choose that prefers Check; the caller then uses Check.
 func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) error) (handled bool, err error) {
 	req = withAbsent(req)
-	if len(req.Files) == 0 || len(req.Overlay) > 0 || !fileExists(filepath.Join(req.Dir, "go.mod"), nil) {
+	if !streamable(req) {
 		return false, nil
 	}
 	l.mu.Lock()
@@ -55,20 +63,173 @@ func (l *Loader) CheckEach(ctx context.Context, req Request, each func(*Result) 
 	if err != nil {
 		return true, err
 	}
+	key := req.cacheKey() + "\x00" + strings.Join(patterns, "\x00")
+	if req.Choose != nil && (l.declined[key] || l.keptServes(req)) {
+		return false, nil
+	}
+	if kept := l.streamed; req.declOnly && kept.serves(key, req) {
+		l.streamed = nil
+		return true, kept.replay(each)
+	}
 	s := &stream{ctx: ctx, dir: req.Dir, env: append(l.Env(req.Dir), req.Build.env()...), flags: req.Build.flags(),
-		port: req.Build.key() != (Build{}).key(), depFacts: req.DepFacts, fset: token.NewFileSet(), view: map[string]*types.Package{},
+		port: req.Build.key() != (Build{}).key(), depFacts: req.DepFacts, overlay: req.Overlay, declOnly: req.declOnly,
+		imports: map[string]map[string]*Import{}, fset: token.NewFileSet(), view: map[string]*types.Package{},
 		sourced: map[*packages.Package]*sync.Once{}}
 	roots, err := s.list(patterns)
 	if err != nil {
 		return true, err
 	}
+	if req.Choose != nil && !req.Choose(s.cost()) {
+		l.declined[key] = true
+		return false, nil
+	}
 	l.colds++
-	if s.port {
-		s.decideSources()
-	} else if err := s.exportFiles(); err != nil {
+	if err := s.sources(); err != nil {
 		return true, err
 	}
-	return true, s.run(roots, each)
+	if err := s.run(roots, each); err != nil || req.declOnly || req.Choose == nil {
+		return true, err // a check's stream (no Choose) keeps nothing
+	}
+	l.streamed = &streamedImports{key: key, overlay: overlayHash(req.Overlay), mod: s.mod, imports: s.imports}
+	return true, nil
+}
+
+// streamable reports whether CheckEach can serve req: files in a module, and no overlay
+// of go.mod or go.sum.
+func streamable(req Request) bool {
+	if len(req.Files) == 0 || !fileExists(filepath.Join(req.Dir, "go.mod"), nil) {
+		return false
+	}
+	return len(req.Overlay) == 0 || modHash(req.Dir, req.Overlay) == modHash(req.Dir, nil)
+}
+
+// sources decides which outside packages come from source: for another port all of
+// them, else those go list has no export data for.
+func (s *stream) sources() error {
+	if s.port {
+		s.decideSources()
+		return nil
+	}
+	return s.exportFiles()
+}
+
+// streamedImports keeps what the last full stream's checked packages import, for a
+// declarations-only stream of the same packages that would only ask for that (the
+// semantics dimension's Loader.Imports beside the resolver's stream): it is given those
+// instead, once.
+type streamedImports struct {
+	key     string   // the module, configuration and package directories
+	overlay [32]byte // overlayHash of the request
+	mod     Module
+	imports map[string]map[string]*Import // by package ID
+}
+
+// serves reports whether k holds the imports of req's packages (key) as req has them.
+func (k *streamedImports) serves(key string, req Request) bool {
+	return k != nil && k.key == key && k.overlay == overlayHash(req.Overlay)
+}
+
+// replay gives each a Result per kept package, in ID order, with its imports alone.
+func (k *streamedImports) replay(each func(*Result) error) error {
+	for _, id := range slices.Sorted(maps.Keys(k.imports)) {
+		if err := each(&Result{Module: k.mod, Packages: []*Package{{ID: id, Imports: k.imports[id]}}}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// overlayHash fingerprints an overlay: its paths and contents.
+func overlayHash(overlay map[string][]byte) [32]byte {
+	h := sha256.New()
+	for _, p := range slices.Sorted(maps.Keys(overlay)) {
+		fmt.Fprintf(h, "%s\x00%d\x00", p, len(overlay[p]))
+		h.Write(overlay[p])
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// Cost is what checking a request costs either way, in packages, as CheckEach
+// estimates it from the package graph before it type-checks anything (Request.Choose).
+type Cost struct {
+	// Roots are the checked packages (test variants included): type-checked from
+	// source, with their function bodies, either way.
+	Roots int
+	// Through are the other packages of the graph that import a checked one, directly or
+	// not (a package recompiled for a test among them). With any, Check has go list
+	// compile the roots and these for export data, for they are not in the build cache
+	// while the change is not compiled; with none, it compiles none of them.
+	Through int
+	// Declared are the module's other packages that CheckEach type-checks from source,
+	// declarations only (Check reads their export data).
+	Declared int
+}
+
+// compileCost is what go list's compiling one package for its export data costs, in
+// type-checks of a package from source without its function bodies (Cost): the
+// compiler type-checks the bodies too and generates code. On cli/cli (docs/performance.md)
+// the per-package load of a 100-file diff compiled 299 packages in about 140 s of CPU,
+// half a second each, where a declarations-only check takes some tens of milliseconds;
+// 10 keeps the estimate on Check's side when the two are close.
+const compileCost = 10
+
+// StreamCheaper reports whether CheckEach costs less than Check at c: whether Check
+// would compile more than the stream type-checks. When nothing imports a checked
+// package, Check compiles none of them, and reading the other packages' export data
+// is cheaper than any stream.
+func (c Cost) StreamCheaper() bool {
+	return c.Through > 0 && compileCost*(c.Roots+c.Through) > c.Declared
+}
+
+// cost estimates the two loads of s's graph.
+func (s *stream) cost() Cost {
+	roots := map[string]bool{}
+	var c Cost
+	for _, n := range s.order {
+		if n.initial {
+			c.Roots++
+			roots[n.pkg.ID] = true
+		}
+	}
+	through := map[*packages.Package]bool{}
+	var imports func(p *packages.Package) bool
+	imports = func(p *packages.Package) bool {
+		if v, ok := through[p]; ok {
+			return v
+		}
+		through[p] = false
+		for _, ip := range sortedImports(p) {
+			if roots[ip.ID] || imports(ip) {
+				through[p] = true
+				break
+			}
+		}
+		return through[p]
+	}
+	for _, n := range s.order {
+		if n.initial {
+			continue
+		}
+		c.Declared++
+		if imports(n.pkg) {
+			c.Through++
+		}
+	}
+	return c
+}
+
+// keptServes reports whether a snapshot the loader keeps can check req warm (a
+// long-lived process re-checking an edit): Check then re-checks the packages alone,
+// cheaper than any stream. l.mu is held.
+func (l *Loader) keptServes(req Request) bool {
+	for _, snap := range l.mods[req.cacheKey()] {
+		if _, _, ok := snap.reusable(req); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // stream is one CheckEach.
@@ -86,6 +247,14 @@ type stream struct {
 	mod  Module
 	// depFacts is Request.DepFacts.
 	depFacts bool
+	// overlay is Request.Overlay, its absent files included: read instead of the disk.
+	overlay map[string][]byte
+	// declOnly type-checks the checked packages without their function bodies too
+	// (Request.declOnly).
+	declOnly bool
+	// imports holds the imports of each checked package handed so far, by ID
+	// (streamedImports).
+	imports map[string]map[string]*Import
 
 	nodes   map[*packages.Package]*node // the packages checked from source
 	order   []*node                     // nodes, in the order `go list` gave them
@@ -123,7 +292,7 @@ type parsedFile struct {
 // list runs `go list` for the metadata of patterns and their dependencies, and returns
 // the initial packages.
 func (s *stream) list(patterns []string) ([]*packages.Package, error) {
-	cfg := &packages.Config{Context: s.ctx, Mode: metaMode, Dir: s.dir, Env: s.env, BuildFlags: s.flags, Tests: true}
+	cfg := &packages.Config{Context: s.ctx, Mode: metaMode, Dir: s.dir, Env: s.env, BuildFlags: s.flags, Tests: true, Overlay: s.overlay}
 	roots, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		if s.ctx.Err() != nil {
@@ -329,7 +498,7 @@ func (s *stream) outsideFromSource(p *packages.Package) *types.Package {
 	once.Do(func() {
 		var files []*ast.File
 		for _, name := range p.CompiledGoFiles {
-			if src, err := os.ReadFile(name); err == nil {
+			if src, err := readFile(name, s.overlay); err == nil {
 				if f, _ := parser.ParseFile(s.fset, name, src, parser.SkipObjectResolution); f != nil {
 					dropBodies(f)
 					files = append(files, f)
@@ -424,7 +593,17 @@ func (s *stream) hand(n *node, each func(*Result) error) error {
 		return err
 	}
 	pkg := convert(n.pkg, s.dir)
+	if n.initial {
+		s.imports[pkg.ID] = pkg.Imports
+	}
 	return each(&Result{Module: s.mod, Fset: s.fset, Packages: []*Package{pkg}, Dependency: !n.initial})
+}
+
+// declarationsOnly reports whether n is type-checked without its function bodies: a
+// package only imported, unless Request.DepFacts asks for it, or any package of a
+// declarations-only stream.
+func (s *stream) declarationsOnly(n *node) bool {
+	return s.declOnly || !n.initial && !s.forFacts(n)
 }
 
 // forFacts reports whether n is a package of the module that the checked packages
@@ -453,7 +632,7 @@ func (s *stream) parse(name string) (*ast.File, error) {
 	pf := s.parsed[name]
 	s.pmu.Unlock()
 	pf.once.Do(func() {
-		src, err := os.ReadFile(name)
+		src, err := readFile(name, s.overlay)
 		if err != nil {
 			pf.err = err
 			return
@@ -483,7 +662,7 @@ func (s *stream) check(n *node) {
 	p.TypesInfo = newTypesInfo()
 	tc := &types.Config{
 		Importer:         importerFunc(func(path string) (*types.Package, error) { return s.importFor(n, path) }),
-		IgnoreFuncBodies: !n.initial && !s.forFacts(n),
+		IgnoreFuncBodies: s.declarationsOnly(n),
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok {
 				p.TypeErrors = append(p.TypeErrors, te)
@@ -647,4 +826,33 @@ func (s *infoSize) record(info *types.Info) {
 	s.defs.Store(int64(len(info.Defs)))
 	s.uses.Store(int64(len(info.Uses)))
 	s.selections.Store(int64(len(info.Selections)))
+}
+
+// CheckErrors checks req for the errors of its packages alone, as Check reports them,
+// without their syntax or type information: for a caller that reads only the errors
+// (the dependents of a changed API). When req's packages span more than one directory
+// and the stream costs less (Cost.StreamCheaper), it streams, keeping each package's
+// errors and dropping the rest; otherwise it is Check.
+func (l *Loader) CheckErrors(ctx context.Context, req Request) (*Result, error) {
+	dirs := map[string]bool{}
+	for _, f := range req.Files {
+		dirs[filepath.Dir(f)] = true
+	}
+	if len(dirs) < 2 || req.Build.key() != (Build{}).key() {
+		return l.Check(ctx, req)
+	}
+	req.Choose = Cost.StreamCheaper
+	res := &Result{}
+	handled, err := l.CheckEach(ctx, req, func(r *Result) error {
+		res.Module, res.Fset = r.Module, r.Fset
+		for _, p := range r.Packages {
+			res.Packages = append(res.Packages, &Package{ID: p.ID, PkgPath: p.PkgPath, Name: p.Name, Files: p.Files, Errors: p.Errors})
+		}
+		return nil
+	})
+	if !handled {
+		return l.Check(ctx, req)
+	}
+	sortPackages(res.Packages)
+	return res, err
 }

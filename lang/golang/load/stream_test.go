@@ -227,6 +227,28 @@ func TestCheckEachCases(t *testing.T) {
 	}
 }
 
+// TestCheckEachOverlay compares the two loads of a tree that is not the disk: an edited
+// package that now breaks its importer, a file the overlay adds, a file it leaves out
+// (Request.Absent), as a diff's head or base view has them.
+func TestCheckEachOverlay(t *testing.T) {
+	t.Parallel()
+	dir := writeModule(t, module)
+	abs := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+	req := Request{Dir: dir, Files: []string{abs("app/app.go"), abs("auth/auth.go"), abs("auth/more.go")},
+		Overlay: map[string][]byte{
+			abs("auth/auth.go"): []byte("package auth\n\n// VerifyToken reports whether s is valid.\nfunc VerifyToken(s string, n int) bool { return s != \"\" }\n"),
+			abs("auth/more.go"): []byte("package auth\n\nvar More = undefinedName\n"),
+		},
+		Absent: []string{abs("app/x_test.go")},
+	}
+	msgs := strings.Join(compareLoads(t, req), "\n")
+	for _, want := range []string{"not enough arguments in call to auth.VerifyToken", "undefined: undefinedName"} {
+		if !strings.Contains(msgs, want) {
+			t.Errorf("the overlaid tree's errors lack %q:\n%s", want, msgs)
+		}
+	}
+}
+
 // TestCheckEachPorts compares the two loads under another port's build configuration,
 // for which both type-check the dependencies from source.
 func TestCheckEachPorts(t *testing.T) {
@@ -257,15 +279,37 @@ func TestCheckEachDeclines(t *testing.T) {
 	dir := writeModule(t, module)
 	app := filepath.Join(dir, "app", "app.go")
 	l := New(Options{})
+	gomod := filepath.Join(dir, "go.mod")
 	for _, req := range []Request{
-		{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte("package app\n")}},
+		{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{gomod: []byte("module example.com/other\n\ngo 1.22\n")}},
 		{Dir: filepath.Join(dir, "app"), Files: []string{app}}, // no go.mod there
 		{Dir: dir},
+		{Dir: dir, Files: []string{app}, Choose: func(Cost) bool { return false }},
 	} {
 		handled, err := l.CheckEach(context.Background(), req, func(*Result) error { return nil })
 		if handled || err != nil {
 			t.Errorf("CheckEach(%+v) = %v, %v; want declined", req, handled, err)
 		}
+	}
+	// The packages a Choose turned down are not listed again to ask once more.
+	asked := false
+	again := Request{Dir: dir, Files: []string{app}, Choose: func(Cost) bool { asked = true; return true }}
+	if handled, err := l.CheckEach(context.Background(), again, func(*Result) error { return nil }); handled || err != nil || asked {
+		t.Errorf("CheckEach after a decline = %v, %v, asked %v; want declined without asking", handled, err, asked)
+	}
+	// Packages a kept snapshot re-checks warm (a long-lived process) go to Check.
+	auth := filepath.Join(dir, "auth", "auth.go")
+	both := Request{Dir: dir, Files: []string{app, auth}}
+	if _, err := l.Check(context.Background(), both); err != nil {
+		t.Fatal(err)
+	}
+	both.Overlay = map[string][]byte{auth: []byte(module["auth/auth.go"] + "\nfunc more() {}\n")}
+	both.Choose = again.Choose
+	if handled, err := l.CheckEach(context.Background(), both, func(*Result) error { return nil }); handled || err != nil || asked {
+		t.Errorf("CheckEach of kept packages = %v, %v, asked %v; want declined without asking", handled, err, asked)
+	}
+	if res, err := l.Check(context.Background(), both); err != nil || !res.Warm {
+		t.Errorf("Check of the edit: warm %v, %v; want warm", res != nil && res.Warm, err)
 	}
 }
 

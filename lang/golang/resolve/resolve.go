@@ -38,6 +38,9 @@ type Resolver struct {
 	// Notes keeps the deprecation notes read from files outside the repository between
 	// verifications (a long-lived process); nil reads them for each.
 	Notes *Notes
+	// way forces how a diff checks its host builds (tests compare the two); the zero
+	// value chooses by cost (streamWay).
+	way way
 }
 
 // Resolve reports every Go reference of the change that does not resolve, the module
@@ -58,7 +61,7 @@ func (r Resolver) Resolve(req *lang.Request) ([]lang.Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	return run(req, loader, fetcher, mods, r.Notes)
+	return run(req, loader, fetcher, mods, r.Notes, r.way)
 }
 
 // unit is one group of changed files checked together: a module, or a directory outside
@@ -83,6 +86,7 @@ type unit struct {
 	fetch *modfetch.Fetcher
 	mods  *modState
 	notes *Notes // the long-lived process's deprecation notes, or nil
+	way   way    // Resolver.way
 	// ignored lists the git-ignored Go files the head leaves out (ignoredGo).
 	ignored []string
 }
@@ -165,7 +169,7 @@ func inFocus(p *lang.Request, u *unit) bool {
 	return false
 }
 
-func run(p *lang.Request, loader *load.Loader, fetcher *modfetch.Fetcher, mods *Modules, notes *Notes) ([]lang.Problem, error) {
+func run(p *lang.Request, loader *load.Loader, fetcher *modfetch.Fetcher, mods *Modules, notes *Notes, w way) ([]lang.Problem, error) {
 	set := p.Changes
 	head := set.HeadFS
 	if head == nil {
@@ -175,7 +179,7 @@ func run(p *lang.Request, loader *load.Loader, fetcher *modfetch.Fetcher, mods *
 	linkWorkspaces(head, units)
 	dirs := make([]string, 0, len(units))
 	for d, u := range units {
-		u.fetch, u.mods, u.notes = fetcher, mods.state(set, d), notes
+		u.fetch, u.mods, u.notes, u.way = fetcher, mods.state(set, d), notes, w
 		if inFocus(p, u) {
 			narrowToFocus(p, head, u)
 			dirs = append(dirs, d)
@@ -271,13 +275,17 @@ func checkUnit(p *lang.Request, loader *load.Loader, head fs.FS, u *unit) ([]lan
 }
 
 // checkHost reports the problems of the host build of u. A check of the disk with no
-// base view streams the packages through the converter one by one, each dropped when
-// converted (load.Loader.CheckEach, design.md §9). failed is set when the module could
+// base view, and a diff of many packages whose head is the disk but for the change,
+// stream the packages through the converter one by one, each dropped when converted
+// (load.Loader.CheckEach, streamWay, design.md §9). failed is set when the module could
 // not be loaded at all (the one finding says why).
 func checkHost(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, hostReq load.Request) (_ []lang.Problem, failed bool, _ error) {
-	if p.Changes.NoBase && p.Changes.OnDisk {
+	if stream, choose := streamWay(p, u, hostReq); stream {
 		c := newConverter(p, nil, u)
-		hostReq.DepFacts = true
+		// A check learns go vet's facts from every package of the module the checked ones
+		// import; a diff, from the checked packages alone, as its per-package load does,
+		// so that either load of a diff reports the same.
+		hostReq.DepFacts, hostReq.Choose = p.Changes.NoBase, choose
 		handled, err := loader.CheckEach(p.Context, hostReq, func(res *load.Result) error {
 			c.res = res
 			if res.Dependency {
