@@ -25,9 +25,9 @@ var Dimension = &check.Dimension{
 				"lisp-case, snake_case, pep8 (snake_case with CapWords classes), camelCase, typescript " +
 				"(PascalCase types and components, camelCase functions, methods, variables and " +
 				"parameters, UPPER_CASE constants); detect " +
-				"(the default) uses the language's own convention (go for Go, pep8 for Python, typescript " +
-				"for TypeScript and JavaScript), or for a " +
-				"language written in several (Common Lisp) the one most identifiers of the files the " +
+				"(the default) uses the language's own convention (go for Go, pep8 for Python), or for a " +
+				"language written in several (Common Lisp: lisp-case, snake_case, camelCase; TypeScript " +
+				"and JavaScript: typescript, snake_case) the one most identifiers of the files the " +
 				"change does not touch follow (P12). " +
 				"The suggestion gives the conforming name.",
 		},
