@@ -29,7 +29,8 @@ import (
 // decide a file's membership differently from the go command (cgo, toolchain-version,
 // experiment or CPU-level tags, a build environment it does not model), or go list's
 // answer needs what only the graph of the checked packages shows (an import error, a
-// dependency importing a checked package, vendoring); the two-list load then runs.
+// dependency or another checked package importing a checked package, vendoring); the
+// two-list load then runs.
 
 // walkOnce returns the packages of patterns (directories of req's module) and their test
 // variants, as `go list -deps -test` through go/packages would, their dependencies'
@@ -61,6 +62,9 @@ func walkOnce(ctx context.Context, req Request, env []string, patterns []string)
 		imports = append(imports, bp.TestImports...)
 		imports = append(imports, bp.XTestImports...)
 	}
+	if importsOwn(dirs, own) {
+		return nil, false
+	}
 	imports = slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(imports))), func(p string) bool { return own[p] })
 	sizes := types.SizesFor("gc", ctxt.GOARCH)
 	deps, ok := listDeps(ctx, req.Dir, env, req.Build.flags(), imports, own, sizes)
@@ -72,6 +76,21 @@ func walkOnce(ctx context.Context, req Request, env []string, patterns []string)
 		out = append(out, variants(bp, mod, deps, sizes)...)
 	}
 	return out, true
+}
+
+// importsOwn reports whether a package of dirs, or one of its tests, imports another
+// package of dirs (own): go list links the two, and recompiles the imported one for a
+// test that it leads back to ("uses [through.test]"), which variants does not model.
+// An external test importing its own package is modelled.
+func importsOwn(dirs []*build.Package, own map[string]bool) bool {
+	for _, bp := range dirs {
+		for _, path := range slices.Concat(bp.Imports, bp.TestImports, bp.XTestImports) {
+			if own[path] && path != bp.ImportPath {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // oneWalkContext returns the go/build configuration the go command would use for req,
