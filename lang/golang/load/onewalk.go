@@ -1,14 +1,10 @@
 package load
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"go/build"
 	"go/types"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -200,6 +196,11 @@ type listedPkg struct {
 	DepsErrors                    []*struct{ Err string }
 }
 
+// depsArgs are listDeps' go list flags: the graph under the packages named, with their
+// files and export data.
+var depsArgs = []string{"-e", "-json=ImportPath,Name,Dir,Export,GoFiles,CompiledGoFiles,Imports,ImportMap,Module,Error,DepsErrors",
+	"-export=true", "-deps=true", "-test=false", "-compiled=true", "-find=false", "-buildvcs=false", "-pgo=off"}
+
 // listDeps lists the dependency graph under imports with export data, as go/packages
 // packages by import path; false when the answer has an error or a package of own (a
 // dependency importing a checked package).
@@ -208,12 +209,7 @@ func listDeps(ctx context.Context, dir string, env, flags, imports []string, own
 	if len(imports) == 0 {
 		return nil, false // the two-list load runs the go command, which must be there (fail closed)
 	}
-	args := append([]string{"list", "-e", "-json=ImportPath,Name,Dir,Export,GoFiles,CompiledGoFiles,Imports,ImportMap,Module,Error,DepsErrors",
-		"-export=true", "-deps=true", "-test=false", "-compiled=true", "-find=false", "-buildvcs=false", "-pgo=off"}, flags...)
-	cmd := exec.CommandContext(ctx, "go", append(append(args, "--"), imports...)...)
-	cmd.Dir = dir
-	cmd.Env = append(slices.Clip(env), "PWD="+dir)
-	out, err := cmd.Output()
+	out, err := goList(ctx, dir, env, depsArgs, flags, imports)
 	if err != nil {
 		return nil, false
 	}
@@ -243,18 +239,13 @@ func listDeps(ctx context.Context, dir string, env, flags, imports []string, own
 // data, or is one of own.
 func decodeListed(out []byte, own map[string]bool) ([]*listedPkg, bool) {
 	var listed []*listedPkg
-	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
-		var p listedPkg
-		if err := dec.Decode(&p); err == io.EOF {
-			return listed, true
-		} else if err != nil {
-			return nil, false
-		}
-		if p.Error != nil || len(p.DepsErrors) > 0 || own[p.ImportPath] || (p.Export == "" && p.ImportPath != "unsafe") {
-			return nil, false
-		}
-		listed = append(listed, &p)
-	}
+	ok := true
+	err := decodeEach(out, func(p *listedPkg) bool {
+		ok = p.Error == nil && len(p.DepsErrors) == 0 && !own[p.ImportPath] && (p.Export != "" || p.ImportPath == "unsafe")
+		listed = append(listed, p)
+		return ok
+	})
+	return listed, ok && err == nil
 }
 
 // linkImports fills in the Imports of p's package in deps, by the import paths as its
