@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/agentverify/agentverify/change"
 )
@@ -120,18 +121,7 @@ func TestIndexIsTree(t *testing.T) {
 	r.Commit("modes")
 	step := func(what string, want bool) {
 		t.Helper()
-		repo, err := Open(r.Dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		commit, err := repo.headCommit()
-		if err != nil {
-			t.Fatal(err)
-		}
-		idx, err := repo.index()
-		if err != nil {
-			t.Fatal(err)
-		}
+		commit, idx := headAndIndex(t, r.Dir)
 		got, _, ok := indexIsTree(commit, idx)
 		if ok != want {
 			t.Fatalf("%s: the index stands in for the tree: %t, want %t", what, ok, want)
@@ -165,18 +155,7 @@ func TestIndexForgedTreeCache(t *testing.T) {
 	bad := "package a\n\nfunc Bad() { undefinedThing() }\n"
 	r.Write(map[string]string{"a.go": bad})
 	r.Git("add", "a.go") // the edit's blob and an index entry for it
-	repo, err := Open(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	commit, err := repo.headCommit()
-	if err != nil {
-		t.Fatal(err)
-	}
-	idx, err := repo.index()
-	if err != nil {
-		t.Fatal(err)
-	}
+	commit, idx := headAndIndex(t, r.Dir)
 	var buf bytes.Buffer
 	if err := index.NewEncoder(&buf).Encode(idx); err != nil {
 		t.Fatal(err)
@@ -190,7 +169,7 @@ func TestIndexForgedTreeCache(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(r.Dir, ".git", "index"), append(body, sum[:]...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	repo, err = Open(r.Dir)
+	repo, err := Open(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +192,16 @@ func TestIndexTreeOrder(t *testing.T) {
 	}
 	r.Git("add", "link")
 	r.Commit("order")
-	repo, err := Open(r.Dir)
+	commit, idx := headAndIndex(t, r.Dir)
+	if h, n, err := entriesTree(idx.Entries, ""); err != nil || n != len(idx.Entries) || h != commit.TreeHash {
+		t.Errorf("the index hashes to %v (%d of %d entries, %v), HEAD's tree is %v", h, n, len(idx.Entries), err, commit.TreeHash)
+	}
+}
+
+// headAndIndex opens the repository at dir and reads its HEAD commit and index.
+func headAndIndex(t *testing.T, dir string) (*object.Commit, *index.Index) {
+	t.Helper()
+	repo, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +213,5 @@ func TestIndexTreeOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h, n, err := entriesTree(idx.Entries, ""); err != nil || n != len(idx.Entries) || h != commit.TreeHash {
-		t.Errorf("the index hashes to %v (%d of %d entries, %v), HEAD's tree is %v", h, n, len(idx.Entries), err, commit.TreeHash)
-	}
+	return commit, idx
 }
