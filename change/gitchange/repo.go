@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -351,12 +352,14 @@ func (r *Repo) baseAndIndex(commit *object.Commit) (map[string]entry, *object.Tr
 }
 
 // indexIsTree returns the files of commit's tree from the index, without walking the
-// tree, when git's cache of the index's trees says the index is that tree: its root
-// covers every entry and hashes to the commit's tree. That holds after a checkout or a
-// commit until something is staged, so a working-tree diff skips reading a tree object
-// per directory (a tenth of a cold one-file diff's own CPU on cli/cli). ok is false
-// otherwise, and for an index with entries no tree holds (conflicts, intent-to-add,
-// sparse directories).
+// tree, when the index is that tree: git's cache of the index's trees says so (its root
+// covers every entry and hashes to the commit's tree), and the entries, hashed as git
+// writes trees, do make that tree. That holds after a checkout or a commit until
+// something is staged, so a working-tree diff skips reading a tree object per directory
+// (a tenth of a cold one-file diff's own CPU on cli/cli). The cache is only a hint: an
+// index is a file anyone can write, and one whose cache claims the tree over other
+// entries would make a base that hides the edits. ok is false otherwise, and for an
+// index with entries no tree holds (conflicts, intent-to-add, sparse directories).
 func indexIsTree(commit *object.Commit, idx *index.Index) (map[string]entry, *object.Tree, bool) {
 	if commit == nil || idx.Cache == nil || len(idx.Cache.Entries) == 0 {
 		return nil, nil, false
@@ -372,11 +375,44 @@ func indexIsTree(commit *object.Commit, idx *index.Index) (map[string]entry, *ob
 		}
 		out[e.Name] = entry{hash: e.Hash, mode: e.Mode}
 	}
+	if h, n, err := entriesTree(idx.Entries, ""); err != nil || n != len(idx.Entries) || h != commit.TreeHash {
+		return nil, nil, false
+	}
 	tree, err := commit.Tree()
 	if err != nil {
 		return nil, nil, false
 	}
 	return out, tree, true
+}
+
+// entriesTree hashes the tree of the index entries under prefix (a directory with its
+// slash, "" for the root), as git writes it, from the first of entries on: sorted by
+// path, a directory's entries are contiguous. n is how many entries it took.
+func entriesTree(entries []*index.Entry, prefix string) (h plumbing.Hash, n int, err error) {
+	var tree object.Tree
+	for n < len(entries) && strings.HasPrefix(entries[n].Name, prefix) {
+		if n > 0 && entries[n-1].Name >= entries[n].Name {
+			return plumbing.ZeroHash, 0, fmt.Errorf("index entries out of order at %s", entries[n].Name)
+		}
+		rest := entries[n].Name[len(prefix):]
+		if dir, _, sub := strings.Cut(rest, "/"); sub {
+			h, m, err := entriesTree(entries[n:], prefix+dir+"/")
+			if err != nil {
+				return plumbing.ZeroHash, 0, err
+			}
+			tree.Entries = append(tree.Entries, object.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: h})
+			n += m
+			continue
+		}
+		tree.Entries = append(tree.Entries, object.TreeEntry{Name: rest, Mode: entries[n].Mode, Hash: entries[n].Hash})
+		n++
+	}
+	sort.Sort(object.TreeEntrySorter(tree.Entries))
+	obj := &plumbing.MemoryObject{}
+	if err := tree.Encode(obj); err != nil {
+		return plumbing.ZeroHash, 0, err
+	}
+	return obj.Hash(), n, nil
 }
 
 // Staged returns the change between HEAD and the index: what a commit would record.

@@ -1,7 +1,10 @@
 package gitchange
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha1"
+	"encoding/binary"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -11,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/agentverify/agentverify/change"
 )
@@ -116,18 +121,7 @@ func TestIndexIsTree(t *testing.T) {
 	r.Commit("modes")
 	step := func(what string, want bool) {
 		t.Helper()
-		repo, err := Open(r.Dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		commit, err := repo.headCommit()
-		if err != nil {
-			t.Fatal(err)
-		}
-		idx, err := repo.index()
-		if err != nil {
-			t.Fatal(err)
-		}
+		commit, idx := headAndIndex(t, r.Dir)
 		got, _, ok := indexIsTree(commit, idx)
 		if ok != want {
 			t.Fatalf("%s: the index stands in for the tree: %t, want %t", what, ok, want)
@@ -150,4 +144,74 @@ func TestIndexIsTree(t *testing.T) {
 	r.Write(map[string]string{"n.go": "package a\n"})
 	r.Git("add", "-N", "n.go")
 	step("a file added with intent to add", false)
+}
+
+// TestIndexForgedTreeCache: an index whose tree cache claims HEAD's tree while an entry
+// holds other content (written by hand, as a gated agent may) does not stand in for the
+// base: the edited file is still in the working-tree change.
+func TestIndexForgedTreeCache(t *testing.T) {
+	t.Parallel()
+	r := newRepo(t, map[string]string{"a.go": "package a\n"})
+	bad := "package a\n\nfunc Bad() { undefinedThing() }\n"
+	r.Write(map[string]string{"a.go": bad})
+	r.Git("add", "a.go") // the edit's blob and an index entry for it
+	commit, idx := headAndIndex(t, r.Dir)
+	var buf bytes.Buffer
+	if err := index.NewEncoder(&buf).Encode(idx); err != nil {
+		t.Fatal(err)
+	}
+	body := buf.Bytes()[:buf.Len()-20] // without the checksum
+	tree := append([]byte("\x001 0\n"), commit.TreeHash[:]...)
+	body = append(body, "TREE"...)
+	body = binary.BigEndian.AppendUint32(body, uint32(len(tree)))
+	body = append(body, tree...)
+	sum := sha1.Sum(body)
+	if err := os.WriteFile(filepath.Join(r.Dir, ".git", "index"), append(body, sum[:]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := repo.WorkingTree(context.Background(), "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ops(set); !strings.Contains(got, "a.go") {
+		t.Errorf("the forged index hid the edit of a.go: change %q", got)
+	}
+}
+
+// TestIndexTreeOrder: the index hashes to HEAD's tree where git's orders of index
+// entries (by path) and tree entries (a directory as its name with a slash) differ.
+func TestIndexTreeOrder(t *testing.T) {
+	t.Parallel()
+	r := newRepo(t, map[string]string{"d.go": "a\n", "d/b.go": "b\n", "d-x/c": "c\n", "d0": "d\n", "e/f/g/h": "h\n", "e/f.g": "f\n"})
+	if err := os.Symlink("d.go", filepath.Join(r.Dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	r.Git("add", "link")
+	r.Commit("order")
+	commit, idx := headAndIndex(t, r.Dir)
+	if h, n, err := entriesTree(idx.Entries, ""); err != nil || n != len(idx.Entries) || h != commit.TreeHash {
+		t.Errorf("the index hashes to %v (%d of %d entries, %v), HEAD's tree is %v", h, n, len(idx.Entries), err, commit.TreeHash)
+	}
+}
+
+// headAndIndex opens the repository at dir and reads its HEAD commit and index.
+func headAndIndex(t *testing.T, dir string) (*object.Commit, *index.Index) {
+	t.Helper()
+	repo, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit, err := repo.headCommit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := repo.index()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return commit, idx
 }

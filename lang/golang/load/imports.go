@@ -94,11 +94,7 @@ func addImports(imps map[string]*types.Package, p *types.Package) {
 // (Cost.StreamCheaper): a change spread over a module, whose packages Check would have
 // go list compile. handled is false when it did not.
 func (l *Loader) streamImports(ctx context.Context, req Request) (map[string]*types.Package, Module, bool, error) {
-	dirs := map[string]bool{}
-	for _, f := range req.Files {
-		dirs[filepath.Dir(f)] = true
-	}
-	if len(dirs) < 2 || req.Build.key() != (Build{}).key() {
+	if !spread(req) {
 		return nil, Module{}, false, nil
 	}
 	req.Choose, req.declOnly = Cost.StreamCheaper, true

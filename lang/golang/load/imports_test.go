@@ -138,21 +138,30 @@ func TestCheckErrorsStreamed(t *testing.T) {
 	p3 := filepath.Join(dir, "p3", "p.go")
 	req := Request{Dir: dir, Files: []string{filepath.Join(dir, "p0", "p.go"), filepath.Join(dir, "p2", "p.go")},
 		Overlay: map[string][]byte{p3: []byte("package p3\n\nfunc F(n int) {}\n")}}
-	got, err := New(Options{Forget: true}).CheckErrors(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
 	want, err := New(Options{Forget: true}).Check(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, w := strings.Join(msgs(got), "\n"), strings.Join(msgs(want), "\n")
-	if g != w || !strings.Contains(g, "not enough arguments in call to p3.F") {
-		t.Errorf("CheckErrors:\n%s\nCheck:\n%s", g, w)
-	}
-	for _, p := range got.Packages {
-		if p.Syntax != nil || p.Info != nil {
-			t.Errorf("%s: syntax or type information kept", p.ID)
+	// With DepFacts the stream hands the packages the checked ones import as well: they
+	// are not req's, and Check does not report them.
+	for _, depFacts := range []bool{false, true} {
+		req.DepFacts = depFacts
+		l := New(Options{Forget: true})
+		got, err := l.CheckErrors(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.declined) > 0 {
+			t.Errorf("DepFacts %v: the stream declined", depFacts)
+		}
+		g, w := strings.Join(msgs(got), "\n"), strings.Join(msgs(want), "\n")
+		if g != w || !strings.Contains(g, "not enough arguments in call to p3.F") || len(got.Packages) != len(want.Packages) {
+			t.Errorf("DepFacts %v: CheckErrors (%d packages):\n%s\nCheck (%d):\n%s", depFacts, len(got.Packages), g, len(want.Packages), w)
+		}
+		for _, p := range got.Packages {
+			if p.Syntax != nil || p.Info != nil {
+				t.Errorf("%s: syntax or type information kept", p.ID)
+			}
 		}
 	}
 }

@@ -124,9 +124,29 @@ func listExportsIn(ctx context.Context, dir string, env, flags, ids []string, ar
 const exportArgMax = 16 << 10
 
 func listExportChunk(ctx context.Context, dir string, env, flags, ids []string, export map[string]string) error {
-	args := append([]string{"list", "-e", "-json=ImportPath,Export", "-export=true", "-deps=false", "-test=false",
-		"-compiled=false", "-find=false", "-buildvcs=false", "-pgo=off"}, flags...)
-	cmd := exec.CommandContext(ctx, "go", append(append(args, "--"), ids...)...)
+	out, err := goList(ctx, dir, env, exportArgs, flags, ids)
+	if err != nil {
+		return fmt.Errorf("go list -export in %s: %w", dir, err)
+	}
+	err = decodeEach(out, func(p *struct{ ImportPath, Export string }) bool {
+		export[p.ImportPath] = p.Export
+		return true
+	})
+	if err != nil {
+		return fmt.Errorf("go list -export in %s: %w", dir, err)
+	}
+	return nil
+}
+
+// exportArgs are listExportChunk's go list flags: the export data of the packages named,
+// nothing else.
+var exportArgs = []string{"-e", "-json=ImportPath,Export", "-export=true", "-deps=false", "-test=false",
+	"-compiled=false", "-find=false", "-buildvcs=false", "-pgo=off"}
+
+// goList runs `go list` in dir with args, the build flags and pkgs, and returns its
+// JSON answer; the error carries go list's standard error, or is ctx's.
+func goList(ctx context.Context, dir string, env, args, flags, pkgs []string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "go", slices.Concat([]string{"list"}, args, flags, []string{"--"}, pkgs)...)
 	cmd.Dir = dir
 	cmd.Env = append(slices.Clip(env), "PWD="+dir)
 	var stderr bytes.Buffer
@@ -134,19 +154,26 @@ func listExportChunk(ctx context.Context, dir string, env, flags, ids []string, 
 	out, err := cmd.Output()
 	if err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
-		return fmt.Errorf("go list -export in %s: %w: %s", dir, err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for {
-		var p struct{ ImportPath, Export string }
-		if err := dec.Decode(&p); err == io.EOF {
+	return out, nil
+}
+
+// decodeEach decodes go list's stream of JSON objects in turn, handing each to f until
+// f returns false.
+func decodeEach[T any](out []byte, f func(*T) bool) error {
+	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
+		p := new(T)
+		if err := dec.Decode(p); err == io.EOF {
 			return nil
 		} else if err != nil {
-			return fmt.Errorf("go list -export in %s: %w", dir, err)
+			return err
 		}
-		export[p.ImportPath] = p.Export
+		if !f(p) {
+			return nil
+		}
 	}
 }
 

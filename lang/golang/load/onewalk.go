@@ -1,14 +1,10 @@
 package load
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"go/build"
 	"go/types"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,7 +25,8 @@ import (
 // decide a file's membership differently from the go command (cgo, toolchain-version,
 // experiment or CPU-level tags, a build environment it does not model), or go list's
 // answer needs what only the graph of the checked packages shows (an import error, a
-// dependency importing a checked package, vendoring); the two-list load then runs.
+// dependency or another checked package importing a checked package, vendoring); the
+// two-list load then runs.
 
 // walkOnce returns the packages of patterns (directories of req's module) and their test
 // variants, as `go list -deps -test` through go/packages would, their dependencies'
@@ -61,6 +58,9 @@ func walkOnce(ctx context.Context, req Request, env []string, patterns []string)
 		imports = append(imports, bp.TestImports...)
 		imports = append(imports, bp.XTestImports...)
 	}
+	if importsOwn(dirs, own) {
+		return nil, false
+	}
 	imports = slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(imports))), func(p string) bool { return own[p] })
 	sizes := types.SizesFor("gc", ctxt.GOARCH)
 	deps, ok := listDeps(ctx, req.Dir, env, req.Build.flags(), imports, own, sizes)
@@ -72,6 +72,21 @@ func walkOnce(ctx context.Context, req Request, env []string, patterns []string)
 		out = append(out, variants(bp, mod, deps, sizes)...)
 	}
 	return out, true
+}
+
+// importsOwn reports whether a package of dirs, or one of its tests, imports another
+// package of dirs (own): go list links the two, and recompiles the imported one for a
+// test that it leads back to ("uses [through.test]"), which variants does not model.
+// An external test importing its own package is modelled.
+func importsOwn(dirs []*build.Package, own map[string]bool) bool {
+	for _, bp := range dirs {
+		for _, path := range slices.Concat(bp.Imports, bp.TestImports, bp.XTestImports) {
+			if own[path] && path != bp.ImportPath {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // oneWalkContext returns the go/build configuration the go command would use for req,
@@ -181,6 +196,11 @@ type listedPkg struct {
 	DepsErrors                    []*struct{ Err string }
 }
 
+// depsArgs are listDeps' go list flags: the graph under the packages named, with their
+// files and export data.
+var depsArgs = []string{"-e", "-json=ImportPath,Name,Dir,Export,GoFiles,CompiledGoFiles,Imports,ImportMap,Module,Error,DepsErrors",
+	"-export=true", "-deps=true", "-test=false", "-compiled=true", "-find=false", "-buildvcs=false", "-pgo=off"}
+
 // listDeps lists the dependency graph under imports with export data, as go/packages
 // packages by import path; false when the answer has an error or a package of own (a
 // dependency importing a checked package).
@@ -189,12 +209,7 @@ func listDeps(ctx context.Context, dir string, env, flags, imports []string, own
 	if len(imports) == 0 {
 		return nil, false // the two-list load runs the go command, which must be there (fail closed)
 	}
-	args := append([]string{"list", "-e", "-json=ImportPath,Name,Dir,Export,GoFiles,CompiledGoFiles,Imports,ImportMap,Module,Error,DepsErrors",
-		"-export=true", "-deps=true", "-test=false", "-compiled=true", "-find=false", "-buildvcs=false", "-pgo=off"}, flags...)
-	cmd := exec.CommandContext(ctx, "go", append(append(args, "--"), imports...)...)
-	cmd.Dir = dir
-	cmd.Env = append(slices.Clip(env), "PWD="+dir)
-	out, err := cmd.Output()
+	out, err := goList(ctx, dir, env, depsArgs, flags, imports)
 	if err != nil {
 		return nil, false
 	}
@@ -224,18 +239,13 @@ func listDeps(ctx context.Context, dir string, env, flags, imports []string, own
 // data, or is one of own.
 func decodeListed(out []byte, own map[string]bool) ([]*listedPkg, bool) {
 	var listed []*listedPkg
-	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
-		var p listedPkg
-		if err := dec.Decode(&p); err == io.EOF {
-			return listed, true
-		} else if err != nil {
-			return nil, false
-		}
-		if p.Error != nil || len(p.DepsErrors) > 0 || own[p.ImportPath] || (p.Export == "" && p.ImportPath != "unsafe") {
-			return nil, false
-		}
-		listed = append(listed, &p)
-	}
+	ok := true
+	err := decodeEach(out, func(p *listedPkg) bool {
+		ok = p.Error == nil && len(p.DepsErrors) == 0 && !own[p.ImportPath] && (p.Export != "" || p.ImportPath == "unsafe")
+		listed = append(listed, p)
+		return ok
+	})
+	return listed, ok && err == nil
 }
 
 // linkImports fills in the Imports of p's package in deps, by the import paths as its

@@ -223,3 +223,33 @@ func TestSelectsNoFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkOnceOwnImports: checked packages that import one another (a change spread over
+// a module) either walk once to the graph go list gives, or decline; go list links a
+// checked package to another checked one and recompiles one for a test ("uses
+// [through.test]"), which walkOnce does not model.
+func TestWalkOnceOwnImports(t *testing.T) {
+	t.Parallel()
+	files := maps.Clone(module)
+	files["through/through.go"] = "package through\n\nfunc T() {}\n"
+	files["through/t_test.go"] = "package through_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/uses\"\n)\n\nfunc TestT(t *testing.T) { uses.U() }\n"
+	files["uses/uses.go"] = "package uses\n\nimport \"example.com/m/through\"\n\nfunc U() { through.T() }\n"
+	dir := writeModule(t, files)
+	l := New(Options{})
+	for _, patterns := range [][]string{{"./app", "./auth"}, {"./through", "./uses"}} {
+		req := Request{Dir: dir}
+		env := l.loadEnv(req)
+		got, once := walkOnce(context.Background(), req, env, patterns)
+		if !once {
+			continue
+		}
+		want, err := l.listTwice(context.Background(), req, env, patterns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = slices.DeleteFunc(want, isTestMain)
+		if g, w := describeAll(got), describeAll(want); g != w {
+			t.Errorf("%v: walkOnce:\n%s\ngo list:\n%s", patterns, g, w)
+		}
+	}
+}

@@ -834,16 +834,15 @@ func (s *infoSize) record(info *types.Info) {
 // and the stream costs less (Cost.StreamCheaper), it streams, keeping each package's
 // errors and dropping the rest; otherwise it is Check.
 func (l *Loader) CheckErrors(ctx context.Context, req Request) (*Result, error) {
-	dirs := map[string]bool{}
-	for _, f := range req.Files {
-		dirs[filepath.Dir(f)] = true
-	}
-	if len(dirs) < 2 || req.Build.key() != (Build{}).key() {
+	if !spread(req) {
 		return l.Check(ctx, req)
 	}
 	req.Choose = Cost.StreamCheaper
 	res := &Result{}
 	handled, err := l.CheckEach(ctx, req, func(r *Result) error {
+		if r.Dependency {
+			return nil // a package only imported (Request.DepFacts): not one of req's
+		}
 		res.Module, res.Fset = r.Module, r.Fset
 		for _, p := range r.Packages {
 			res.Packages = append(res.Packages, &Package{ID: p.ID, PkgPath: p.PkgPath, Name: p.Name, Files: p.Files, Errors: p.Errors})
@@ -855,4 +854,18 @@ func (l *Loader) CheckErrors(ctx context.Context, req Request) (*Result, error) 
 	}
 	sortPackages(res.Packages)
 	return res, err
+}
+
+// spread reports whether req, in the default configuration, has files in more than one
+// directory: a change spread over a module, which CheckErrors and Imports may stream
+// when that costs less than Check.
+func spread(req Request) bool {
+	if req.Build.key() != (Build{}).key() {
+		return false
+	}
+	dirs := map[string]bool{}
+	for _, f := range req.Files {
+		dirs[filepath.Dir(f)] = true
+	}
+	return len(dirs) > 1
 }
