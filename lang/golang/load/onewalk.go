@@ -64,7 +64,7 @@ func walkOnce(ctx context.Context, req Request, env []string, patterns []string)
 	imports = slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(imports))), func(p string) bool { return own[p] })
 	sizes := types.SizesFor("gc", ctxt.GOARCH)
 	deps, ok := listDeps(ctx, req.Dir, env, req.Build.flags(), imports, own, sizes)
-	if !ok {
+	if !ok || !samePort(ctxt, deps) {
 		return nil, false
 	}
 	var out []*packages.Package
@@ -123,6 +123,21 @@ func selectsNoFiles(f string) bool {
 		return true
 	}
 	return false
+}
+
+// samePort reports whether the go command built deps for the port go/build selected the
+// checked packages' files for: they differ when agentverify runs as another port than the
+// toolchain (an amd64 binary emulated on arm64). The standard library names the go
+// command's port in the files it picked for internal/goos and internal/goarch, which
+// every package depends on; without them there is nothing to compare.
+func samePort(ctxt *build.Context, deps map[string]*packages.Package) bool {
+	for pkg, file := range map[string]string{"internal/goos": "zgoos_" + ctxt.GOOS + ".go", "internal/goarch": "zgoarch_" + ctxt.GOARCH + ".go"} {
+		p := deps[pkg]
+		if p != nil && !slices.ContainsFunc(p.GoFiles, func(f string) bool { return filepath.Base(f) == file }) {
+			return false
+		}
+	}
+	return true
 }
 
 // mainModule returns the module whose go.mod is in dir, false when there is none, or the

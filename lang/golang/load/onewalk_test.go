@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -250,6 +251,32 @@ func TestWalkOnceOwnImports(t *testing.T) {
 		want = slices.DeleteFunc(want, isTestMain)
 		if g, w := describeAll(got), describeAll(want); g != w {
 			t.Errorf("%v: walkOnce:\n%s\ngo list:\n%s", patterns, g, w)
+		}
+	}
+}
+
+// TestSamePort: walkOnce declines when the go command built the dependencies for another
+// port than the one go/build selected the package's files for.
+func TestSamePort(t *testing.T) {
+	t.Parallel()
+	deps := func(goos, goarch string) map[string]*packages.Package {
+		return map[string]*packages.Package{
+			"internal/goos":   {GoFiles: []string{"/g/src/internal/goos/goos.go", "/g/src/internal/goos/zgoos_" + goos + ".go"}},
+			"internal/goarch": {GoFiles: []string{"/g/src/internal/goarch/goarch.go", "/g/src/internal/goarch/zgoarch_" + goarch + ".go"}},
+		}
+	}
+	ctxt := &build.Context{GOOS: "linux", GOARCH: "amd64"}
+	for _, c := range []struct {
+		deps map[string]*packages.Package
+		want bool
+	}{
+		{deps("linux", "amd64"), true},
+		{deps("linux", "arm64"), false},
+		{deps("darwin", "amd64"), false},
+		{map[string]*packages.Package{}, true}, // nothing to compare
+	} {
+		if got := samePort(ctxt, c.deps); got != c.want {
+			t.Errorf("samePort(%v) = %t, want %t", c.deps, got, c.want)
 		}
 	}
 }
