@@ -280,3 +280,51 @@ func TestSamePort(t *testing.T) {
 		}
 	}
 }
+
+// TestInternalVisible: the go command's rule for importing internal packages.
+func TestInternalVisible(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		importer, path string
+		want           bool
+	}{
+		{"example.com/m/app", "strings", true},
+		{"example.com/m/app", "example.com/m/internal/x", true},
+		{"example.com/m", "example.com/m/internal", true},
+		{"example.com/m/a/b", "example.com/m/a/internal/x", true},
+		{"example.com/m/c", "example.com/m/a/internal/x", false},
+		{"example.com/mx/app", "example.com/m/internal/x", false},
+		{"example.com/m/app", "internal/goarch", false},
+		{"example.com/m/app", "crypto/internal/boring", false},
+		{"example.com/m/app", "example.com/other/internal", false},
+		{"example.com/m/app", "example.com/m/internalize", true},
+	} {
+		if got := internalVisible(c.importer, c.path); got != c.want {
+			t.Errorf("internalVisible(%q, %q) = %t, want %t", c.importer, c.path, got, c.want)
+		}
+	}
+}
+
+// TestWarmReportsInternalImport: an edit importing the standard library's internal
+// package, which go/types alone accepts, is the go command's error on the re-checked
+// package, in the package and in its external test.
+func TestWarmReportsInternalImport(t *testing.T) {
+	t.Parallel()
+	files := maps.Clone(module)
+	bad := strings.Replace(module["app/app.go"], "import (\n", "import (\n\t\"internal/goarch\"\n", 1)
+	files["app/app.go"] = strings.Replace(bad, "return auth", "_ = goarch.PtrSize\n\treturn auth", 1)
+	dir := writeModule(t, files)
+	app := filepath.Join(dir, "app", "app.go")
+	edit := files["app/app.go"] + "\n// G is new.\nfunc G() {}\n"
+	res, err := New(Options{}).Check(context.Background(), Request{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte(edit)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, m := range msgs(res) {
+		found = found || strings.Contains(m, "use of internal package internal/goarch not allowed")
+	}
+	if !found || !res.Warm {
+		t.Errorf("warm %t, errors %q: want the internal import reported", res.Warm, msgs(res))
+	}
+}

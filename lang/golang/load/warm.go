@@ -298,6 +298,7 @@ func (s *snapshot) recheck(st *pkgState, files []string, overlay map[string][]by
 	if !st.resolves(syntax, fresh) {
 		return nil, false, nil
 	}
+	errs = append(errs, st.internalImports(s.fset, syntax)...)
 	pkg := &Package{
 		ID: st.id, PkgPath: st.pkgPath, Name: st.name, Files: files, Syntax: syntax,
 		TypesSizes: st.sizes, Imports: st.imports, Errors: errs,
@@ -352,6 +353,54 @@ func (st *pkgState) resolves(syntax []*ast.File, fresh map[string]*types.Package
 		}
 	}
 	return true
+}
+
+// internalImports returns the go command's error for each import of an internal package
+// st may not import ("use of internal package … not allowed"): one that only the tree
+// rooted at the internal directory's parent may import, the standard library's to it
+// alone. go list reports it on the importing package, which a re-check by path does not
+// ask; go/types alone would accept the import.
+func (st *pkgState) internalImports(fset *token.FileSet, syntax []*ast.File) []Error {
+	importer := st.pkgPath
+	if strings.Contains(st.id, "_test [") { // an external test imports as its package does
+		importer = strings.TrimSuffix(importer, "_test")
+	}
+	var out []Error
+	for _, f := range syntax {
+		for _, spec := range f.Imports {
+			path, err := strconv.Unquote(spec.Path.Value)
+			if err != nil || internalVisible(importer, path) {
+				continue
+			}
+			out = append(out, Error{Kind: ListError, Pos: fset.Position(spec.Path.Pos()), Msg: "use of internal package " + path + " not allowed"})
+		}
+	}
+	return out
+}
+
+// internalVisible reports whether importer may import path by the go command's rule for
+// internal packages: a path with an "internal" element is importable only from the tree
+// rooted at that element's parent (for the standard library's, "internal/…" or
+// "crypto/internal/…", the standard library: never from a module's package).
+func internalVisible(importer, path string) bool {
+	parent, ok := "", true
+	switch {
+	case strings.HasPrefix(path, "internal/") || path == "internal":
+		parent, ok = "", false
+	case strings.HasSuffix(path, "/internal"):
+		parent, ok = strings.TrimSuffix(path, "/internal"), false
+	default:
+		if i := strings.LastIndex(path, "/internal/"); i >= 0 {
+			parent, ok = path[:i], false
+		}
+	}
+	if ok {
+		return true // not internal
+	}
+	if parent == "" {
+		return false // the standard library's own
+	}
+	return importer == parent || strings.HasPrefix(importer, parent+"/")
 }
 
 // staleThrough reports whether an import of st that is not re-checked depends on one that
