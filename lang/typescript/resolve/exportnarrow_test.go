@@ -88,6 +88,8 @@ func TestExportNarrowingReaches(t *testing.T) {
 		{"an importer the project does not include, imported by one it does", "export function twice", "export function thrice",
 			map[string]string{"tools/t.ts": "import { twice } from \"../src/lib\";\nexport const t = twice;\n",
 				"src/usesTools.ts": "import { t } from \"../tools/t\";\nexport const u = t;\n"}, false, nil},
+		{"an export added that a package re-exported through a module gives", "export function label", "export const fromPkg = 1;\n\nexport function label",
+			map[string]string{"src/pkgStar.ts": "export * from \"some-package\";\n", "src/both2.ts": "export * from \"./lib\";\nexport * from \"./pkgStar\";\n"}, true, []string{"src/both2.ts"}},
 		{"rootDirs", "export function label", "export const added = 1;\n\nexport function label",
 			map[string]string{"tsconfig.json": `{ "compilerOptions": { "rootDirs": ["src", "gen"] }, "include": ["src"] }`}, false, nil},
 	} {

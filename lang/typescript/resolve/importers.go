@@ -414,12 +414,30 @@ func (e *exportChange) starAdded(r *reached, f, spec string, packageStars bool) 
 }
 
 // packageStars reports whether f re-exports everything of a module the scan does not
-// read (`export * from "pkg"`).
+// read (`export * from "pkg"`), directly or through a module of the project it
+// re-exports everything of: the names such a module gives are unseen, any may clash.
 func (e *exportChange) packageStars(f string, src []byte, t *syntax.Tree) bool {
+	return e.starsUnseen(f, src, t, map[string]bool{f: true})
+}
+
+// starsUnseen is packageStars, seen holding the modules already followed; a module
+// that cannot be read may give any name.
+func (e *exportChange) starsUnseen(f string, src []byte, t *syntax.Tree, seen map[string]bool) bool {
 	for _, st := range t.Root.Children {
-		if isStar(st) {
-			r := e.reach.of(f, unquote(st.Child("source").Text(src)))
-			if len(r.stems) == 0 && len(r.dirs) == 0 {
+		if !isStar(st) {
+			continue
+		}
+		r := e.reach.of(f, unquote(st.Child("source").Text(src)))
+		if len(r.stems) == 0 && len(r.dirs) == 0 {
+			return true
+		}
+		for m := range e.specs {
+			if seen[m] || !r.leads(m) {
+				continue
+			}
+			seen[m] = true
+			mt, ok := e.tree(m)
+			if !ok || e.starsUnseen(m, mt.Src, mt, seen) {
 				return true
 			}
 		}
