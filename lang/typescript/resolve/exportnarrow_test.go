@@ -174,6 +174,7 @@ func TestChangedExports(t *testing.T) {
 		{"a local type an export names", "type Local = number;", "type Local = string;", []string{"Shape"}, nil, true},
 		{"an import an inferred body names", "import { h } from \"./h\";", "import { h } from \"./h2\";", []string{"g"}, nil, true},
 		{"a signature through an alias and the default", "f(): number", "f(): string", []string{"alias", "default", "f"}, nil, true},
+		{"an alias that is a string", "export { f as alias };", "export { f as \"an alias\" };", []string{"alias", "an alias"}, []string{"an alias"}, true},
 		{"a re-export added", "export default f;", "export * from \"./x\";\nexport default f;", nil, nil, false},
 		{"export =", "export default f;", "export = f;", nil, nil, false},
 		{"a global declared", "type Local", "declare global {\n  var G: number;\n}\ntype Local", nil, nil, false},
