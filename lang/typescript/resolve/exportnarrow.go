@@ -199,18 +199,35 @@ func (e *exportChange) leavesScan() bool {
 }
 
 // newImportsKnown reports whether every module the head of the changed file at p
-// imports and its base did not is in the whole project's program already: a package
-// another file of the project imports, or one of the project's files. A new one may
-// declare globals every file sees.
+// imports and its base did not, or its base imported and its head does not, is in the
+// whole project's program either way: a package another file of the project imports,
+// or one of the project's files. A new one may declare globals every file sees; a
+// module only this import held in the program may have declared globals other files
+// use, gone with it.
 func (e *exportChange) newImportsKnown(base, head []byte, p string, includes func(string) bool) bool {
-	old := specifiers(base)
-	for _, s := range specifiers(head) {
-		if slices.Contains(old, s) || e.known(p, s, includes) {
-			continue
+	old, now := specifiers(base), specifiers(head)
+	for _, s := range symmetricDifference(old, now) {
+		if !e.known(p, s, includes) {
+			return false
 		}
-		return false
 	}
 	return true
+}
+
+// symmetricDifference lists the strings in exactly one of the sorted lists a and b.
+func symmetricDifference(a, b []string) []string {
+	var out []string
+	for _, s := range a {
+		if _, found := slices.BinarySearch(b, s); !found {
+			out = append(out, s)
+		}
+	}
+	for _, s := range b {
+		if _, found := slices.BinarySearch(a, s); !found {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (e *exportChange) known(from, spec string, includes func(string) bool) bool {

@@ -93,12 +93,19 @@ func TestExportNarrowingReaches(t *testing.T) {
 				"src/hash.ts": "import { twice } from \"#lib\";\nexport const h: number = twice(1);\n"}, false, nil},
 		{"an export added that a package re-exported through a module gives", "export function label", "export const fromPkg = 1;\n\nexport function label",
 			map[string]string{"src/pkgStar.ts": "export * from \"some-package\";\n", "src/both2.ts": "export * from \"./lib\";\nexport * from \"./pkgStar\";\n"}, true, []string{"src/both2.ts"}},
+		{"an import of globals the project does not include removed", "import \"../types/globals\";\n", "export const added = 1;\n",
+			map[string]string{"src/lib.ts": "import \"../types/globals\";\n" + reachProject["src/lib.ts"],
+				"types/globals.ts": "export {};\ndeclare global {\n  var APP: string;\n}\n", "src/app.ts": "export const app: string = APP;\n"}, false, nil},
+		{"an import of an included module removed", "import { helper } from \"./helper\";", "export const added = 1;", nil, true, nil},
 		{"rootDirs", "export function label", "export const added = 1;\n\nexport function label",
 			map[string]string{"tsconfig.json": `{ "compilerOptions": { "rootDirs": ["src", "gen"] }, "include": ["src"] }`}, false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fsys := reachFS(tc.extra)
 			base := reachProject["src/lib.ts"]
+			if b, ok := tc.extra["src/lib.ts"]; ok {
+				base = b // the base of the edit
+			}
 			head := strings.Replace(base, tc.from, tc.to, 1)
 			if head == base {
 				t.Fatal("the edit does not apply")
