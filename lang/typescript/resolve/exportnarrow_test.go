@@ -102,10 +102,7 @@ func TestExportNarrowingReaches(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fsys := reachFS(tc.extra)
-			base := reachProject["src/lib.ts"]
-			if b, ok := tc.extra["src/lib.ts"]; ok {
-				base = b // the base of the edit
-			}
+			base := libBase(tc.extra)
 			head := strings.Replace(base, tc.from, tc.to, 1)
 			if head == base {
 				t.Fatal("the edit does not apply")
@@ -138,6 +135,14 @@ func TestExportNarrowingReaches(t *testing.T) {
 			}
 		})
 	}
+}
+
+// libBase is the base of the edited src/lib.ts: reachProject's, unless extra gives one.
+func libBase(extra map[string]string) string {
+	if b, ok := extra["src/lib.ts"]; ok {
+		return b
+	}
+	return reachProject["src/lib.ts"]
 }
 
 // reachFS is reachProject with extra files; one named "linked" is a link to a
