@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"github.com/agentverify/agentverify/lang/typescript/syntax"
+	"github.com/agentverify/agentverify/lang/typescript/tsconfig"
 	"io/fs"
 	"slices"
 	"strings"
@@ -79,10 +80,13 @@ func (e *exportChange) imported(f string) bool {
 }
 
 // scannable reports whether the scan can see every file g's project may hold and
-// follow its resolution: no rootDirs or moduleSuffixes, nothing included from outside
-// its directory.
+// follow its resolution: no rootDirs or moduleSuffixes, no classic resolution, nothing
+// included from outside its directory.
 func scannable(g *group) bool {
 	c := g.config
+	if mayBeClassic(c.Options) {
+		return false
+	}
 	for _, o := range []string{"rootdirs", "modulesuffixes"} {
 		if _, ok := c.Set[o]; ok {
 			return false
@@ -94,6 +98,24 @@ func scannable(g *group) bool {
 		}
 	}
 	return true
+}
+
+// mayBeClassic reports whether a TypeScript before 6 may resolve the project's modules
+// the classic way, which the reach does not follow: a bare specifier then names a file
+// of any directory above the importer ("lib" → ./lib.ts, ../lib.ts, …). It is the
+// default there for a module kind other than CommonJS, Node's and preserve.
+func mayBeClassic(o tsconfig.Options) bool {
+	switch strings.ToLower(o.ModuleResolution) {
+	case "classic":
+		return true
+	case "":
+		switch strings.ToLower(o.Module) {
+		case "", "commonjs", "node16", "node18", "node20", "nodenext", "preserve":
+			return o.Module == "" && !slices.Contains([]string{"", "es3", "es5"}, strings.ToLower(o.Target))
+		}
+		return true
+	}
+	return false
 }
 
 func newExportChange(fsys fs.FS, root string, g *group, content map[string][]byte) *exportChange {

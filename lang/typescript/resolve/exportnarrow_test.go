@@ -97,6 +97,12 @@ func TestExportNarrowingReaches(t *testing.T) {
 			map[string]string{"src/lib.ts": "import \"../types/globals\";\n" + reachProject["src/lib.ts"],
 				"types/globals.ts": "export {};\ndeclare global {\n  var APP: string;\n}\n", "src/app.ts": "export const app: string = APP;\n"}, false, nil},
 		{"an import of an included module removed", "import { helper } from \"./helper\";", "export const added = 1;", nil, true, nil},
+		{"classic resolution (TypeScript 5's default for an ES module kind)", "export function twice", "export function thrice",
+			map[string]string{"tsconfig.json": `{ "compilerOptions": { "module": "esnext" }, "include": ["src"] }`,
+				"src/bare.ts": "import { twice } from \"lib\";\nexport const b: number = twice(1);\n"}, false, nil},
+		{"bundler resolution", "export function twice", "export function thrice",
+			map[string]string{"tsconfig.json": `{ "compilerOptions": { "module": "esnext", "moduleResolution": "bundler" }, "include": ["src"] }`}, true,
+			[]string{"src/selfSrc.ts", "src/use.ts", "src/useUse.ts", "src/viaNs.ts", "src/viaReexport.ts"}},
 		{"rootDirs", "export function label", "export const added = 1;\n\nexport function label",
 			map[string]string{"tsconfig.json": `{ "compilerOptions": { "rootDirs": ["src", "gen"] }, "include": ["src"] }`}, false, nil},
 	} {
