@@ -103,6 +103,8 @@ func TestExportNarrowingReaches(t *testing.T) {
 		{"bundler resolution", "export function twice", "export function thrice",
 			map[string]string{"tsconfig.json": `{ "compilerOptions": { "module": "esnext", "moduleResolution": "bundler" }, "include": ["src"] }`}, true,
 			[]string{"src/selfSrc.ts", "src/use.ts", "src/useUse.ts", "src/viaNs.ts", "src/viaReexport.ts"}},
+		{"an import inside a module declaration", "twice(n: Size): number", "twice(n: string): number",
+			map[string]string{"src/nested.ts": "import { label } from \"./lib\";\ndeclare module \"other\" {\n  import { twice } from \"./lib\";\n  export const t: typeof twice;\n}\nexport const l = label;\n"}, false, nil},
 		{"rootDirs", "export function label", "export const added = 1;\n\nexport function label",
 			map[string]string{"tsconfig.json": `{ "compilerOptions": { "rootDirs": ["src", "gen"] }, "include": ["src"] }`}, false, nil},
 	} {

@@ -253,8 +253,8 @@ func (e *exportChange) statements(f string, t *syntax.Tree, r *reached) (binds [
 func (e *exportChange) wholeUses(f string, t *syntax.Tree, static map[string]bool) bool {
 	accounted := maps.Clone(static)
 	for _, imp := range syntax.Imports(t) {
-		if p := imp.Node.Parent; p != nil && (p.Kind == "import_statement" || p.Kind == "export_statement" || p.Kind == "import_require_clause") {
-			continue
+		if topStatement(t, imp.Node) {
+			continue // read by statements, unless nested (in a module declaration): then not
 		}
 		if len(e.changedAt(f, imp.Spec)) > 0 {
 			return true
@@ -272,6 +272,16 @@ func (e *exportChange) wholeUses(f string, t *syntax.Tree, static map[string]boo
 		}
 	}
 	return false
+}
+
+// topStatement reports whether the specifier node spec is the source of a top-level
+// import or export statement, the ones statements reads.
+func topStatement(t *syntax.Tree, spec *syntax.Node) bool {
+	p := spec.Parent
+	if p != nil && p.Kind == "import_require_clause" {
+		p = p.Parent
+	}
+	return p != nil && (p.Kind == "import_statement" || p.Kind == "export_statement") && p.Parent == t.Root
 }
 
 // parseIntact parses the file at p; ok is false when it does not parse, or when what
