@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"github.com/agentverify/agentverify/lang/typescript/syntax"
+	"github.com/agentverify/agentverify/lang/typescript/tsconfig"
 	"io/fs"
 	"slices"
 	"strings"
@@ -79,10 +80,13 @@ func (e *exportChange) imported(f string) bool {
 }
 
 // scannable reports whether the scan can see every file g's project may hold and
-// follow its resolution: no rootDirs or moduleSuffixes, nothing included from outside
-// its directory.
+// follow its resolution: no rootDirs or moduleSuffixes, no classic resolution, nothing
+// included from outside its directory.
 func scannable(g *group) bool {
 	c := g.config
+	if mayBeClassic(c.Options) {
+		return false
+	}
 	for _, o := range []string{"rootdirs", "modulesuffixes"} {
 		if _, ok := c.Set[o]; ok {
 			return false
@@ -94,6 +98,24 @@ func scannable(g *group) bool {
 		}
 	}
 	return true
+}
+
+// mayBeClassic reports whether a TypeScript before 6 may resolve the project's modules
+// the classic way, which the reach does not follow: a bare specifier then names a file
+// of any directory above the importer ("lib" → ./lib.ts, ../lib.ts, …). It is the
+// default there for a module kind other than CommonJS, Node's and preserve.
+func mayBeClassic(o tsconfig.Options) bool {
+	switch strings.ToLower(o.ModuleResolution) {
+	case "classic":
+		return true
+	case "":
+		switch strings.ToLower(o.Module) {
+		case "", "commonjs", "node16", "node18", "node20", "nodenext", "preserve":
+			return o.Module == "" && !slices.Contains([]string{"", "es3", "es5"}, strings.ToLower(o.Target))
+		}
+		return true
+	}
+	return false
 }
 
 func newExportChange(fsys fs.FS, root string, g *group, content map[string][]byte) *exportChange {
@@ -199,18 +221,35 @@ func (e *exportChange) leavesScan() bool {
 }
 
 // newImportsKnown reports whether every module the head of the changed file at p
-// imports and its base did not is in the whole project's program already: a package
-// another file of the project imports, or one of the project's files. A new one may
-// declare globals every file sees.
+// imports and its base did not, or its base imported and its head does not, is in the
+// whole project's program either way: a package another file of the project imports,
+// or one of the project's files. A new one may declare globals every file sees; a
+// module only this import held in the program may have declared globals other files
+// use, gone with it.
 func (e *exportChange) newImportsKnown(base, head []byte, p string, includes func(string) bool) bool {
-	old := specifiers(base)
-	for _, s := range specifiers(head) {
-		if slices.Contains(old, s) || e.known(p, s, includes) {
-			continue
+	old, now := specifiers(base), specifiers(head)
+	for _, s := range symmetricDifference(old, now) {
+		if !e.known(p, s, includes) {
+			return false
 		}
-		return false
 	}
 	return true
+}
+
+// symmetricDifference lists the strings in exactly one of the sorted lists a and b.
+func symmetricDifference(a, b []string) []string {
+	var out []string
+	for _, s := range a {
+		if _, found := slices.BinarySearch(b, s); !found {
+			out = append(out, s)
+		}
+	}
+	for _, s := range b {
+		if _, found := slices.BinarySearch(a, s); !found {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (e *exportChange) known(from, spec string, includes func(string) bool) bool {

@@ -88,12 +88,29 @@ func TestExportNarrowingReaches(t *testing.T) {
 		{"an importer the project does not include, imported by one it does", "export function twice", "export function thrice",
 			map[string]string{"tools/t.ts": "import { twice } from \"../src/lib\";\nexport const t = twice;\n",
 				"src/usesTools.ts": "import { t } from \"../tools/t\";\nexport const u = t;\n"}, false, nil},
+		{"a subpath import (package.json imports)", "export function twice", "export function thrice",
+			map[string]string{"package.json": `{ "name": "pkg", "imports": { "#lib": "./src/lib.ts" } }`,
+				"src/hash.ts": "import { twice } from \"#lib\";\nexport const h: number = twice(1);\n"}, false, nil},
+		{"an export added that a package re-exported through a module gives", "export function label", "export const fromPkg = 1;\n\nexport function label",
+			map[string]string{"src/pkgStar.ts": "export * from \"some-package\";\n", "src/both2.ts": "export * from \"./lib\";\nexport * from \"./pkgStar\";\n"}, true, []string{"src/both2.ts"}},
+		{"an import of globals the project does not include removed", "import \"../types/globals\";\n", "export const added = 1;\n",
+			map[string]string{"src/lib.ts": "import \"../types/globals\";\n" + reachProject["src/lib.ts"],
+				"types/globals.ts": "export {};\ndeclare global {\n  var APP: string;\n}\n", "src/app.ts": "export const app: string = APP;\n"}, false, nil},
+		{"an import of an included module removed", "import { helper } from \"./helper\";", "export const added = 1;", nil, true, nil},
+		{"classic resolution (TypeScript 5's default for an ES module kind)", "export function twice", "export function thrice",
+			map[string]string{"tsconfig.json": `{ "compilerOptions": { "module": "esnext" }, "include": ["src"] }`,
+				"src/bare.ts": "import { twice } from \"lib\";\nexport const b: number = twice(1);\n"}, false, nil},
+		{"bundler resolution", "export function twice", "export function thrice",
+			map[string]string{"tsconfig.json": `{ "compilerOptions": { "module": "esnext", "moduleResolution": "bundler" }, "include": ["src"] }`}, true,
+			[]string{"src/selfSrc.ts", "src/use.ts", "src/useUse.ts", "src/viaNs.ts", "src/viaReexport.ts"}},
+		{"an import inside a module declaration", "twice(n: Size): number", "twice(n: string): number",
+			map[string]string{"src/nested.ts": "import { label } from \"./lib\";\ndeclare module \"other\" {\n  import { twice } from \"./lib\";\n  export const t: typeof twice;\n}\nexport const l = label;\n"}, false, nil},
 		{"rootDirs", "export function label", "export const added = 1;\n\nexport function label",
 			map[string]string{"tsconfig.json": `{ "compilerOptions": { "rootDirs": ["src", "gen"] }, "include": ["src"] }`}, false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fsys := reachFS(tc.extra)
-			base := reachProject["src/lib.ts"]
+			base := libBase(tc.extra)
 			head := strings.Replace(base, tc.from, tc.to, 1)
 			if head == base {
 				t.Fatal("the edit does not apply")
@@ -126,6 +143,14 @@ func TestExportNarrowingReaches(t *testing.T) {
 			}
 		})
 	}
+}
+
+// libBase is the base of the edited src/lib.ts: reachProject's, unless extra gives one.
+func libBase(extra map[string]string) string {
+	if b, ok := extra["src/lib.ts"]; ok {
+		return b
+	}
+	return reachProject["src/lib.ts"]
 }
 
 // reachFS is reachProject with extra files; one named "linked" is a link to a
@@ -169,6 +194,7 @@ func TestChangedExports(t *testing.T) {
 		{"a local type an export names", "type Local = number;", "type Local = string;", []string{"Shape"}, nil, true},
 		{"an import an inferred body names", "import { h } from \"./h\";", "import { h } from \"./h2\";", []string{"g"}, nil, true},
 		{"a signature through an alias and the default", "f(): number", "f(): string", []string{"alias", "default", "f"}, nil, true},
+		{"an alias that is a string", "export { f as alias };", "export { f as \"an alias\" };", []string{"alias", "an alias"}, []string{"an alias"}, true},
 		{"a re-export added", "export default f;", "export * from \"./x\";\nexport default f;", nil, nil, false},
 		{"export =", "export default f;", "export = f;", nil, nil, false},
 		{"a global declared", "type Local", "declare global {\n  var G: number;\n}\ntype Local", nil, nil, false},

@@ -253,8 +253,8 @@ func (e *exportChange) statements(f string, t *syntax.Tree, r *reached) (binds [
 func (e *exportChange) wholeUses(f string, t *syntax.Tree, static map[string]bool) bool {
 	accounted := maps.Clone(static)
 	for _, imp := range syntax.Imports(t) {
-		if p := imp.Node.Parent; p != nil && (p.Kind == "import_statement" || p.Kind == "export_statement" || p.Kind == "import_require_clause") {
-			continue
+		if topStatement(t, imp.Node) {
+			continue // read by statements, unless nested (in a module declaration): then not
 		}
 		if len(e.changedAt(f, imp.Spec)) > 0 {
 			return true
@@ -272,6 +272,16 @@ func (e *exportChange) wholeUses(f string, t *syntax.Tree, static map[string]boo
 		}
 	}
 	return false
+}
+
+// topStatement reports whether the specifier node spec is the source of a top-level
+// import or export statement, the ones statements reads.
+func topStatement(t *syntax.Tree, spec *syntax.Node) bool {
+	p := spec.Parent
+	if p != nil && p.Kind == "import_require_clause" {
+		p = p.Parent
+	}
+	return p != nil && (p.Kind == "import_statement" || p.Kind == "export_statement") && p.Parent == t.Root
 }
 
 // parseIntact parses the file at p; ok is false when it does not parse, or when what
@@ -414,12 +424,30 @@ func (e *exportChange) starAdded(r *reached, f, spec string, packageStars bool) 
 }
 
 // packageStars reports whether f re-exports everything of a module the scan does not
-// read (`export * from "pkg"`).
+// read (`export * from "pkg"`), directly or through a module of the project it
+// re-exports everything of: the names such a module gives are unseen, any may clash.
 func (e *exportChange) packageStars(f string, src []byte, t *syntax.Tree) bool {
+	return e.starsUnseen(f, src, t, map[string]bool{f: true})
+}
+
+// starsUnseen is packageStars, seen holding the modules already followed; a module
+// that cannot be read may give any name.
+func (e *exportChange) starsUnseen(f string, src []byte, t *syntax.Tree, seen map[string]bool) bool {
 	for _, st := range t.Root.Children {
-		if isStar(st) {
-			r := e.reach.of(f, unquote(st.Child("source").Text(src)))
-			if len(r.stems) == 0 && len(r.dirs) == 0 {
+		if !isStar(st) {
+			continue
+		}
+		r := e.reach.of(f, unquote(st.Child("source").Text(src)))
+		if len(r.stems) == 0 && len(r.dirs) == 0 {
+			return true
+		}
+		for m := range e.specs {
+			if seen[m] || !r.leads(m) {
+				continue
+			}
+			seen[m] = true
+			mt, ok := e.tree(m)
+			if !ok || e.starsUnseen(m, mt.Src, mt, seen) {
 				return true
 			}
 		}

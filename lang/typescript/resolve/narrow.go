@@ -71,23 +71,7 @@ func outline(p string, src []byte) (string, bool) {
 	if err != nil || len(t.Errors) > 0 {
 		return "", false
 	}
-	var b strings.Builder
-	at := 0
-	t.Root.Walk(func(n *syntax.Node) bool {
-		if !functionKinds[n.Kind] || n.Child("return_type") == nil {
-			return true
-		}
-		body := n.Child("body")
-		if body == nil || body.Kind != "statement_block" {
-			return true
-		}
-		b.Write(src[at:body.Start])
-		b.WriteString("{}")
-		at = body.End
-		return false
-	})
-	b.Write(src[at:])
-	return b.String(), true
+	return string(src[:t.Root.Start]) + outlineOf(src, t.Root) + string(src[t.Root.End:]), true
 }
 
 // globalRoots lists the files of g's project that may declare something visible

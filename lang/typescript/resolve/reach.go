@@ -91,7 +91,9 @@ func (r *reacher) of(from, spec string) reach {
 	switch {
 	case strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == "..":
 		r.add(&out, path.Join(path.Dir(from), spec))
-	case strings.HasPrefix(spec, "/"):
+	case strings.HasPrefix(spec, "/") || strings.HasPrefix(spec, "#"):
+		// An absolute path, or a subpath import (package.json "imports"), which the
+		// reach does not read: it may lead anywhere.
 		out.outside = true
 	default:
 		r.bare(&out, from, spec)

@@ -166,7 +166,7 @@ func (s *surface) export(src []byte, st *syntax.Node, text string) bool {
 			name := sp.Child("name").Text(src)
 			alias := name
 			if a := sp.Child("alias"); a != nil {
-				alias = a.Text(src)
+				alias = unquote(a.Text(src)) // export { f as "a b" }: importers name it a b
 			}
 			s.exports[alias] = "=" + name
 		}
