@@ -349,6 +349,36 @@ func detect(pass *check.Pass, path string, memo map[string]string) (string, erro
 	return conv, nil
 }
 
+// moot returns the convention to check the file at path with when detecting the
+// project's (which reads the project: a fifth of a cold TypeScript diff) could not change
+// what the diff filter keeps: in diff mode, every identifier on a changed line gets the
+// same verdict under each of the frontend's conventions (one-word names, usually). ok is
+// false otherwise, and for a frontend that does not detect.
+func moot(pass *check.Pass, path string, lf *lang.File) (string, bool) {
+	d, ok := pass.Languages.For(path).(lang.NamingDetector)
+	if !ok || pass.Mode != check.Diff || pass.Changes.NoBase {
+		return "", false
+	}
+	convs := d.Conventions()
+	for _, c := range convs {
+		if conventions[c] == nil {
+			return "", false
+		}
+	}
+	for _, id := range lf.Idents {
+		if !pass.Keep(check.Finding{Location: check.Location{File: path, Line: id.Pos.Line, Column: id.Pos.Column}}) {
+			continue // not on a changed line: the diff filter drops its finding under any convention
+		}
+		msg, should := conventions[convs[0]](id)
+		for _, c := range convs[1:] {
+			if m, s := conventions[c](id); m != msg || s != should {
+				return "", false
+			}
+		}
+	}
+	return convs[0], len(convs) > 0
+}
+
 // majority returns the convention of convs that most identifiers follow, counting only
 // the identifiers that tell the conventions apart (a one-word name fits them all); ties
 // go to the earlier convention.

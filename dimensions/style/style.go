@@ -104,7 +104,9 @@ func fileStyle(pass *check.Pass, f *change.File, lf *lang.File, opts *policy.Sty
 	conv := opts.Naming
 	if conv == "detect" {
 		var err error
-		if conv, err = detect(pass, f.Path, detected); err != nil {
+		if c, ok := moot(pass, f.Path, lf); ok {
+			conv = c
+		} else if conv, err = detect(pass, f.Path, detected); err != nil {
 			return nil, err
 		}
 	}
