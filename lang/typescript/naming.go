@@ -37,17 +37,12 @@ func (fe *Frontend) ProjectIdents(req *lang.Request) ([]lang.Ident, error) {
 	}
 	var paths []string
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
+		switch {
+		case err != nil:
 			return nil // an unreadable directory tells nothing about the style
-		}
-		if d.IsDir() {
-			if p != "." && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if fe.Match(p) && !isDeclaration(p) && !strings.Contains(path.Base(p), ".min.") &&
-			(req.Changes.NoBase || req.Changes.File(p) == nil) {
+		case d.IsDir():
+			return skipDir(p, d.Name())
+		case fe.ownSource(p) && (req.Changes.NoBase || req.Changes.File(p) == nil):
 			paths = append(paths, p)
 		}
 		return nil
@@ -80,6 +75,20 @@ func identsOf(p string, src []byte) []lang.Ident {
 	lf := &lang.File{Path: p, Language: "typescript"}
 	newExtractor(tree, lf).idents()
 	return lf.Idents
+}
+
+// skipDir skips dependencies and hidden directories in ProjectIdents' walk.
+func skipDir(p, name string) error {
+	if p != "." && (name == "node_modules" || strings.HasPrefix(name, ".")) {
+		return fs.SkipDir
+	}
+	return nil
+}
+
+// ownSource reports whether p is a source of the project's own style: not a declaration
+// file or a minified bundle.
+func (fe *Frontend) ownSource(p string) bool {
+	return fe.Match(p) && !isDeclaration(p) && !strings.Contains(path.Base(p), ".min.")
 }
 
 // isDeclaration reports whether p is a declaration file (.d.ts, .d.mts, .d.cts).
