@@ -119,7 +119,9 @@ func selectsNoFiles(f string) bool {
 	}
 	name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
 	switch name {
-	case "buildvcs", "trimpath", "ldflags", "gcflags", "asmflags", "p", "pgo", "v", "x", "json":
+	case "buildvcs", "trimpath", "ldflags", "gcflags", "asmflags", "p", "pgo", "v", "x", "json", "modcacherw",
+		// test flags a CI sets for every go command (go list ignores them)
+		"timeout", "count", "short", "failfast", "vet", "parallel", "cpu":
 		return true
 	}
 	return false

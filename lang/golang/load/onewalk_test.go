@@ -215,7 +215,7 @@ func TestSelectsNoFiles(t *testing.T) {
 	t.Parallel()
 	for f, want := range map[string]bool{
 		"-mod=readonly": true, "-mod=mod": true, "--mod=mod": true, "-buildvcs=false": true, "-trimpath": true,
-		"-ldflags=-s": true, "-p=2": true,
+		"-ldflags=-s": true, "-p=2": true, "-timeout=25m": true, "-modcacherw": true,
 		"-mod=vendor": false, "-tags=integration": false, "-race": false, "-modfile=x.mod": false,
 		"-overlay=o.json": false, "-compiler=gccgo": false, "-cover": false, "-msan": false,
 	} {
