@@ -21,6 +21,15 @@ import (
 	"github.com/agentverify/agentverify/internal/testkit/shorttest"
 )
 
+// through is a package whose external test imports a package that imports it back: go
+// list recompiles that one for the test ("uses [through.test]"), which walkOnce does not
+// model.
+var through = map[string]string{
+	"through/through.go": "package through\n\nfunc T() {}\n",
+	"through/t_test.go":  "package through_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/uses\"\n)\n\nfunc TestT(t *testing.T) { uses.U() }\n",
+	"uses/uses.go":       "package uses\n\nimport \"example.com/m/through\"\n\nfunc U() { through.T() }\n",
+}
+
 // TestWalkOnceMatchesGoList: the packages walkOnce builds from go/build and one go list
 // of their imports are the packages go/packages builds from `go list -deps -test` and
 // exportFiles fills in — every field a listed snapshot reads, for the package, its test
@@ -39,9 +48,7 @@ func TestWalkOnceMatchesGoList(t *testing.T) {
 	files["c/c.go"] = "package c\n\n// int f(void) { return 1; }\nimport \"C\"\n"
 	files["v/v.go"] = "//go:build go1.21\n\npackage v\n"
 	files["missing/m.go"] = "package missing\n\nimport _ \"example.com/nope\"\n"
-	files["through/through.go"] = "package through\n\nfunc T() {}\n"
-	files["through/t_test.go"] = "package through_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/uses\"\n)\n\nfunc TestT(t *testing.T) { uses.U() }\n"
-	files["uses/uses.go"] = "package uses\n\nimport \"example.com/m/through\"\n\nfunc U() { through.T() }\n"
+	maps.Copy(files, through)
 	files["nested/go.mod"] = "module example.com/nested\n\ngo 1.22\n"
 	files["nested/n/n.go"] = "package n\n"
 	dir := writeModule(t, files)
@@ -232,9 +239,7 @@ func TestSelectsNoFiles(t *testing.T) {
 func TestWalkOnceOwnImports(t *testing.T) {
 	t.Parallel()
 	files := maps.Clone(module)
-	files["through/through.go"] = "package through\n\nfunc T() {}\n"
-	files["through/t_test.go"] = "package through_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/uses\"\n)\n\nfunc TestT(t *testing.T) { uses.U() }\n"
-	files["uses/uses.go"] = "package uses\n\nimport \"example.com/m/through\"\n\nfunc U() { through.T() }\n"
+	maps.Copy(files, through)
 	dir := writeModule(t, files)
 	l := New(Options{})
 	for _, patterns := range [][]string{{"./app", "./auth"}, {"./through", "./uses"}} {
