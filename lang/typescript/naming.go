@@ -88,13 +88,7 @@ func skipDir(p, name string) error {
 // ownSource reports whether p is a source of the project's own style: not a declaration
 // file or a minified bundle.
 func (fe *Frontend) ownSource(p string) bool {
-	return fe.Match(p) && !isDeclaration(p) && !strings.Contains(path.Base(p), ".min.")
-}
-
-// isDeclaration reports whether p is a declaration file (.d.ts, .d.mts, .d.cts).
-func isDeclaration(p string) bool {
-	base := path.Base(p)
-	return strings.HasSuffix(base, ".d.ts") || strings.HasSuffix(base, ".d.mts") || strings.HasSuffix(base, ".d.cts")
+	return fe.Match(p) && !syntax.IsDeclaration(p) && !strings.Contains(path.Base(p), ".min.")
 }
 
 // sample returns at most n of paths (sorted), evenly spread over them.
