@@ -133,6 +133,12 @@ type Request struct {
 	// stream the check at the cost it estimates; false declines the request (handled
 	// false), for Check.
 	Choose func(Cost) bool
+	// StandIns lets a package's in-package test variant stand for the package in a warm
+	// re-check when it says all a check of the package's own files would (standsFor):
+	// the package is then left out of the result, and its files are checked once, in
+	// the variant. For a caller that reports the variants' errors and go vet's findings
+	// (which go vet takes from the variant), not one that needs each variant's types.
+	StandIns bool
 	// declOnly makes CheckEach type-check the checked packages without their function
 	// bodies as well: for the types of what they import (Loader.Imports).
 	declOnly bool

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -159,30 +160,61 @@ func (s *snapshot) warm(ctx context.Context, req Request) (*Result, bool, error)
 	}
 	res := &Result{Module: s.module, Fset: s.fset, Warm: true}
 	fresh := map[string]*types.Package{}
+	twins := map[*pkgState]*pkgState{}
+	if req.StandIns {
+		twins = testTwins(order, files)
+	}
+	checked := map[*pkgState]*Package{}
 	for _, wave := range waves(order) {
-		if err := ctx.Err(); err != nil {
+		wave = slices.DeleteFunc(slices.Clone(wave), func(st *pkgState) bool { return twins[st] != nil })
+		if ok, err := s.recheckAll(ctx, wave, files, req.Overlay, fresh, checked); !ok || err != nil {
 			return nil, false, err
 		}
-		pkgs := make([]*Package, len(wave))
-		oks := make([]bool, len(wave))
-		errs := make([]error, len(wave))
-		var g crash.Group
-		for i, st := range wave {
-			g.Go(func() { pkgs[i], oks[i], errs[i] = s.recheck(st, files[st], req.Overlay, fresh) })
+	}
+	// A package whose test variant cannot stand for it is checked on its own, after
+	// every package it could import.
+	var alone []*pkgState
+	for _, st := range order {
+		if t := twins[st]; t != nil && !standsFor(checked[t], files[st]) {
+			alone = append(alone, st)
 		}
-		if err := g.Wait(); err != nil {
-			return nil, false, err
-		}
-		for i, st := range wave {
-			if errs[i] != nil || !oks[i] {
-				return nil, false, errs[i]
-			}
-			fresh[st.id] = pkgs[i].Types
-			res.Packages = append(res.Packages, pkgs[i])
+	}
+	if ok, err := s.recheckAll(ctx, alone, files, req.Overlay, fresh, checked); !ok || err != nil {
+		return nil, false, err
+	}
+	for _, st := range order {
+		if p := checked[st]; p != nil {
+			res.Packages = append(res.Packages, p)
 		}
 	}
 	sortPackages(res.Packages)
 	return res, true, nil
+}
+
+// recheckAll re-checks the states of one wave side by side, recording each in checked
+// and its types in fresh for the waves after it; ok is false when one needs go list.
+func (s *snapshot) recheckAll(ctx context.Context, wave []*pkgState, files map[*pkgState][]string, overlay map[string][]byte, fresh map[string]*types.Package, checked map[*pkgState]*Package) (ok bool, _ error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	pkgs := make([]*Package, len(wave))
+	oks := make([]bool, len(wave))
+	errs := make([]error, len(wave))
+	var g crash.Group
+	for i, st := range wave {
+		g.Go(func() { pkgs[i], oks[i], errs[i] = s.recheck(st, files[st], overlay, fresh) })
+	}
+	if err := g.Wait(); err != nil {
+		return false, err
+	}
+	for i, st := range wave {
+		if errs[i] != nil || !oks[i] {
+			return false, errs[i]
+		}
+		fresh[st.id] = pkgs[i].Types
+		checked[st] = pkgs[i]
+	}
+	return true, nil
 }
 
 // reusable returns the package states to re-check for req with the files of each in the

@@ -319,11 +319,13 @@ func checkHost(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, hostRe
 // the change has them, whatever the disk holds: changed files and the other files of the
 // checked packages that differ from the disk are overlaid, and files on the disk that the
 // head tree does not have (created files, for a base view; untracked or ignored ones, for
-// the index; git-ignored ones, for a head on the disk, design.md §3) are absent.
+// the index; git-ignored ones, for a head on the disk, design.md §3) are absent. Test
+// variants stand in for their packages where they can (load.Request.StandIns): the
+// converter reports a package's files through its variant either way.
 func newRequest(p *lang.Request, head fs.FS, u *unit) (load.Request, error) {
 	root := p.Changes.Root
 	abs := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
-	req := load.Request{Dir: abs(u.dir), Overlay: map[string][]byte{}}
+	req := load.Request{Dir: abs(u.dir), Overlay: map[string][]byte{}, StandIns: true}
 	// Only content that differs from the disk goes into the overlay: go/packages
 	// type-checks every dependency from source as soon as there is any overlay, which on a
 	// large module costs seconds and hundreds of megabytes. For a working-tree diff the

@@ -1,0 +1,88 @@
+package load
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestStandIns edits a package with in-package tests on the warm path with its test
+// variant standing in for it, and requires the errors a check without stand-ins reports:
+// the package is left out only where its variant says all its own check would, and is
+// checked on its own where the variant hides one of its errors (a name or a method only
+// a test file declares).
+func TestStandIns(t *testing.T) {
+	t.Parallel()
+	const test = "package app\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { _ = F() }\n"
+	cases := []struct {
+		name      string
+		test, app string // the test file, and the edited app.go
+		alone     bool   // the package is checked on its own
+		want      string // an error the edit must be reported with, or none
+	}{
+		{name: "clean edit", test: test,
+			app: "package app\n\nfunc F() int { return helper() }\n\nfunc helper() int { return 1 }\n"},
+		{name: "error in the package", test: test, alone: true, want: "app.go:3: undefined: nope",
+			app: "package app\n\nfunc F() int { return nope() }\n"},
+		{name: "name only a test file declares", alone: true, want: "app.go:3: undefined: testHelper",
+			test: test + "\nfunc testHelper() int { return 2 }\n",
+			app:  "package app\n\nfunc F() int { return testHelper() }\n"},
+		{name: "method only a test file declares", alone: true, want: "app.go:7: cannot use T{} (value of struct type T) as Sizer value in variable declaration: T does not implement Sizer (missing method Size)",
+			test: test + "\nfunc (T) Size() int { return 0 }\n",
+			app:  "package app\n\ntype T struct{}\n\ntype Sizer interface{ Size() int }\n\nvar _ Sizer = T{}\n\nfunc F() int { return 1 }\n"},
+		{name: "test file shadows a builtin", alone: true,
+			test: test + "\nfunc min(a, b int) int { return a }\n",
+			app:  "package app\n\nfunc F() int { return min(1, 2) }\n"},
+		{name: "method on a test type", test: test + "\ntype fake struct{}\n\nfunc (fake) Size() int { return 0 }\n",
+			app: "package app\n\nfunc F() int { return 3 }\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := writeModule(t, map[string]string{
+				"go.mod":          "module example.com/m\n\ngo 1.22\n",
+				"app/app.go":      "package app\n\nfunc F() int { return 0 }\n",
+				"app/app_test.go": tc.test,
+			})
+			app := filepath.Join(dir, "app", "app.go")
+			edit := Request{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte(tc.app)}}
+			ctx := context.Background()
+			l := New(Options{})
+			if _, err := l.Check(ctx, Request{Dir: dir, Files: []string{app}}); err != nil {
+				t.Fatal(err)
+			}
+			stand := edit
+			stand.StandIns = true
+			got, err := l.Check(ctx, stand)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !got.Warm {
+				t.Fatal("the edit was not re-checked on the warm path")
+			}
+			want, err := New(Options{}).Check(ctx, edit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := distinct(got), distinct(want); !slices.Equal(g, w) {
+				t.Errorf("errors with stand-ins:\n%s\nwithout:\n%s", strings.Join(g, "\n"), strings.Join(w, "\n"))
+			}
+			if tc.want != "" && !slices.Contains(distinct(got), tc.want) {
+				t.Errorf("errors %q lack %q", distinct(got), tc.want)
+			}
+			alone := slices.ContainsFunc(got.Packages, func(p *Package) bool { return p.ID == "example.com/m/app" })
+			if alone != tc.alone {
+				t.Errorf("package checked on its own = %v, want %v", alone, tc.alone)
+			}
+		})
+	}
+}
+
+// distinct returns the result's errors, each once, sorted.
+func distinct(res *Result) []string {
+	out := msgs(res)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
