@@ -39,6 +39,8 @@ type pkgKey struct {
 // localFacts are the facts of one package's analysis: those of its own objects by
 // identity (local functions have no object path), the rest through the shared Facts.
 type localFacts struct {
+	// mu guards objs, own and enc: the package's analyzers run side by side.
+	mu     sync.Mutex
 	shared *Facts
 	pkg    *types.Package
 	enc    objectpath.Encoder
@@ -57,18 +59,19 @@ func (f *Facts) local(pkg *types.Package) *localFacts {
 
 func (l *localFacts) importObject(obj types.Object, ptr analysis.Fact) bool {
 	typ := reflect.TypeOf(ptr)
-	if v, ok := l.objs[localKey{obj, typ}]; ok {
-		return set(ptr, v)
-	}
-	if l.shared == nil || obj.Pkg() == nil || obj.Pkg() == l.pkg {
-		return false
+	l.mu.Lock()
+	v, ok := l.objs[localKey{obj, typ}]
+	if ok || l.shared == nil || obj.Pkg() == nil || obj.Pkg() == l.pkg {
+		l.mu.Unlock()
+		return ok && set(ptr, v)
 	}
 	path, err := l.enc.For(obj)
+	l.mu.Unlock()
 	if err != nil {
 		return false // not reachable from its package's API: no other package has a fact on it
 	}
 	l.shared.mu.Lock()
-	v, ok := l.shared.objs[objKey{obj.Pkg().Path(), path, typ}]
+	v, ok = l.shared.objs[objKey{obj.Pkg().Path(), path, typ}]
 	l.shared.mu.Unlock()
 	return ok && set(ptr, v)
 }
@@ -78,11 +81,15 @@ func (l *localFacts) exportObject(obj types.Object, fact analysis.Fact) {
 		panic("vet: a fact exported about an object of another package") // as go/analysis/checker
 	}
 	typ := reflect.TypeOf(fact)
+	l.mu.Lock()
 	l.objs[localKey{obj, typ}] = fact
-	if l.shared == nil {
-		return
+	var path objectpath.Path
+	var err error
+	if l.shared != nil {
+		path, err = l.enc.For(obj)
 	}
-	if path, err := l.enc.For(obj); err == nil {
+	l.mu.Unlock()
+	if l.shared != nil && err == nil {
 		l.shared.mu.Lock()
 		l.shared.objs[objKey{l.pkg.Path(), path, typ}] = fact
 		l.shared.mu.Unlock()
@@ -92,7 +99,9 @@ func (l *localFacts) exportObject(obj types.Object, fact analysis.Fact) {
 func (l *localFacts) importPackage(pkg *types.Package, ptr analysis.Fact) bool {
 	typ := reflect.TypeOf(ptr)
 	if pkg == l.pkg {
+		l.mu.Lock()
 		v, ok := l.own[typ]
+		l.mu.Unlock()
 		return ok && set(ptr, v)
 	}
 	if l.shared == nil {
@@ -106,7 +115,9 @@ func (l *localFacts) importPackage(pkg *types.Package, ptr analysis.Fact) bool {
 
 func (l *localFacts) exportPackage(fact analysis.Fact) {
 	typ := reflect.TypeOf(fact)
+	l.mu.Lock()
 	l.own[typ] = fact
+	l.mu.Unlock()
 	if l.shared != nil {
 		l.shared.mu.Lock()
 		l.shared.pkgs[pkgKey{l.pkg.Path(), typ}] = fact
@@ -114,18 +125,24 @@ func (l *localFacts) exportPackage(fact analysis.Fact) {
 	}
 }
 
-// allObjects returns the object facts of the package and of the packages it imports,
-// directly or not, that resolve to objects they declare.
-func (l *localFacts) allObjects() []analysis.ObjectFact {
+// allObjects returns the object facts of types (an analyzer's FactTypes, as
+// analysis.Pass.AllObjectFacts promises: no other analyzer's, which may still be in the
+// making) of the package and of the packages it imports, directly or not, that resolve
+// to objects they declare.
+func (l *localFacts) allObjects(types map[reflect.Type]bool) []analysis.ObjectFact {
 	var out []analysis.ObjectFact
+	l.mu.Lock()
 	for k, v := range l.objs {
-		out = append(out, analysis.ObjectFact{Object: k.obj, Fact: v})
+		if types[k.typ] {
+			out = append(out, analysis.ObjectFact{Object: k.obj, Fact: v})
+		}
 	}
+	l.mu.Unlock()
 	if l.shared != nil {
 		deps := imported(l.pkg)
 		l.shared.mu.Lock()
 		for k, v := range l.shared.objs {
-			if p := deps[k.pkg]; p != nil {
+			if p := deps[k.pkg]; p != nil && types[k.typ] {
 				if obj, err := objectpath.Object(p, k.path); err == nil {
 					out = append(out, analysis.ObjectFact{Object: obj, Fact: v})
 				}
@@ -137,17 +154,21 @@ func (l *localFacts) allObjects() []analysis.ObjectFact {
 	return out
 }
 
-// allPackages returns the package facts of the package and of those it imports.
-func (l *localFacts) allPackages() []analysis.PackageFact {
+// allPackages returns the package facts of types of the package and of those it imports.
+func (l *localFacts) allPackages(types map[reflect.Type]bool) []analysis.PackageFact {
 	var out []analysis.PackageFact
-	for _, v := range l.own {
-		out = append(out, analysis.PackageFact{Package: l.pkg, Fact: v})
+	l.mu.Lock()
+	for typ, v := range l.own {
+		if types[typ] {
+			out = append(out, analysis.PackageFact{Package: l.pkg, Fact: v})
+		}
 	}
+	l.mu.Unlock()
 	if l.shared != nil {
 		deps := imported(l.pkg)
 		l.shared.mu.Lock()
 		for k, v := range l.shared.pkgs {
-			if p := deps[k.pkg]; p != nil {
+			if p := deps[k.pkg]; p != nil && types[k.typ] {
 				out = append(out, analysis.PackageFact{Package: p, Fact: v})
 			}
 		}

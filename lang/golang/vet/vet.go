@@ -1,6 +1,7 @@
 package vet
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -8,6 +9,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"slices"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -39,16 +41,34 @@ type Diagnostic struct {
 }
 
 // Run applies analyzers (and those they require) to pkg, importing facts from and
-// exporting facts to facts, and returns their diagnostics in the order the analyzers
-// reported them. An analyzer's error or panic is returned: nothing fails silently.
+// exporting facts to facts, and returns their diagnostics in the order of the analyzers
+// (closure), each analyzer's in the order it reported them. As go vet's driver does, each
+// analyzer runs once everything it requires has, side by side with the others. An
+// analyzer's error or panic is returned: nothing fails silently.
 func Run(pkg *Package, analyzers []*analysis.Analyzer, facts *Facts) ([]Diagnostic, error) {
+	order := closure(analyzers)
 	r := &runner{pkg: pkg, facts: facts.local(pkg.Types), results: map[*analysis.Analyzer]any{}, done: map[*analysis.Analyzer]bool{}}
-	for _, a := range closure(analyzers) {
-		if err := r.run(a, slices.Contains(analyzers, a)); err != nil {
-			return nil, err
-		}
+	finished := make(map[*analysis.Analyzer]chan struct{}, len(order))
+	for _, a := range order {
+		finished[a] = make(chan struct{})
 	}
-	return r.diags, nil
+	diags := make([][]Diagnostic, len(order))
+	errs := make([]error, len(order))
+	var wg sync.WaitGroup
+	for i, a := range order {
+		wg.Go(func() {
+			defer close(finished[a])
+			for _, req := range a.Requires {
+				<-finished[req]
+			}
+			diags[i], errs[i] = r.run(a, slices.Contains(analyzers, a))
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return slices.Concat(diags...), nil
 }
 
 // runner applies analyzers to one package.
@@ -56,26 +76,33 @@ type runner struct {
 	pkg   *Package
 	facts *localFacts // one set for all the analyzers of the package
 	// results holds each analyzer's result; done marks those that ran (a skipped
-	// analyzer is not done, and neither is anything requiring it).
+	// analyzer is not done, and neither is anything requiring it). mu guards both.
+	mu      sync.Mutex
 	results map[*analysis.Analyzer]any
 	done    map[*analysis.Analyzer]bool
-	diags   []Diagnostic
 }
 
-// run applies a to the package once its requirements have run; report says whether its
-// diagnostics are wanted (a requirement's are not).
-func (r *runner) run(a *analysis.Analyzer, report bool) (err error) {
+// run applies a to the package once its requirements have run and returns its
+// diagnostics; report says whether they are wanted (a requirement's are not).
+func (r *runner) run(a *analysis.Analyzer, report bool) (diags []Diagnostic, err error) {
 	if r.pkg.IllTyped && !a.RunDespiteErrors {
-		return nil
+		return nil, nil
 	}
 	inputs := map[*analysis.Analyzer]any{}
+	r.mu.Lock()
 	for _, req := range a.Requires {
 		if !r.done[req] {
-			return nil // a requirement was skipped
+			r.mu.Unlock()
+			return nil, nil // a requirement was skipped
 		}
 		inputs[req] = r.results[req]
 	}
+	r.mu.Unlock()
 	local := r.facts
+	factTypes := map[reflect.Type]bool{}
+	for _, f := range a.FactTypes {
+		factTypes[reflect.TypeOf(f)] = true
+	}
 	pass := &analysis.Pass{
 		Analyzer:          a,
 		Fset:              r.pkg.Fset,
@@ -92,31 +119,33 @@ func (r *runner) run(a *analysis.Analyzer, report bool) (err error) {
 		ExportObjectFact:  local.exportObject,
 		ImportPackageFact: local.importPackage,
 		ExportPackageFact: local.exportPackage,
-		AllObjectFacts:    local.allObjects,
-		AllPackageFacts:   local.allPackages,
+		AllObjectFacts:    func() []analysis.ObjectFact { return local.allObjects(factTypes) },
+		AllPackageFacts:   func() []analysis.PackageFact { return local.allPackages(factTypes) },
 	}
 	if pass.Module == nil {
 		pass.Module = &analysis.Module{}
 	}
 	pass.Report = func(d analysis.Diagnostic) {
 		if report {
-			r.diags = append(r.diags, Diagnostic{Analyzer: a, Diagnostic: d})
+			diags = append(diags, Diagnostic{Analyzer: a, Diagnostic: d})
 		}
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("vet analyzer %s panicked on package %s: %v\n%s", a.Name, r.pkg.Types.Path(), p, debug.Stack())
+			diags, err = nil, fmt.Errorf("vet analyzer %s panicked on package %s: %v\n%s", a.Name, r.pkg.Types.Path(), p, debug.Stack())
 		}
 	}()
 	res, err := a.Run(pass)
 	if err != nil {
-		return fmt.Errorf("vet analyzer %s on package %s: %w", a.Name, r.pkg.Types.Path(), err)
+		return nil, fmt.Errorf("vet analyzer %s on package %s: %w", a.Name, r.pkg.Types.Path(), err)
 	}
 	if got := reflect.TypeOf(res); got != a.ResultType {
-		return fmt.Errorf("vet analyzer %s returned a %v, not its declared %v", a.Name, got, a.ResultType)
+		return nil, fmt.Errorf("vet analyzer %s returned a %v, not its declared %v", a.Name, got, a.ResultType)
 	}
+	r.mu.Lock()
 	r.results[a], r.done[a] = res, true
-	return nil
+	r.mu.Unlock()
+	return diags, nil
 }
 
 // readFile reads one of the package's own files, and no other (the contract of
