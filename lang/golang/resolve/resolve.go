@@ -361,7 +361,7 @@ func newRequest(p *lang.Request, head fs.FS, u *unit) (load.Request, error) {
 		return load.Request{}, err
 	}
 	for _, dir := range dirs {
-		viewDir(&req, root, head, dir, u.inModule, overlay, ignored)
+		viewDir(&req, root, head, dir, u.inModule, overlay, ignored, sameOnDisk(p.Changes))
 	}
 	req.Files = uniq(req.Files)
 	req.Absent = uniq(req.Absent)
@@ -406,7 +406,7 @@ func loadView(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, req loa
 		}
 		more := false
 		for _, dir := range dirs {
-			more = viewDir(&req, root, head, dir, false, overlay, ignored) || more
+			more = viewDir(&req, root, head, dir, false, overlay, ignored, sameOnDisk(p.Changes)) || more
 		}
 		if !more {
 			return res, nil
@@ -457,8 +457,9 @@ func importedDirs(res *load.Result, modDir string) []string {
 // overlaid where they differ from the disk, and Go files only the disk has are absent. In
 // a module the package is checked even when none of its files changed (a deleted file
 // may leave it broken); outside one only the changed files are. The ignored files are not
-// in the head. It reports whether it added anything to the request.
-func viewDir(req *load.Request, root string, head fs.FS, dir string, inModule bool, overlay func(string, []byte), ignored map[string]bool) bool {
+// in the head. A file same says the disk holds as the head does is neither read nor
+// overlaid. It reports whether it added anything to the request.
+func viewDir(req *load.Request, root string, head fs.FS, dir string, inModule bool, overlay func(string, []byte), ignored map[string]bool, same func(rel string) bool) bool {
 	before := len(req.Overlay) + len(req.Absent)
 	inHead := map[string]bool{}
 	ents, _ := fs.ReadDir(head, dir) // a directory the head does not have holds nothing
@@ -475,6 +476,12 @@ func viewDir(req *load.Request, root string, head fs.FS, dir string, inModule bo
 		if _, done := req.Overlay[abs]; done {
 			continue
 		}
+		if same(rel) {
+			if inModule {
+				req.Files = append(req.Files, abs)
+			}
+			continue
+		}
 		if b, err := fs.ReadFile(head, rel); err == nil {
 			overlay(abs, b)
 			if inModule {
@@ -489,6 +496,12 @@ func viewDir(req *load.Request, root string, head fs.FS, dir string, inModule bo
 		}
 	}
 	return len(req.Overlay)+len(req.Absent) != before
+}
+
+// sameOnDisk returns whether a file of the head tree is on the disk as the head has it:
+// every file but the change's when the head is the disk (change.Set.OnDisk).
+func sameOnDisk(set *change.Set) func(rel string) bool {
+	return func(rel string) bool { return set.OnDisk && set.File(rel) == nil }
 }
 
 // loadFailure turns a loader error into a finding when the change touched go.mod or
