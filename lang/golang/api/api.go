@@ -212,7 +212,7 @@ func (p *pair) changes() []lang.APIChange {
 	var moved *moves // the types that moved behind aliases, once a change needs them
 	for _, ch := range apidiff.Changes(p.base.pkg, p.head.pkg).Changes {
 		s, detail, ok := strings.Cut(ch.Message, ": ")
-		if ch.Compatible || !ok || strings.Contains(detail, "invalid type") {
+		if ch.Compatible || !ok || strings.Contains(detail, "invalid type") || unknownValue(detail) {
 			continue
 		}
 		if strings.HasPrefix(detail, "changed from ") {
@@ -231,6 +231,15 @@ func (p *pair) changes() []lang.APIChange {
 		out = append(out, c)
 	}
 	return out
+}
+
+// unknownValue reports whether apidiff's detail is about a constant whose value is
+// unknown on a side, as it is when its declaration has a type error (which the
+// hallucination dimension reports, as for an invalid type): "value changed from unknown
+// to unknown" says nothing of the change.
+func unknownValue(detail string) bool {
+	v, ok := strings.CutPrefix(detail, "value changed from ")
+	return ok && (strings.HasPrefix(v, "unknown to ") || strings.HasSuffix(v, " to unknown"))
 }
 
 // removedPackages reports, through apidiff.ModuleChanges, the packages whose every file
