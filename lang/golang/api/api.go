@@ -192,6 +192,7 @@ func (c *Comparer) check(set *change.Set, m *module, deps map[string]*types.Pack
 	base, fset, std, done := c.baseTree(set.BaseFS, m, deps, goVersion)
 	defer done()
 	head := m.tree(set.HeadFS, fset, m.headPath, deps, std, goVersion)
+	head.like = base
 	for _, dir := range sortedDirs(m.pkgDirs) {
 		pairs = append(pairs, &pair{fset: fset, base: base.check(importPath(m.basePath, m.dir, dir), dir), head: head.check(importPath(m.headPath, m.dir, dir), dir)})
 	}
@@ -199,7 +200,7 @@ func (c *Comparer) check(set *change.Set, m *module, deps map[string]*types.Pack
 }
 
 func (m *module) tree(fsys fs.FS, fset *token.FileSet, modPath string, deps map[string]*types.Package, std types.Importer, goVersion string) *tree {
-	t := &tree{fsys: fsys, fset: fset, goVersion: goVersion, dirs: map[string]string{}, deps: deps, std: std, done: map[string]*checked{}, imported: map[string]*types.Package{}}
+	t := &tree{fsys: fsys, fset: fset, goVersion: goVersion, dirs: map[string]string{}, deps: deps, std: std, done: map[string]*checked{}, imported: map[string]*types.Package{}, parsed: map[string]*parsedFile{}}
 	for d := range m.pkgDirs {
 		t.dirs[importPath(modPath, m.dir, d)] = d
 	}

@@ -83,7 +83,9 @@ func headRequest(set *change.Set, modDir string) load.Request {
 		}
 	}
 	for dir := range pkgDirs {
-		r.packageFiles(dir)
+		if !set.OnDisk { // on disk, the disk is the head but for the files above
+			r.packageFiles(dir)
+		}
 	}
 	sort.Strings(r.req.Files)
 	return r.req
