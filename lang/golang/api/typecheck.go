@@ -149,7 +149,9 @@ func (t *tree) parse(rel string) *parsedFile {
 	if old := t.like.file(rel); old != nil && bytes.Equal(old.src, src) {
 		*pf = *old
 	} else if pf.built = buildMatch(rel, src); pf.built {
-		pf.f, _ = parser.ParseFile(t.fset, rel, src, parser.SkipObjectResolution)
+		if f, err := parser.ParseFile(t.fset, rel, src, parser.SkipObjectResolution); err == nil {
+			pf.f = f
+		}
 	}
 	t.parsed[rel] = pf
 	return pf

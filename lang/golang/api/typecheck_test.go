@@ -35,3 +35,18 @@ func TestHeadSharesUnchangedFiles(t *testing.T) {
 		t.Errorf("changes: %q", got)
 	}
 }
+
+// TestBrokenHead: a head file that does not parse leaves its package unchecked, the
+// base's syntax trees of its other files notwithstanding.
+func TestBrokenHead(t *testing.T) {
+	const a = "package p\n\n// A is a.\nfunc A() int { return 0 }\n"
+	set := &change.Set{
+		BaseFS: fstest.MapFS{"p/a.go": {Data: []byte(a)}, "p/b.go": {Data: []byte("package p\n\nfunc B() {}\n")}},
+		HeadFS: fstest.MapFS{"p/a.go": {Data: []byte(a)}, "p/b.go": {Data: []byte("package p\n\nfunc B-1() {}\n")}},
+	}
+	m := &module{dir: ".", pkgDirs: map[string]bool{"p": true}, basePath: "example.com/m", headPath: "example.com/m"}
+	pairs, _, _ := (&Comparer{}).check(set, m, nil, "go1.22")
+	if len(pairs) != 1 || pairs[0].base.broken || !pairs[0].head.broken {
+		t.Fatalf("base broken %v, head broken %v; want the head only", pairs[0].base.broken, pairs[0].head.broken)
+	}
+}
