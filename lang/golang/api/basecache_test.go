@@ -90,8 +90,8 @@ func TestBasesNotStale(t *testing.T) {
 		t.Fatalf("first comparison: %q", got)
 	}
 	// A new base commit in which Name already returns an int: the head only adds a
-	// function (compatible); the first base, reused, would report Name again.
-	h2 := head("model.User { return model.User{} }", "func Name() int { return 0 }\n\n// Extra is new.\nfunc Extra() {}")
+	// variable (compatible); the first base, reused, would report Name again.
+	h2 := head("model.User { return model.User{} }", "func Name() int { return 0 }\n\n// Extra is new.\nvar Extra = 1")
 	if got := compareBoth(t, warm, changeOf(t, root, files(modelV1), baseV2, h2)); got != "" {
 		t.Fatalf("against the new base: %q, want no change", got)
 	}

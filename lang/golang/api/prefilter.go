@@ -15,10 +15,10 @@ import (
 )
 
 // sameDecls reports whether the change leaves every declaration of the package in dir
-// as it was, function bodies aside, except for helpers it adds (see added): the
-// package's API is then the same on both sides (its other files are unchanged, and both
-// sides import the same dependencies), so it need not be type-checked. Most changes
-// only edit function bodies or add a helper for them.
+// as it was, function bodies aside, except for functions it adds (see added): the
+// package's API is then the same on both sides but for added names, a compatible change
+// (its other files are unchanged, and both sides import the same dependencies), so it
+// need not be type-checked. Most changes only edit function bodies, or add a function.
 func sameDecls(set *change.Set, dir string) bool {
 	for _, f := range set.Files {
 		if (apiFile(f.Path, dir) || apiFile(f.OldPath, dir)) && !sameFileDecls(set.HeadFS, dir, f) {
@@ -78,13 +78,15 @@ func parseDecls(name string, src []byte) (f *ast.File, ok bool) {
 
 // added removes from head the functions the change adds that cannot change the meaning
 // of anything that was there, and returns their names: functions with no receiver (a
-// method changes a method set), with an unexported name (nothing outside the package
-// sees it) that is not predeclared (a package-level len or int would change what every
-// file means by it) and that the base file never mentions, not even in a comment (so it
-// declares nothing by that name and no import or reference there meets it). Nothing
-// that existed can refer to a name that did not exist without a type error, which the
-// hallucination dimension reports. A file excluded from the build on either side gives
-// nothing: its text is compared as a whole.
+// method changes a method set), with a name that is not predeclared (a package-level len
+// or int would change what every file means by it) and that the base file never
+// mentions, not even in a comment (so it declares nothing by that name and no import or
+// reference there meets it). Nothing that existed can refer to a name that did not
+// exist without a type error, which the hallucination dimension reports. An exported
+// function is such an addition too: a new package-level name is a compatible change,
+// which apidiff never reports (a dependent that dot-imports the package and declares the
+// same name is no more caught when the package is compared). A file excluded from the
+// build on either side gives nothing: its text is compared as a whole.
 func added(base, head *ast.File, baseSrc []byte) []string {
 	if base == nil || head == nil {
 		return nil
@@ -108,7 +110,7 @@ func added(base, head *ast.File, baseSrc []byte) []string {
 // addable reports whether a function named name may be added to a file whose base is
 // baseSrc without changing what the package's other declarations mean.
 func addable(name string, baseSrc []byte) bool {
-	return !ast.IsExported(name) && types.Universe.Lookup(name) == nil && !mentions(baseSrc, name)
+	return types.Universe.Lookup(name) == nil && !mentions(baseSrc, name)
 }
 
 // mentionedElsewhere reports whether a non-test Go file of dir at the head other than
