@@ -89,9 +89,9 @@ func TestBasesNotStale(t *testing.T) {
 	if got := compareBoth(t, warm, changeOf(t, root, files(modelV1), baseV1, h)); got != "Name: changed from func() string to func() int" {
 		t.Fatalf("first comparison: %q", got)
 	}
-	// A new base commit in which Name already returns an int: the head only adds a
-	// variable (compatible); the first base, reused, would report Name again.
-	h2 := head("model.User { return model.User{} }", "func Name() int { return 0 }\n\n// Extra is new.\nvar Extra = 1")
+	// A new base commit in which Name already returns an int: the head only names
+	// Find's result (compatible); the first base, reused, would report Name again.
+	h2 := head("(u model.User) { return }", "func Name() int { return 0 }")
 	if got := compareBoth(t, warm, changeOf(t, root, files(modelV1), baseV2, h2)); got != "" {
 		t.Fatalf("against the new base: %q, want no change", got)
 	}

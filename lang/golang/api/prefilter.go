@@ -15,7 +15,7 @@ import (
 )
 
 // sameDecls reports whether the change leaves every declaration of the package in dir
-// as it was, function bodies aside, except for functions it adds (see added): the
+// as it was, function bodies aside, except for declarations it adds (see added): the
 // package's API is then the same on both sides but for added names, a compatible change
 // (its other files are unchanged, and both sides import the same dependencies), so it
 // need not be type-checked. Most changes only edit function bodies, or add a function.
@@ -76,41 +76,113 @@ func parseDecls(name string, src []byte) (f *ast.File, ok bool) {
 	return f, true
 }
 
-// added removes from head the functions the change adds that cannot change the meaning
-// of anything that was there, and returns their names: functions with no receiver (a
-// method changes a method set), with a name that is not predeclared (a package-level len
-// or int would change what every file means by it) and that the base file never
-// mentions, not even in a comment (so it declares nothing by that name and no import or
-// reference there meets it). Nothing that existed can refer to a name that did not
-// exist without a type error, which the hallucination dimension reports. An exported
-// function is such an addition too: a new package-level name is a compatible change,
-// which apidiff never reports (a dependent that dot-imports the package and declares the
-// same name is no more caught when the package is compared). A file excluded from the
-// build on either side gives nothing: its text is compared as a whole.
+// added removes from head the declarations the change adds that cannot change the
+// meaning of anything that was there, and returns the names they declare: whole
+// declarations of functions with no receiver (a method changes a method set), of
+// variables, constants and types, each name not predeclared (a package-level len or int
+// would change what every file means by it) and never mentioned by the base file, not
+// even in a comment (so it declares nothing by that name and no import or reference
+// there meets it); and the methods of the types so added. Nothing that existed can refer
+// to a name that did not exist without a type error, which the hallucination dimension
+// reports; a new package-level name is a compatible change, which apidiff never reports
+// (a dependent that dot-imports the package and declares the same name is no more caught
+// when the package is compared). A file excluded from the build on either side gives
+// nothing: its text is compared as a whole.
 func added(base, head *ast.File, baseSrc []byte) []string {
 	if base == nil || head == nil {
 		return nil
 	}
-	var names []string
-	seen := map[string]bool{}
-	decls := head.Decls[:0]
+	a := &additions{baseSrc: baseSrc, seen: map[string]bool{}, types: map[string]bool{}}
+	var rest []ast.Decl
 	for _, d := range head.Decls {
-		fd, isFunc := d.(*ast.FuncDecl)
-		if isFunc && fd.Recv == nil && addable(fd.Name.Name, baseSrc) && !seen[fd.Name.Name] {
-			seen[fd.Name.Name] = true
-			names = append(names, fd.Name.Name)
-			continue
+		if !a.take(d) {
+			rest = append(rest, d)
 		}
-		decls = append(decls, d)
 	}
-	head.Decls = decls
-	return names
+	head.Decls = rest[:0]
+	for _, d := range rest {
+		if fd, isFunc := d.(*ast.FuncDecl); !isFunc || fd.Recv == nil || !a.types[recvType(fd)] {
+			head.Decls = append(head.Decls, d)
+		}
+	}
+	return a.names
 }
 
-// addable reports whether a function named name may be added to a file whose base is
-// baseSrc without changing what the package's other declarations mean.
-func addable(name string, baseSrc []byte) bool {
-	return types.Universe.Lookup(name) == nil && !mentions(baseSrc, name)
+// additions collects the declarations a file adds.
+type additions struct {
+	baseSrc []byte
+	names   []string        // declared, "_" aside
+	seen    map[string]bool // names declared so far
+	types   map[string]bool // the types declared
+}
+
+// take reports whether d is an addition (see added), and records its names.
+func (a *additions) take(d ast.Decl) bool {
+	names, isType := declNames(d)
+	if len(names) == 0 {
+		return false
+	}
+	for _, n := range names {
+		if n != "_" && (a.seen[n] || types.Universe.Lookup(n) != nil || mentions(a.baseSrc, n)) {
+			return false
+		}
+	}
+	for _, n := range names {
+		if n != "_" {
+			a.seen[n], a.types[n] = true, isType
+			a.names = append(a.names, n)
+		}
+	}
+	return true
+}
+
+// declNames returns the names a package-level function with no receiver, or a
+// declaration of variables, constants or types, declares; none for anything else (an
+// import, a method).
+func declNames(d ast.Decl) (names []string, isType bool) {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			return []string{d.Name.Name}, false
+		}
+	case *ast.GenDecl:
+		for _, s := range d.Specs {
+			switch s := s.(type) {
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					names = append(names, n.Name)
+				}
+			case *ast.TypeSpec:
+				names = append(names, s.Name.Name)
+			}
+		}
+		return names, d.Tok == token.TYPE
+	}
+	return nil, false
+}
+
+// recvType returns the name of the type of a method's receiver ("T" of (t *T[E])).
+func recvType(fd *ast.FuncDecl) string {
+	if len(fd.Recv.List) == 0 {
+		return ""
+	}
+	t := fd.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.ParenExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
 }
 
 // mentionedElsewhere reports whether a non-test Go file of dir at the head other than

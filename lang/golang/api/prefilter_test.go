@@ -28,6 +28,12 @@ type T struct{}
 var V = strings.TrimSpace(" v ")
 
 // see mentioned names a word of a comment.
+
+// Kinds are kinds.
+const (
+	KindA = iota
+	KindB
+)
 `
 
 var preOthers = map[string]string{
@@ -86,6 +92,19 @@ func TestSameDecls(t *testing.T) {
 		{name: "blank function", head: add("func _() {}"), skip: true},
 		{name: "linkname helper", head: add("//go:linkname nanotime runtime.nanotime\nfunc nanotime() int64"), skip: true},
 		{name: "helper in a test file's name", head: add("func testOnly() {}"), skip: true},
+		{name: "exported variable", head: add("// Fresh is new.\nvar Fresh = F(1)"), skip: true},
+		{name: "variables", head: add("var (\n\tfresh, Fresh2 = 1, 2\n\t_ = fresh\n)"), skip: true},
+		{name: "constant group", head: add("const (\n\tLevelA = iota\n\tLevelB\n)"), skip: true},
+		{name: "type with methods", head: add("func (x *Box[E]) Get() E { return x.v }\n\n// Box is new.\ntype Box[E any] struct{ v E }\n\nfunc (Box[E]) put() {}"), skip: true},
+		{name: "interface type", head: add("type getter interface{ Get() int }"), skip: true},
+		{name: "a constant in an existing group", head: strings.Replace(preBase, "\tKindB\n", "\tKindX\n\tKindB\n", 1)},
+		{name: "a method of an added type that is not added", head: add("func (Box) Get() {}\n\n// Box is new.\nvar Box = 1")},
+		{name: "a method of a type another change adds", head: add("func (Box) Get() {}")},
+		{name: "a universe variable", head: add("var true = false")},
+		{name: "a universe type", head: add("type error struct{}")},
+		{name: "a type the base file mentions", head: add("type see int")},
+		{name: "a variable another file declares", head: add("var winOnly = 1")},
+		{name: "a name declared twice", head: add("var fresh = 1\n\nfunc fresh() {}")},
 		{name: "signature", head: withF("func F(x int64) int { return 0 }")},
 		{name: "exported function", head: add("func G() {}"), skip: true},
 		{name: "exported generic function", head: add("func Map[E, F any](e []E, f func(E) F) []F { return nil }"), skip: true},
@@ -108,8 +127,6 @@ func TestSameDecls(t *testing.T) {
 		{name: "a helper and an exported change", head: withF("func F(x int64) int { return 0 }") + "\nfunc helper() {}\n"},
 		{name: "a helper and a build constraint", head: "//go:build never\n\n" + add("func helper() {}")},
 		{name: "a helper that does not parse", head: add("func helper( {}")},
-		{name: "a variable", head: add("var helper = 1")},
-		{name: "a type", head: add("type helper int")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := sameDecls(preSet(tc.head, tc.more), "p"); got != tc.skip {
@@ -184,9 +201,9 @@ var (
 		"type I interface{ m(); n() }\n\nfunc Use(i I) {}\n\nvar _ = Use",
 		"var Z = func() string { return \"\" }",
 	}
-	// propFuncs are functions a head may add: helpers, and the ways around a naive
+	// propAdds are declarations a head may add: helpers, and the ways around a naive
 	// prefilter (a method, an exported name, a predeclared name, a name in use).
-	propFuncs = []string{
+	propAdds = []string{
 		"func helper() int { return 1 }",
 		"func pick[E any](a, b E) E { return a }",
 		"func init() {}",
@@ -199,10 +216,17 @@ var (
 		"func G() {}",
 		"func h() string { return \"\" }",
 		"func q() string { return \"\" }",
+		"var V2 = V",
+		"type h struct{}",
+		"const C2 = iota",
+		"type T2 struct{}\n\nfunc (T2) m() {}\n\nfunc (*T2) M() {}",
+		"var len = 3",
+		"type q int",
+		"var (\n\tQ2 = q()\n\t_ = Q2\n)",
 	}
-	// propOthers are declarations of the package's other file, q.go, besides propFuncs:
+	// propOthers are declarations of the package's other file, q.go, besides propAdds:
 	// one that an added function of p.go (sorted first) would take the name of.
-	propOthers = append([]string{"func q() int { return 0 }\n\nvar Q = q()"}, propFuncs...)
+	propOthers = append([]string{"func q() int { return 0 }\n\nvar Q = q()"}, propAdds...)
 )
 
 // propFile builds a file of package p from the declarations chosen.
@@ -239,7 +263,7 @@ func propPackage(t *rapid.T) (idx []int, other []string) {
 }
 
 // TestPropertySkipIsSound: whenever the prefilter skips a change (head: the base's
-// declarations, some edited, with functions of propFuncs added anywhere), type-checking
+// declarations, some edited, with functions of propAdds added anywhere), type-checking
 // both sides finds no incompatible change.
 func TestPropertySkipIsSound(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -253,9 +277,9 @@ func TestPropertySkipIsSound(t *testing.T) {
 				head = append(head, propDecls[i])
 			}
 		}
-		for _, i := range rapid.SliceOfN(rapid.IntRange(0, len(propFuncs)-1), 0, 3).Draw(t, "added") {
+		for _, i := range rapid.SliceOfN(rapid.IntRange(0, len(propAdds)-1), 0, 3).Draw(t, "added") {
 			at := rapid.IntRange(0, len(head)).Draw(t, "at")
-			head = append(head[:at], append([]string{propFuncs[i]}, head[at:]...)...)
+			head = append(head[:at], append([]string{propAdds[i]}, head[at:]...)...)
 		}
 		bsrc, hsrc, qsrc := propFile(base), propFile(head), propFile(other)
 		set := &change.Set{
@@ -272,9 +296,9 @@ func TestPropertySkipIsSound(t *testing.T) {
 	})
 }
 
-// TestPropertyHelperChangesNothing: adding a function the prefilter accepts (no
-// receiver, not predeclared, unmentioned) to any file of any change leaves apidiff's
-// answer as it was.
+// TestPropertyHelperChangesNothing: adding a declaration the prefilter accepts (a
+// function, variable, constant or type and its methods; not predeclared, unmentioned) to
+// any file of any change leaves apidiff's answer as it was.
 func TestPropertyHelperChangesNothing(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		idx, other := propPackage(t)
@@ -291,7 +315,7 @@ func TestPropertyHelperChangesNothing(t *testing.T) {
 		h := map[string]string{"p/p.go": propFile(head), "p/q.go": propFile(other)}
 		want := propCompare(t, b, h)
 		file := rapid.SampledFrom([]string{"p/p.go", "p/q.go"}).Draw(t, "file")
-		helper := rapid.SampledFrom([]string{"func fresh() int { return V }", "func fresh2[E any](e E) E { return e }", "func fresh3(t T) u { return u(0) }", "func Fresh4() T { return T{} }"}).Draw(t, "helper")
+		helper := rapid.SampledFrom([]string{"func fresh() int { return V }", "func fresh2[E any](e E) E { return e }", "func fresh3(t T) u { return u(0) }", "func Fresh4() T { return T{} }", "var Fresh5 = V", "type Fresh6 struct{ T }\n\nfunc (Fresh6) M() string { return \"\" }", "const (\n\tFresh7 = iota\n\tFresh8\n)"}).Draw(t, "helper")
 		h[file] += "\n" + helper + "\n"
 		if got := propCompare(t, b, h); got != want {
 			t.Fatalf("adding %q to %s changed the answer from %q to %q", helper, file, want, got)
