@@ -161,28 +161,26 @@ func declNames(d ast.Decl) (names []string, isType bool) {
 	return nil, false
 }
 
-// recvType returns the name of the type of a method's receiver ("T" of (t *T[E])).
+// recvType returns the name of the type of a method's receiver ("T" of (t *T[E])), as
+// Go's syntax allows it to be written: parenthesised, behind a star, with type parameters.
 func recvType(fd *ast.FuncDecl) string {
 	if len(fd.Recv.List) == 0 {
 		return ""
 	}
-	t := fd.Recv.List[0].Type
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-		case *ast.ParenExpr:
-			t = x.X
-		case *ast.IndexExpr:
-			t = x.X
-		case *ast.IndexListExpr:
-			t = x.X
-		case *ast.Ident:
-			return x.Name
-		default:
-			return ""
-		}
+	t := ast.Unparen(fd.Recv.List[0].Type)
+	if star, ok := t.(*ast.StarExpr); ok {
+		t = ast.Unparen(star.X)
 	}
+	switch generic := t.(type) {
+	case *ast.IndexExpr:
+		t = generic.X
+	case *ast.IndexListExpr:
+		t = generic.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
 }
 
 // mentionedElsewhere reports whether a non-test Go file of dir at the head other than

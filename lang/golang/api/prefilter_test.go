@@ -2,6 +2,9 @@ package api
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -321,4 +324,27 @@ func TestPropertyHelperChangesNothing(t *testing.T) {
 			t.Fatalf("adding %q to %s changed the answer from %q to %q", helper, file, want, got)
 		}
 	})
+}
+
+func TestRecvType(t *testing.T) {
+	for src, want := range map[string]string{
+		"func (T) M()":            "T",
+		"func (t *T) M()":         "T",
+		"func ((*T)) M()":         "T",
+		"func (t *(T)) M()":       "T",
+		"func (b Box[E]) M()":     "Box",
+		"func (b *Box[K, V]) M()": "Box",
+		"func () M()":             "",
+	} {
+		f, err := parser.ParseFile(token.NewFileSet(), "p.go", "package p\n\n"+src+" {}\n", 0)
+		if err != nil {
+			if want != "" {
+				t.Fatalf("%s: %v", src, err)
+			}
+			continue
+		}
+		if got := recvType(f.Decls[0].(*ast.FuncDecl)); got != want {
+			t.Errorf("recvType(%s) = %q, want %q", src, got, want)
+		}
+	}
 }
