@@ -49,3 +49,42 @@ func TestUnknownValue(t *testing.T) {
 		}
 	}
 }
+
+func TestDeclText(t *testing.T) {
+	const base = "package p\n\n// F is f.\nfunc F(x int) int {\n\treturn x\n}\n\nvar V = 1\n"
+	same := map[string]string{
+		"body":     "package p\n\n// F is f.\nfunc F(x int) int {\n\tx++\n\treturn x * 2\n}\n\nvar V = 1\n",
+		"comments": "package p\n\n// F is f, now better.\nfunc F(x int) int { return x }\n\n// V is v.\nvar V = 1\n",
+		"init":     "package p\n\nfunc init() {}\n\nfunc F(x int) int { return x }\n\nvar V = 1\n\nfunc _() {}\n",
+	}
+	differ := map[string]string{
+		"signature":   "package p\n\nfunc F(x int64) int { return 0 }\n\nvar V = 1\n",
+		"initializer": "package p\n\nfunc F(x int) int { return x }\n\nvar V = \"1\"\n",
+		"new import":  "package p\n\nimport \"fmt\"\n\nfunc F(x int) int { return x }\n\nvar V = fmt.Sprint(1)\n",
+		"excluded":    "//go:build never\n\npackage p\n\nfunc F(x int) int { return x }\n\nvar V = 1\n",
+	}
+	text := func(src string) (string, bool) {
+		f, ok := parseDecls("p.go", []byte(src))
+		if !ok {
+			return "", false
+		}
+		return declText(f)
+	}
+	b, ok := text(base)
+	if !ok {
+		t.Fatal("base does not parse")
+	}
+	for name, src := range same {
+		if h, ok := text(src); !ok || h != b {
+			t.Errorf("%s: declarations differ:\n%s\n%s", name, b, h)
+		}
+	}
+	for name, src := range differ {
+		if h, ok := text(src); ok && h == b {
+			t.Errorf("%s: declarations the same", name)
+		}
+	}
+	if _, ok := text("package p\n\nfunc ("); ok {
+		t.Error("a file that does not parse is ok")
+	}
+}
