@@ -34,11 +34,12 @@ func NewWarm(l *load.Loader, bases *Bases) *Comparer { return &Comparer{loader: 
 
 // module is one Go module of a change with the directories of its changed packages.
 type module struct {
-	dir      string          // repository-relative root
-	pkgDirs  map[string]bool // directories with a changed non-test Go file, on either side
-	goMod    *change.File    // set when the change touches go.mod
-	basePath string          // module path at the base
-	headPath string          // module path at the head
+	dir      string            // repository-relative root
+	pkgDirs  map[string]bool   // directories with a changed non-test Go file, on either side
+	goMod    *change.File      // set when the change touches go.mod
+	headSrc  map[string][]byte // head files the load request read, by relative path
+	basePath string            // module path at the base
+	headPath string            // module path at the head
 }
 
 // CompareAPI type-checks the base and head of every package with a changed non-test Go
@@ -192,7 +193,7 @@ func (c *Comparer) check(set *change.Set, m *module, deps map[string]*types.Pack
 	base, fset, std, done := c.baseTree(set.BaseFS, m, deps, goVersion)
 	defer done()
 	head := m.tree(set.HeadFS, fset, m.headPath, deps, std, goVersion)
-	head.like = base
+	head.like, head.read = base, m.headSrc
 	for _, dir := range sortedDirs(m.pkgDirs) {
 		pairs = append(pairs, &pair{fset: fset, base: base.check(importPath(m.basePath, m.dir, dir), dir), head: head.check(importPath(m.headPath, m.dir, dir), dir)})
 	}

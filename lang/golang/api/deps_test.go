@@ -57,7 +57,7 @@ func TestHeadRequestOnDisk(t *testing.T) {
 			mfs["p/b.go"] = &fstest.MapFile{Data: []byte(tc.b)}
 			hfs := &countingFS{FS: mfs}
 			set := &change.Set{Root: root, HeadFS: hfs, OnDisk: tc.onDisk, Files: files}
-			req := headRequest(set, ".")
+			req, _ := headRequest(set, ".")
 			var got []string
 			for abs := range req.Overlay {
 				rel, _ := filepath.Rel(root, abs)
@@ -70,5 +70,24 @@ func TestHeadRequestOnDisk(t *testing.T) {
 				t.Errorf("overlay %v after %d reads; want %v after %d", got, hfs.reads, tc.want, tc.reads)
 			}
 		})
+	}
+}
+
+// TestHeadReadOnce: the head's type-check takes the files the load request read (the
+// index's, for --staged) instead of reading them again.
+func TestHeadReadOnce(t *testing.T) {
+	const a, a2, b = "package p\n\n// A is a.\nfunc A() {}\n", "package p\n\n// A is a.\nfunc A() int { return 0 }\n", "package p\n\n// B is b.\nfunc B() {}\n"
+	base := fstest.MapFS{"go.mod": {Data: []byte("module example.com/m\n")}, "p/a.go": {Data: []byte(a)}, "p/b.go": {Data: []byte(b)}}
+	hfs := &countingFS{FS: fstest.MapFS{"go.mod": {Data: []byte("module example.com/m\n")}, "p/a.go": {Data: []byte(a2)}, "p/b.go": {Data: []byte(b)}}}
+	set := &change.Set{Root: t.TempDir(), BaseFS: base, HeadFS: hfs, Files: []*change.File{change.NewFile("p/a.go", "p/a.go", []byte(a), []byte(a2))}}
+	m := &module{dir: ".", pkgDirs: map[string]bool{"p": true}, basePath: "example.com/m", headPath: "example.com/m"}
+	_, m.headSrc = headRequest(set, ".")
+	hfs.reads = 0
+	pairs, _, _ := (&Comparer{}).check(set, m, nil, "go1.22")
+	if hfs.reads != 0 {
+		t.Errorf("the head's check read %d Go files again", hfs.reads)
+	}
+	if got := messages(pairs[0].changes()); got != "A: changed from func() to func() int" {
+		t.Errorf("changes: %q", got)
 	}
 }

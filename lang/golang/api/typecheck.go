@@ -36,6 +36,7 @@ type tree struct {
 	// and go/types only reads a syntax tree, so both sides can check the same one.
 	parsed map[string]*parsedFile
 	like   *tree
+	read   map[string][]byte // files read already (the head's load request), by path
 }
 
 // parsedFile is one Go file as parseDir found it.
@@ -135,15 +136,18 @@ func (t *tree) parseDir(dir string) (files []*ast.File, broken bool) {
 	return files, false
 }
 
-// parse reads and parses the Go file rel (once per tree; the like tree's syntax tree when
-// the bytes are the same); nil when it cannot be read.
+// parse reads (unless t.read has it) and parses the Go file rel, once per tree, taking
+// the like tree's syntax tree when the bytes are the same; nil when it cannot be read.
 func (t *tree) parse(rel string) *parsedFile {
 	if pf := t.parsed[rel]; pf != nil {
 		return pf
 	}
-	src, err := fs.ReadFile(t.fsys, rel)
-	if err != nil {
-		return nil
+	src, ok := t.read[rel]
+	if !ok {
+		var err error
+		if src, err = fs.ReadFile(t.fsys, rel); err != nil {
+			return nil
+		}
 	}
 	pf := &parsedFile{src: src}
 	if old := t.like.file(rel); old != nil && bytes.Equal(old.src, src) {
