@@ -34,11 +34,12 @@ func NewWarm(l *load.Loader, bases *Bases) *Comparer { return &Comparer{loader: 
 
 // module is one Go module of a change with the directories of its changed packages.
 type module struct {
-	dir      string          // repository-relative root
-	pkgDirs  map[string]bool // directories with a changed non-test Go file, on either side
-	goMod    *change.File    // set when the change touches go.mod
-	basePath string          // module path at the base
-	headPath string          // module path at the head
+	dir      string            // repository-relative root
+	pkgDirs  map[string]bool   // directories with a changed non-test Go file, on either side
+	goMod    *change.File      // set when the change touches go.mod
+	headSrc  map[string][]byte // head files the load request read, by relative path
+	basePath string            // module path at the base
+	headPath string            // module path at the head
 }
 
 // CompareAPI type-checks the base and head of every package with a changed non-test Go
@@ -192,6 +193,7 @@ func (c *Comparer) check(set *change.Set, m *module, deps map[string]*types.Pack
 	base, fset, std, done := c.baseTree(set.BaseFS, m, deps, goVersion)
 	defer done()
 	head := m.tree(set.HeadFS, fset, m.headPath, deps, std, goVersion)
+	head.like, head.read = base, m.headSrc
 	for _, dir := range sortedDirs(m.pkgDirs) {
 		pairs = append(pairs, &pair{fset: fset, base: base.check(importPath(m.basePath, m.dir, dir), dir), head: head.check(importPath(m.headPath, m.dir, dir), dir)})
 	}
@@ -199,7 +201,7 @@ func (c *Comparer) check(set *change.Set, m *module, deps map[string]*types.Pack
 }
 
 func (m *module) tree(fsys fs.FS, fset *token.FileSet, modPath string, deps map[string]*types.Package, std types.Importer, goVersion string) *tree {
-	t := &tree{fsys: fsys, fset: fset, goVersion: goVersion, dirs: map[string]string{}, deps: deps, std: std, done: map[string]*checked{}, imported: map[string]*types.Package{}}
+	t := &tree{fsys: fsys, fset: fset, goVersion: goVersion, dirs: map[string]string{}, deps: deps, std: std, done: map[string]*checked{}, imported: map[string]*types.Package{}, parsed: map[string]*parsedFile{}}
 	for d := range m.pkgDirs {
 		t.dirs[importPath(modPath, m.dir, d)] = d
 	}
@@ -212,7 +214,7 @@ func (p *pair) changes() []lang.APIChange {
 	var moved *moves // the types that moved behind aliases, once a change needs them
 	for _, ch := range apidiff.Changes(p.base.pkg, p.head.pkg).Changes {
 		s, detail, ok := strings.Cut(ch.Message, ": ")
-		if ch.Compatible || !ok || strings.Contains(detail, "invalid type") {
+		if ch.Compatible || !ok || strings.Contains(detail, "invalid type") || unknownValue(detail) {
 			continue
 		}
 		if strings.HasPrefix(detail, "changed from ") {
@@ -231,6 +233,15 @@ func (p *pair) changes() []lang.APIChange {
 		out = append(out, c)
 	}
 	return out
+}
+
+// unknownValue reports whether apidiff's detail is about a constant whose value is
+// unknown on a side, as it is when its declaration has a type error (which the
+// hallucination dimension reports, as for an invalid type): "value changed from unknown
+// to unknown" says nothing of the change.
+func unknownValue(detail string) bool {
+	v, ok := strings.CutPrefix(detail, "value changed from ")
+	return ok && (strings.HasPrefix(v, "unknown to ") || strings.HasSuffix(v, " to unknown"))
 }
 
 // removedPackages reports, through apidiff.ModuleChanges, the packages whose every file

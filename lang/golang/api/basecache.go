@@ -10,7 +10,6 @@ import (
 	"maps"
 	"path"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -100,8 +99,9 @@ func (b *Bases) put(e *baseEntry, miss bool) {
 
 // baseKey identifies the base side of m's changed packages by content: the module's
 // directory, path and go version, and, for each changed package directory, the name and
-// bytes of every Go file the base holds there (whether or not it is built: a build
-// constraint is content too).
+// bytes of every non-test Go file the base holds there (whether or not it is built: a
+// build constraint is content too). Test files are not part of the API (parseDir leaves
+// them out), and reading them would cost as much again.
 func baseKey(fsys fs.FS, m *module, goVersion string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%q %q %q\n", m.dir, m.basePath, goVersion)
@@ -113,7 +113,7 @@ func baseKey(fsys fs.FS, m *module, goVersion string) string {
 			continue
 		}
 		for _, e := range ents {
-			if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			if e.IsDir() || !apiFile(path.Join(d, e.Name()), d) {
 				continue
 			}
 			src, err := fs.ReadFile(fsys, path.Join(d, e.Name()))

@@ -3,9 +3,11 @@ package api
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 
 	"github.com/agentverify/agentverify/change"
 	"github.com/agentverify/agentverify/lang"
@@ -87,9 +89,9 @@ func TestBasesNotStale(t *testing.T) {
 	if got := compareBoth(t, warm, changeOf(t, root, files(modelV1), baseV1, h)); got != "Name: changed from func() string to func() int" {
 		t.Fatalf("first comparison: %q", got)
 	}
-	// A new base commit in which Name already returns an int: the head only adds a
-	// function (compatible); the first base, reused, would report Name again.
-	h2 := head("model.User { return model.User{} }", "func Name() int { return 0 }\n\n// Extra is new.\nfunc Extra() {}")
+	// A new base commit in which Name already returns an int: the head only names
+	// Find's result (compatible); the first base, reused, would report Name again.
+	h2 := head("(u model.User) { return }", "func Name() int { return 0 }")
 	if got := compareBoth(t, warm, changeOf(t, root, files(modelV1), baseV2, h2)); got != "" {
 		t.Fatalf("against the new base: %q, want no change", got)
 	}
@@ -124,6 +126,44 @@ func TestBasesConcurrent(t *testing.T) {
 	for i := range got {
 		if errs[i] != nil || got[i] != want {
 			t.Errorf("comparison %d: %q, %v; want %q", i, got[i], errs[i], want)
+		}
+	}
+}
+
+// TestBaseKey: the key of a base changes with each non-test Go file of a changed package,
+// built or not, and not with its test files.
+func TestBaseKey(t *testing.T) {
+	const a, b = "package p\n\nfunc A() {}\n", "package p\n\nfunc B() {}\n"
+	m := &module{dir: ".", pkgDirs: map[string]bool{"p": true}, basePath: "example.com/m"}
+	key := func(files map[string]string) string {
+		fsys := fstest.MapFS{}
+		for p, c := range files {
+			fsys[p] = &fstest.MapFile{Data: []byte(c)}
+		}
+		return baseKey(fsys, m, "go1.22")
+	}
+	base := map[string]string{"p/a.go": a, "p/a_test.go": a, "p/w_windows.go": a, "p/README": a}
+	k := key(base)
+	with := func(p, c string) map[string]string {
+		out := maps.Clone(base)
+		out[p] = c
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		same  bool
+	}{
+		{"a test file", with("p/a_test.go", b), true},
+		{"a new test file", with("p/b_test.go", b), true},
+		{"not Go", with("p/README", b), true},
+		{"another package's file", with("q/a.go", b), true},
+		{"a file", with("p/a.go", b), false},
+		{"a new file", with("p/b.go", b), false},
+		{"a file of another platform", with("p/w_windows.go", b), false},
+	} {
+		if got := key(tc.files) == k; got != tc.same {
+			t.Errorf("%s: same key %v, want %v", tc.name, got, tc.same)
 		}
 	}
 }

@@ -19,7 +19,8 @@ import (
 // directly or not, with the module's go version ("go1.22"); from the loader's last load
 // of the module when it is still valid (fresh false), else from a new check.
 func (c *Comparer) headDeps(ctx context.Context, set *change.Set, m *module, fresh bool) (map[string]*types.Package, string, error) {
-	req := headRequest(set, m.dir)
+	req, read := headRequest(set, m.dir)
+	m.headSrc = read
 	if len(req.Files) == 0 {
 		return map[string]*types.Package{}, "", nil
 	}
@@ -63,9 +64,10 @@ func addImports(deps map[string]*types.Package, p *types.Package) {
 // headRequest is the load of the head of the module at modDir that the hallucination
 // dimension makes for the same change (every changed Go file of the module, with what
 // differs from the disk as overlay), so that a loader shared with it answers from its
-// cache.
-func headRequest(set *change.Set, modDir string) load.Request {
-	r := &request{set: set, req: load.Request{Dir: filepath.Join(set.Root, filepath.FromSlash(modDir)), Overlay: map[string][]byte{}}}
+// cache. read holds the content of every head file it read, by repository-relative path,
+// for the head's type-check to take instead of reading them again.
+func headRequest(set *change.Set, modDir string) (req load.Request, read map[string][]byte) {
+	r := &request{set: set, req: load.Request{Dir: filepath.Join(set.Root, filepath.FromSlash(modDir)), Overlay: map[string][]byte{}}, read: map[string][]byte{}}
 	pkgDirs := map[string]bool{}
 	for _, f := range set.Files {
 		if !f.Analyzable() {
@@ -83,16 +85,19 @@ func headRequest(set *change.Set, modDir string) load.Request {
 		}
 	}
 	for dir := range pkgDirs {
-		r.packageFiles(dir)
+		if !set.OnDisk { // on disk, the disk is the head but for the files above
+			r.packageFiles(dir)
+		}
 	}
 	sort.Strings(r.req.Files)
-	return r.req
+	return r.req, r.read
 }
 
 // request builds a load request for the head of a change.
 type request struct {
-	set *change.Set
-	req load.Request
+	set  *change.Set
+	req  load.Request
+	read map[string][]byte // the head's content of the files seen, by relative path
 }
 
 func (r *request) abs(rel string) string {
@@ -103,6 +108,7 @@ func (r *request) abs(rel string) string {
 // then, since go/packages type-checks every dependency from source as soon as there is
 // any overlay.
 func (r *request) overlay(rel string, content []byte) {
+	r.read[rel] = content
 	if disk, err := os.ReadFile(r.abs(rel)); err != nil || string(disk) != string(content) {
 		r.req.Overlay[r.abs(rel)] = content
 	}

@@ -30,6 +30,20 @@ type tree struct {
 	// imported holds each import resolved outside the tree's own packages: the package
 	// deps gave, or nil when it came from the standard library or failed (Bases).
 	imported map[string]*types.Package
+	// parsed holds what parseDir made of each Go file it read, by repository-relative
+	// path; like is the tree (the base, sharing fset) whose parsed files this one takes
+	// for the files whose bytes are the same: most of a changed package is not changed,
+	// and go/types only reads a syntax tree, so both sides can check the same one.
+	parsed map[string]*parsedFile
+	like   *tree
+	read   map[string][]byte // files read already (the head's load request), by path
+}
+
+// parsedFile is one Go file as parseDir found it.
+type parsedFile struct {
+	src   []byte
+	built bool      // part of the build (buildMatch)
+	f     *ast.File // nil when not built or it does not parse
 }
 
 // checked is one package of one side.
@@ -106,13 +120,12 @@ func (t *tree) parseDir(dir string) (files []*ast.File, broken bool) {
 		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		rel := path.Join(dir, name)
-		src, err := fs.ReadFile(t.fsys, rel)
-		if err != nil || !buildMatch(name, src) {
+		pf := t.parse(path.Join(dir, name))
+		if pf == nil || !pf.built {
 			continue
 		}
-		f, err := parser.ParseFile(t.fset, rel, src, parser.SkipObjectResolution)
-		if err != nil {
+		f := pf.f
+		if f == nil {
 			return nil, true
 		}
 		if len(files) == 0 || f.Name.Name == files[0].Name.Name {
@@ -121,6 +134,39 @@ func (t *tree) parseDir(dir string) (files []*ast.File, broken bool) {
 	}
 	sort.Slice(files, func(i, j int) bool { return t.fset.File(files[i].Pos()).Name() < t.fset.File(files[j].Pos()).Name() })
 	return files, false
+}
+
+// parse reads (unless t.read has it) and parses the Go file rel, once per tree, taking
+// the like tree's syntax tree when the bytes are the same; nil when it cannot be read.
+func (t *tree) parse(rel string) *parsedFile {
+	if pf := t.parsed[rel]; pf != nil {
+		return pf
+	}
+	src, ok := t.read[rel]
+	if !ok {
+		var err error
+		if src, err = fs.ReadFile(t.fsys, rel); err != nil {
+			return nil
+		}
+	}
+	pf := &parsedFile{src: src}
+	if old := t.like.file(rel); old != nil && bytes.Equal(old.src, src) {
+		*pf = *old
+	} else if pf.built = buildMatch(rel, src); pf.built {
+		if f, err := parser.ParseFile(t.fset, rel, src, parser.SkipObjectResolution); err == nil {
+			pf.f = f
+		}
+	}
+	t.parsed[rel] = pf
+	return pf
+}
+
+// file returns what parse made of rel, or nil (also for a nil tree).
+func (t *tree) file(rel string) *parsedFile {
+	if t == nil {
+		return nil
+	}
+	return t.parsed[rel]
 }
 
 // buildMatch reports whether a Go file with this name and content is part of the build for
