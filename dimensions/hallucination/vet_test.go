@@ -105,6 +105,42 @@ func TestVetTestVariantOnce(t *testing.T) {
 	}
 }
 
+// A test file's type error hides none of its package's go vet findings on the warm
+// path, where the test variant stands in for its package when it can
+// (load.Request.StandIns): the printf facts of the package's wrapper still reach its
+// external test.
+func TestVetBesideBrokenTestFile(t *testing.T) {
+	const logx = "package logx\n\nimport \"fmt\"\n\n// Debugf logs.\nfunc Debugf(format string, args ...any) { fmt.Printf(format, args...) }\n"
+	const inTest = "package logx\n\nimport \"testing\"\n\nfunc TestIn(t *testing.T) { Debugf(\"x\") }\n"
+	const xTest = "package logx_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/logx\"\n)\n\nfunc TestX(t *testing.T) { logx.Debugf(\"x\") }\n"
+	root := writeTree(t, map[string]string{
+		"go.mod":            "module example.com/m\n\ngo 1.22\n",
+		"logx/logx.go":      logx,
+		"logx/in_test.go":   inTest,
+		"logx/logx_test.go": xTest,
+	})
+	l := load.New(load.Options{})
+	pass := passFor(t, root, []editset.Edit{
+		{Path: "logx/in_test.go", Content: []byte(inTest + "\nvar _ int = \"x\"\n")},
+		{Path: "logx/logx_test.go", Content: []byte(xTest + "\nfunc TestY(t *testing.T) { logx.Debugf(\"%d\", \"s\") }\n")},
+	})
+	pass.Languages = lang.Registry{golang.NewWarm(l)}
+	fs, err := Dimension.Run(pass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Rule+" "+f.Location.File)
+	}
+	if want := []string{"hallucination/type-error logx/in_test.go", "hallucination/vet-printf logx/logx_test.go"}; !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if _, warm := l.Stats(); warm != 1 {
+		t.Fatalf("warm checks: %d, want 1", warm)
+	}
+}
+
 // A diagnostic with one suggested fix carries it as the finding's fix, its edit in the
 // repository's coordinates; an in-memory edit is vetted as proposed, on the warm path too.
 func TestVetFixes(t *testing.T) {
