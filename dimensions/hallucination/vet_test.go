@@ -105,12 +105,12 @@ func TestVetTestVariantOnce(t *testing.T) {
 	}
 }
 
-// A test file's type error hides none of its package's go vet findings on the warm
-// path, where the test variant stands in for its package when it can
-// (load.Request.StandIns): the printf facts of the package's wrapper still reach its
-// external test.
+// A test file's type error hides none of its package's go vet findings: those in the
+// package's own files are reported (timeformat), and on the warm path, where the test
+// variant stands in for its package when it can (load.Request.StandIns), the printf
+// facts of the package's wrapper still reach its external test.
 func TestVetBesideBrokenTestFile(t *testing.T) {
-	const logx = "package logx\n\nimport \"fmt\"\n\n// Debugf logs.\nfunc Debugf(format string, args ...any) { fmt.Printf(format, args...) }\n"
+	const logx = "package logx\n\nimport (\n\t\"fmt\"\n\t\"time\"\n)\n\nvar epoch time.Time\n\n// Debugf logs.\nfunc Debugf(format string, args ...any) { fmt.Printf(format, args...) }\n"
 	const inTest = "package logx\n\nimport \"testing\"\n\nfunc TestIn(t *testing.T) { Debugf(\"x\") }\n"
 	const xTest = "package logx_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/logx\"\n)\n\nfunc TestX(t *testing.T) { logx.Debugf(\"x\") }\n"
 	root := writeTree(t, map[string]string{
@@ -123,6 +123,7 @@ func TestVetBesideBrokenTestFile(t *testing.T) {
 	pass := passFor(t, root, []editset.Edit{
 		{Path: "logx/in_test.go", Content: []byte(inTest + "\nvar _ int = \"x\"\n")},
 		{Path: "logx/logx_test.go", Content: []byte(xTest + "\nfunc TestY(t *testing.T) { logx.Debugf(\"%d\", \"s\") }\n")},
+		{Path: "logx/logx.go", Content: []byte(logx + "\nfunc day(t time.Time) string { return t.Format(\"2006-02-01\") }\n")},
 	})
 	pass.Languages = lang.Registry{golang.NewWarm(l)}
 	fs, err := Dimension.Run(pass)
@@ -133,7 +134,7 @@ func TestVetBesideBrokenTestFile(t *testing.T) {
 	for _, f := range fs {
 		got = append(got, f.Rule+" "+f.Location.File)
 	}
-	if want := []string{"hallucination/type-error logx/in_test.go", "hallucination/vet-printf logx/logx_test.go"}; !slices.Equal(got, want) {
+	if want := []string{"hallucination/type-error logx/in_test.go", "hallucination/vet-timeformat logx/logx.go", "hallucination/vet-printf logx/logx_test.go"}; !slices.Equal(got, want) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 	if _, warm := l.Stats(); warm != 1 {
