@@ -383,7 +383,8 @@ func variantRank(p *load.Package) int {
 // testShadowed returns the packages of pkgs whose in-package test variant is in pkgs
 // too, with every file of the package: as go vet does, the analyzers report on the test
 // variant only (a superset of the package's files, checked with the same types), so the
-// package's own files are not analysed twice.
+// package's own files are not analysed twice. An ill-typed variant shadows nothing: most
+// analyzers skip it, and a test file's error must not hide the package's findings.
 func testShadowed(pkgs []*load.Package) map[*load.Package]bool {
 	out := map[*load.Package]bool{}
 	for _, p := range pkgs {
@@ -391,7 +392,7 @@ func testShadowed(pkgs []*load.Package) map[*load.Package]bool {
 			continue
 		}
 		for _, q := range pkgs {
-			if q.PkgPath == p.PkgPath && variantRank(q) == 1 && subset(p.Files, q.Files) {
+			if q.PkgPath == p.PkgPath && variantRank(q) == 1 && subset(p.Files, q.Files) && !illTyped(q) {
 				out[p] = true
 				break
 			}
