@@ -75,6 +75,40 @@ func TestVetFactsFromUncheckedPackages(t *testing.T) {
 	}
 }
 
+// A package loaded for its facts only (a module package the checked ones import) reports
+// nothing of its own: a check of one directory reports the findings of its files alone.
+func TestVetFactsOnlyReportNothing(t *testing.T) {
+	files := map[string]string{
+		"go.mod":       "module example.com/m\n\ngo 1.24\n",
+		"logx/logx.go": "package logx\n\nimport \"fmt\"\n\n// Debugf logs.\nfunc Debugf(format string, args ...any) { fmt.Printf(format, args...) }\n\nfunc warn() { Debugf(\"%d\", \"s\") }\n",
+		"app/app.go":   "package app\n\nimport \"example.com/m/logx\"\n\nfunc Run(op string) { logx.Debugf(\"%d\", op) }\n",
+	}
+	root := writeTree(t, files)
+	for _, only := range [][]string{{"app/app.go"}, {"app/app.go", "logx/logx.go"}} {
+		var cf []*change.File
+		for _, p := range only {
+			cf = append(cf, change.NewFile(p, "", nil, []byte(files[p])))
+		}
+		set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true, OnDisk: true, Files: cf}
+		set.Sort()
+		fs, err := Dimension.Run(&check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Check, Languages: languages})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range fs {
+			got = append(got, f.Rule+" "+f.Location.File)
+		}
+		var want []string
+		for _, p := range only {
+			want = append(want, "hallucination/vet-printf "+p)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("check of %v: got %q, want %q", only, got, want)
+		}
+	}
+}
+
 // A package whose in-package test variant is checked beside it is vetted once, as go vet
 // does (through the test variant, which has all its files): its own finding is reported
 // once, and the facts it teaches its importers (a printf wrapper) still reach them.
