@@ -56,7 +56,11 @@ func (c *converter) vetDiagnostics(pkg *load.Package, factsOnly bool) ([]vet.Dia
 	suite := c.vetSuite(pkg, ill, factsOnly)
 	vp := c.vetPackage(pkg)
 	vp.IllTyped = ill
-	return vet.Run(vp, suite, c.facts)
+	diags, err := vet.Run(vp, suite, c.facts)
+	if factsOnly {
+		return nil, err // its facts are all it is run for
+	}
+	return diags, err
 }
 
 // addVet reports the diagnostics of pkg's analyzers.
