@@ -21,7 +21,7 @@ func TestStandIns(t *testing.T) {
 		name      string
 		test, app string            // the test file, and the edited app.go
 		more      map[string]string // more files of the module
-		use       string            // an edit of use/use.go, which imports app, checked beside app.go
+		also      map[string]string // more edited files, checked beside app.go
 		alone     bool              // the package is checked on its own
 		want      string            // an error the edit must be reported with, or none
 	}{
@@ -41,7 +41,8 @@ func TestStandIns(t *testing.T) {
 		{name: "method on a test type", test: test + "\ntype fake struct{}\n\nfunc (fake) Size() int { return 0 }\n",
 			app: "package app\n\nfunc F() int { return 3 }\n"},
 		{name: "imported by another checked package", alone: true,
-			use:  "package use\n\nimport \"example.com/m/app\"\n\nvar _ = app.G()\n",
+			more: map[string]string{"use/use.go": "package use\n\nimport \"example.com/m/app\"\n\nvar _ = app.F()\n"},
+			also: map[string]string{"use/use.go": "package use\n\nimport \"example.com/m/app\"\n\nvar _ = app.G()\n"},
 			test: test, app: "package app\n\nfunc F() int { return 0 }\n\nfunc G() int { return 1 }\n"},
 		// go vet skips most analyzers on an ill-typed variant: the package's own check
 		// still gives its files' findings and its facts to its importers.
@@ -67,16 +68,10 @@ func TestStandIns(t *testing.T) {
 				"app/app_test.go": tc.test,
 			}
 			maps.Copy(files, tc.more)
-			if tc.use != "" {
-				files["use/use.go"] = "package use\n\nimport \"example.com/m/app\"\n\nvar _ = app.F()\n"
-			}
 			dir := writeModule(t, files)
-			app := filepath.Join(dir, "app", "app.go")
-			edit := Request{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte(tc.app)}}
-			if tc.use != "" {
-				use := filepath.Join(dir, "use", "use.go")
-				edit.Files, edit.Overlay[use] = append(edit.Files, use), []byte(tc.use)
-			}
+			edits := map[string]string{"app/app.go": tc.app}
+			maps.Copy(edits, tc.also)
+			edit := editOf(dir, edits)
 			ctx := context.Background()
 			l := New(Options{})
 			if _, err := l.Check(ctx, Request{Dir: dir, Files: edit.Files}); err != nil {
@@ -107,6 +102,17 @@ func TestStandIns(t *testing.T) {
 			}
 		})
 	}
+}
+
+// editOf returns the request that checks the files of edits (module-relative) with
+// their content.
+func editOf(dir string, edits map[string]string) Request {
+	req := Request{Dir: dir, Overlay: map[string][]byte{}}
+	for _, name := range slices.Sorted(maps.Keys(edits)) {
+		abs := filepath.Join(dir, filepath.FromSlash(name))
+		req.Files, req.Overlay[abs] = append(req.Files, abs), []byte(edits[name])
+	}
+	return req
 }
 
 // distinct returns the result's errors, each once, sorted.
