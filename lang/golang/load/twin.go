@@ -62,11 +62,18 @@ func standsFor(t *Package, own []string) bool {
 	if t == nil || t.Types == nil || t.Info == nil || len(t.Errors) > 0 {
 		return false
 	}
+	ownFiles, testFiles := splitFiles(t, own)
+	inOwn := func(pos token.Pos) bool { return inAny(pos, ownFiles) }
+	return !usesTestName(t, inOwn) && !methodOnOwn(t.Info, testFiles, inOwn)
+}
+
+// splitFiles returns the syntax of variant t's files among own, and of the others (its
+// test files).
+func splitFiles(t *Package, own []string) (ownFiles, testFiles []*ast.File) {
 	mine := make(map[string]bool, len(own))
 	for _, f := range own {
 		mine[f] = true
 	}
-	var ownFiles, testFiles []*ast.File
 	for i, f := range t.Syntax {
 		if mine[t.Files[i]] {
 			ownFiles = append(ownFiles, f)
@@ -74,20 +81,31 @@ func standsFor(t *Package, own []string) bool {
 			testFiles = append(testFiles, f)
 		}
 	}
-	inOwn := func(pos token.Pos) bool { return inAny(pos, ownFiles) }
+	return ownFiles, testFiles
+}
+
+// usesTestName reports whether a name in the package's own files (inOwn) resolves to a
+// declaration of a test file: undefined without it.
+func usesTestName(t *Package, inOwn func(token.Pos) bool) bool {
 	for id, obj := range t.Info.Uses {
 		if obj.Pkg() == t.Types && inOwn(id.Pos()) && !inOwn(obj.Pos()) {
-			return false // a name of a test file: undefined without it
+			return true
 		}
 	}
+	return false
+}
+
+// methodOnOwn reports whether a test file declares a method on a type of the package's
+// own files (inOwn): the type has one more method with its tests.
+func methodOnOwn(info *types.Info, testFiles []*ast.File, inOwn func(token.Pos) bool) bool {
 	for _, f := range testFiles {
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && methodOn(t.Info, fd, inOwn) {
-				return false // the package's type has one more method with its tests
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && methodOn(info, fd, inOwn) {
+				return true
 			}
 		}
 	}
-	return true
+	return false
 }
 
 // methodOn reports whether method declaration fd is on a type declared where own says.
