@@ -59,20 +59,28 @@ func TestVetFactsFromUncheckedPackages(t *testing.T) {
 	root := writeTree(t, files)
 	want := check.Location{File: "app/app.go", Line: 5, Column: 36, EndLine: 5, EndColumn: 38}
 	for _, only := range [][]string{{"app/app.go"}, {"app/app.go", "logx/logx.go"}} {
-		var cf []*change.File
-		for _, p := range only {
-			cf = append(cf, change.NewFile(p, "", nil, []byte(files[p])))
-		}
-		set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true, OnDisk: true, Files: cf}
-		set.Sort()
-		fs, err := Dimension.Run(&check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Check, Languages: languages})
-		if err != nil {
-			t.Fatal(err)
-		}
+		fs := checkOnly(t, root, files, only)
 		if len(fs) != 1 || fs[0].Rule != "hallucination/vet-printf" || fs[0].Location != want {
 			t.Fatalf("check of %v: %+v", only, fs)
 		}
 	}
+}
+
+// checkOnly runs the dimension in check mode over the files of the module at root that
+// only names, as `agentverify check` of them does.
+func checkOnly(t *testing.T, root string, files map[string]string, only []string) []check.Finding {
+	t.Helper()
+	var cf []*change.File
+	for _, p := range only {
+		cf = append(cf, change.NewFile(p, "", nil, []byte(files[p])))
+	}
+	set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true, OnDisk: true, Files: cf}
+	set.Sort()
+	fs, err := Dimension.Run(&check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Check, Languages: languages})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
 }
 
 // A package loaded for its facts only (a module package the checked ones import) reports
@@ -85,18 +93,8 @@ func TestVetFactsOnlyReportNothing(t *testing.T) {
 	}
 	root := writeTree(t, files)
 	for _, only := range [][]string{{"app/app.go"}, {"app/app.go", "logx/logx.go"}} {
-		var cf []*change.File
-		for _, p := range only {
-			cf = append(cf, change.NewFile(p, "", nil, []byte(files[p])))
-		}
-		set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true, OnDisk: true, Files: cf}
-		set.Sort()
-		fs, err := Dimension.Run(&check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Check, Languages: languages})
-		if err != nil {
-			t.Fatal(err)
-		}
 		var got []string
-		for _, f := range fs {
+		for _, f := range checkOnly(t, root, files, only) {
 			got = append(got, f.Rule+" "+f.Location.File)
 		}
 		var want []string
