@@ -59,18 +59,50 @@ func TestVetFactsFromUncheckedPackages(t *testing.T) {
 	root := writeTree(t, files)
 	want := check.Location{File: "app/app.go", Line: 5, Column: 36, EndLine: 5, EndColumn: 38}
 	for _, only := range [][]string{{"app/app.go"}, {"app/app.go", "logx/logx.go"}} {
-		var cf []*change.File
-		for _, p := range only {
-			cf = append(cf, change.NewFile(p, "", nil, []byte(files[p])))
-		}
-		set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true, OnDisk: true, Files: cf}
-		set.Sort()
-		fs, err := Dimension.Run(&check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Check, Languages: languages})
-		if err != nil {
-			t.Fatal(err)
-		}
+		fs := checkOnly(t, root, files, only)
 		if len(fs) != 1 || fs[0].Rule != "hallucination/vet-printf" || fs[0].Location != want {
 			t.Fatalf("check of %v: %+v", only, fs)
+		}
+	}
+}
+
+// checkOnly runs the dimension in check mode over the files of the module at root that
+// only names, as `agentverify check` of them does.
+func checkOnly(t *testing.T, root string, files map[string]string, only []string) []check.Finding {
+	t.Helper()
+	var cf []*change.File
+	for _, p := range only {
+		cf = append(cf, change.NewFile(p, "", nil, []byte(files[p])))
+	}
+	set := &change.Set{Root: root, HeadFS: os.DirFS(root), NoBase: true, OnDisk: true, Files: cf}
+	set.Sort()
+	fs, err := Dimension.Run(&check.Pass{Context: context.Background(), Changes: set, Policy: policy.Default(), Mode: check.Check, Languages: languages})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
+// A package loaded for its facts only (a module package the checked ones import) reports
+// nothing of its own: a check of one directory reports the findings of its files alone.
+func TestVetFactsOnlyReportNothing(t *testing.T) {
+	files := map[string]string{
+		"go.mod":       "module example.com/m\n\ngo 1.24\n",
+		"logx/logx.go": "package logx\n\nimport \"fmt\"\n\n// Debugf logs.\nfunc Debugf(format string, args ...any) { fmt.Printf(format, args...) }\n\nfunc warn() { Debugf(\"%d\", \"s\") }\n",
+		"app/app.go":   "package app\n\nimport \"example.com/m/logx\"\n\nfunc Run(op string) { logx.Debugf(\"%d\", op) }\n",
+	}
+	root := writeTree(t, files)
+	for _, only := range [][]string{{"app/app.go"}, {"app/app.go", "logx/logx.go"}} {
+		var got []string
+		for _, f := range checkOnly(t, root, files, only) {
+			got = append(got, f.Rule+" "+f.Location.File)
+		}
+		var want []string
+		for _, p := range only {
+			want = append(want, "hallucination/vet-printf "+p)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("check of %v: got %q, want %q", only, got, want)
 		}
 	}
 }
@@ -102,6 +134,43 @@ func TestVetTestVariantOnce(t *testing.T) {
 	}
 	if want := []string{"hallucination/vet-printf app/app.go", "hallucination/vet-printf logx/logx.go"}; !slices.Equal(got, want) {
 		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// A test file's type error hides none of its package's go vet findings: those in the
+// package's own files are reported (timeformat), and on the warm path, where the test
+// variant stands in for its package when it can (load.Request.StandIns), the printf
+// facts of the package's wrapper still reach its external test.
+func TestVetBesideBrokenTestFile(t *testing.T) {
+	const logx = "package logx\n\nimport (\n\t\"fmt\"\n\t\"time\"\n)\n\nvar epoch time.Time\n\n// Debugf logs.\nfunc Debugf(format string, args ...any) { fmt.Printf(format, args...) }\n"
+	const inTest = "package logx\n\nimport \"testing\"\n\nfunc TestIn(t *testing.T) { Debugf(\"x\") }\n"
+	const xTest = "package logx_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/logx\"\n)\n\nfunc TestX(t *testing.T) { logx.Debugf(\"x\") }\n"
+	root := writeTree(t, map[string]string{
+		"go.mod":            "module example.com/m\n\ngo 1.22\n",
+		"logx/logx.go":      logx,
+		"logx/in_test.go":   inTest,
+		"logx/logx_test.go": xTest,
+	})
+	l := load.New(load.Options{})
+	pass := passFor(t, root, []editset.Edit{
+		{Path: "logx/in_test.go", Content: []byte(inTest + "\nvar _ int = \"x\"\n")},
+		{Path: "logx/logx_test.go", Content: []byte(xTest + "\nfunc TestY(t *testing.T) { logx.Debugf(\"%d\", \"s\") }\n")},
+		{Path: "logx/logx.go", Content: []byte(logx + "\nfunc day(t time.Time) string { return t.Format(\"2006-02-01\") }\n")},
+	})
+	pass.Languages = lang.Registry{golang.NewWarm(l)}
+	fs, err := Dimension.Run(pass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Rule+" "+f.Location.File)
+	}
+	if want := []string{"hallucination/type-error logx/in_test.go", "hallucination/vet-timeformat logx/logx.go", "hallucination/vet-printf logx/logx_test.go"}; !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if _, warm := l.Stats(); warm != 1 {
+		t.Fatalf("warm checks: %d, want 1", warm)
 	}
 }
 

@@ -48,28 +48,32 @@ func within(a, b []string) bool {
 }
 
 // standsFor reports whether the check of test variant t says all a check of its package's
-// own files would say: nothing. It holds when the variant has no error in those files,
-// no name in them resolves to a declaration of a test file, and no test file declares a
-// method on a type of theirs. A check of the package's files alone then finds what the
-// variant finds in them: their identifiers resolve to the same objects (the package's
-// scope only loses the test files' names, none of which they use), those objects have the
-// same types, and the same types have the same method sets, so the same interfaces are
-// satisfied. The variant's own errors (a test file's name clashing with the package's)
-// are the variant's to report. Otherwise the package is checked on its own.
+// own files would say: nothing. It holds when the variant has no error at all, no name
+// in the package's files resolves to a declaration of a test file, and no test file
+// declares a method on a type of theirs. A check of the package's files alone then finds
+// what the variant finds in them: their identifiers resolve to the same objects (the
+// package's scope only loses the test files' names, none of which they use), those
+// objects have the same types, and the same types have the same method sets, so the same
+// interfaces are satisfied. An error of a test file would hide some of the package's:
+// go vet skips most analyzers on an ill-typed package (the facts its importers need), and
+// go/types drops a later error about an invalid type after any first one. Otherwise the
+// package is checked on its own.
 func standsFor(t *Package, own []string) bool {
-	if t == nil || t.Types == nil || t.Info == nil {
+	if t == nil || t.Types == nil || t.Info == nil || len(t.Errors) > 0 {
 		return false
 	}
+	ownFiles, testFiles := splitFiles(t, own)
+	inOwn := func(pos token.Pos) bool { return inAny(pos, ownFiles) }
+	return !usesTestName(t, inOwn) && !methodOnOwn(t.Info, testFiles, inOwn)
+}
+
+// splitFiles returns the syntax of variant t's files among own, and of the others (its
+// test files).
+func splitFiles(t *Package, own []string) (ownFiles, testFiles []*ast.File) {
 	mine := make(map[string]bool, len(own))
 	for _, f := range own {
 		mine[f] = true
 	}
-	for _, e := range t.Errors {
-		if e.Pos.Filename == "" || mine[e.Pos.Filename] {
-			return false
-		}
-	}
-	var ownFiles, testFiles []*ast.File
 	for i, f := range t.Syntax {
 		if mine[t.Files[i]] {
 			ownFiles = append(ownFiles, f)
@@ -77,20 +81,31 @@ func standsFor(t *Package, own []string) bool {
 			testFiles = append(testFiles, f)
 		}
 	}
-	inOwn := func(pos token.Pos) bool { return inAny(pos, ownFiles) }
+	return ownFiles, testFiles
+}
+
+// usesTestName reports whether a name in the package's own files (inOwn) resolves to a
+// declaration of a test file: undefined without it.
+func usesTestName(t *Package, inOwn func(token.Pos) bool) bool {
 	for id, obj := range t.Info.Uses {
 		if obj.Pkg() == t.Types && inOwn(id.Pos()) && !inOwn(obj.Pos()) {
-			return false // a name of a test file: undefined without it
+			return true
 		}
 	}
+	return false
+}
+
+// methodOnOwn reports whether a test file declares a method on a type of the package's
+// own files (inOwn): the type has one more method with its tests.
+func methodOnOwn(info *types.Info, testFiles []*ast.File, inOwn func(token.Pos) bool) bool {
 	for _, f := range testFiles {
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && methodOn(t.Info, fd, inOwn) {
-				return false // the package's type has one more method with its tests
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && methodOn(info, fd, inOwn) {
+				return true
 			}
 		}
 	}
-	return true
+	return false
 }
 
 // methodOn reports whether method declaration fd is on a type declared where own says.

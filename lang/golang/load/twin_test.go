@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,9 +19,11 @@ func TestStandIns(t *testing.T) {
 	const test = "package app\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { _ = F() }\n"
 	cases := []struct {
 		name      string
-		test, app string // the test file, and the edited app.go
-		alone     bool   // the package is checked on its own
-		want      string // an error the edit must be reported with, or none
+		test, app string            // the test file, and the edited app.go
+		more      map[string]string // more files of the module
+		also      map[string]string // more edited files, checked beside app.go
+		alone     bool              // the package is checked on its own
+		want      string            // an error the edit must be reported with, or none
 	}{
 		{name: "clean edit", test: test,
 			app: "package app\n\nfunc F() int { return helper() }\n\nfunc helper() int { return 1 }\n"},
@@ -37,20 +40,41 @@ func TestStandIns(t *testing.T) {
 			app:  "package app\n\nfunc F() int { return min(1, 2) }\n"},
 		{name: "method on a test type", test: test + "\ntype fake struct{}\n\nfunc (fake) Size() int { return 0 }\n",
 			app: "package app\n\nfunc F() int { return 3 }\n"},
+		{name: "imported by another checked package", alone: true,
+			more: map[string]string{"use/use.go": "package use\n\nimport \"example.com/m/app\"\n\nvar _ = app.F()\n"},
+			also: map[string]string{"use/use.go": "package use\n\nimport \"example.com/m/app\"\n\nvar _ = app.G()\n"},
+			test: test, app: "package app\n\nfunc F() int { return 0 }\n\nfunc G() int { return 1 }\n"},
+		// go vet skips most analyzers on an ill-typed variant: the package's own check
+		// still gives its files' findings and its facts to its importers.
+		{name: "error in a test file", alone: true, want: "app_test.go:7: cannot use \"x\" (untyped string constant) as int value in variable declaration",
+			test: test + "\nvar _ int = \"x\"\n",
+			app:  "package app\n\nfunc F() int { return 3 }\n"},
+		// go/types drops an error about an invalid type after a first error, here a
+		// test file's unused variable.
+		{name: "follow-on error after a test file's", alone: true,
+			want: "app.go:7: cannot use q.T{} (value of struct type q.T) as I value in variable declaration: q.T does not implement I (wrong type for method M)\n\t\thave M() invalid type\n\t\twant M() int",
+			more: map[string]string{"q/q.go": "package q\n\ntype T struct{}\n\nfunc (T) M() Undefined { return nil }\n",
+				"app/a_test.go": "package app\n\nfunc unused() { x := 1 }\n",
+				"app/app.go":    "package app\n\nimport \"example.com/m/q\"\n\nvar _ q.T\n\nfunc F() int { return 0 }\n"},
+			test: test,
+			app:  "package app\n\nimport \"example.com/m/q\"\n\ntype I interface{ M() int }\n\nfunc F() int { var _ I = q.T{}; return 0 }\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			dir := writeModule(t, map[string]string{
+			files := map[string]string{
 				"go.mod":          "module example.com/m\n\ngo 1.22\n",
 				"app/app.go":      "package app\n\nfunc F() int { return 0 }\n",
 				"app/app_test.go": tc.test,
-			})
-			app := filepath.Join(dir, "app", "app.go")
-			edit := Request{Dir: dir, Files: []string{app}, Overlay: map[string][]byte{app: []byte(tc.app)}}
+			}
+			maps.Copy(files, tc.more)
+			dir := writeModule(t, files)
+			edits := map[string]string{"app/app.go": tc.app}
+			maps.Copy(edits, tc.also)
+			edit := editOf(dir, edits)
 			ctx := context.Background()
 			l := New(Options{})
-			if _, err := l.Check(ctx, Request{Dir: dir, Files: []string{app}}); err != nil {
+			if _, err := l.Check(ctx, Request{Dir: dir, Files: edit.Files}); err != nil {
 				t.Fatal(err)
 			}
 			stand := edit
@@ -78,6 +102,17 @@ func TestStandIns(t *testing.T) {
 			}
 		})
 	}
+}
+
+// editOf returns the request that checks the files of edits (module-relative) with
+// their content.
+func editOf(dir string, edits map[string]string) Request {
+	req := Request{Dir: dir, Overlay: map[string][]byte{}}
+	for _, name := range slices.Sorted(maps.Keys(edits)) {
+		abs := filepath.Join(dir, filepath.FromSlash(name))
+		req.Files, req.Overlay[abs] = append(req.Files, abs), []byte(edits[name])
+	}
+	return req
 }
 
 // distinct returns the result's errors, each once, sorted.

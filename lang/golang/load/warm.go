@@ -145,18 +145,8 @@ func (s *snapshot) warm(ctx context.Context, req Request) (*Result, bool, error)
 		return nil, false, nil
 	}
 	order, ok := importOrder(states)
-	if !ok {
+	if !ok || anyStale(order) {
 		return nil, false, nil
-	}
-	// Whether a package is stale through an import depends only on which packages come
-	// before it in order, all of them re-checked with new types: decided first, so the
-	// re-checks can run in waves.
-	before := map[string]*types.Package{}
-	for _, st := range order {
-		if staleThrough(st, before) {
-			return nil, false, nil
-		}
-		before[st.id] = types.NewPackage(st.pkgPath, st.name)
 	}
 	res := &Result{Module: s.module, Fset: s.fset, Warm: true}
 	fresh := map[string]*types.Package{}
@@ -189,6 +179,20 @@ func (s *snapshot) warm(ctx context.Context, req Request) (*Result, bool, error)
 	}
 	sortPackages(res.Packages)
 	return res, true, nil
+}
+
+// anyStale reports whether a package of order is stale through an import (staleThrough).
+// That depends only on which packages come before it in order, all of them re-checked
+// with new types: decided for all first, so the re-checks can run in waves.
+func anyStale(order []*pkgState) bool {
+	before := map[string]*types.Package{}
+	for _, st := range order {
+		if staleThrough(st, before) {
+			return true
+		}
+		before[st.id] = types.NewPackage(st.pkgPath, st.name)
+	}
+	return false
 }
 
 // recheckAll re-checks the states of one wave side by side, recording each in checked

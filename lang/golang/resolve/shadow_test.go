@@ -7,7 +7,8 @@ import (
 )
 
 // Only a plain package whose in-package test variant has all its files is shadowed; an
-// external test package or a variant missing one of its files shadows nothing.
+// external test package, a variant missing one of its files or an ill-typed variant
+// (go vet's analyzers would skip it) shadows nothing.
 func TestTestShadowed(t *testing.T) {
 	pkg := func(id, path, name string, files ...string) *load.Package {
 		return &load.Package{ID: id, PkgPath: path, Name: name, Files: files}
@@ -18,6 +19,8 @@ func TestTestShadowed(t *testing.T) {
 	partial := pkg("m/c [m/c.test]", "m/c", "c", "c_test.go")
 	plainC := pkg("m/c", "m/c", "c", "c.go")
 	other := pkg("m/b", "m/b", "b", "b.go")
+	broken := pkg("m/a [m/a.test]", "m/a", "a", "a.go", "b.go", "a_test.go")
+	broken.Errors = []load.Error{{Kind: load.TypeError, Msg: "undefined: x"}}
 	for _, tc := range []struct {
 		name string
 		pkgs []*load.Package
@@ -27,6 +30,7 @@ func TestTestShadowed(t *testing.T) {
 		{"no variant", []*load.Package{plain, other}, nil},
 		{"external tests only", []*load.Package{plain, xtest}, nil},
 		{"variant missing a file", []*load.Package{plainC, partial}, nil},
+		{"ill-typed variant", []*load.Package{plain, broken}, nil},
 	} {
 		got := testShadowed(tc.pkgs)
 		if len(got) != len(tc.want) {

@@ -56,7 +56,11 @@ func (c *converter) vetDiagnostics(pkg *load.Package, factsOnly bool) ([]vet.Dia
 	suite := c.vetSuite(pkg, ill, factsOnly)
 	vp := c.vetPackage(pkg)
 	vp.IllTyped = ill
-	return vet.Run(vp, suite, c.facts)
+	diags, err := vet.Run(vp, suite, c.facts)
+	if factsOnly {
+		return nil, err // its facts are all it is run for
+	}
+	return diags, err
 }
 
 // addVet reports the diagnostics of pkg's analyzers.
@@ -383,7 +387,8 @@ func variantRank(p *load.Package) int {
 // testShadowed returns the packages of pkgs whose in-package test variant is in pkgs
 // too, with every file of the package: as go vet does, the analyzers report on the test
 // variant only (a superset of the package's files, checked with the same types), so the
-// package's own files are not analysed twice.
+// package's own files are not analysed twice. An ill-typed variant shadows nothing: most
+// analyzers skip it, and a test file's error must not hide the package's findings.
 func testShadowed(pkgs []*load.Package) map[*load.Package]bool {
 	out := map[*load.Package]bool{}
 	for _, p := range pkgs {
@@ -391,7 +396,7 @@ func testShadowed(pkgs []*load.Package) map[*load.Package]bool {
 			continue
 		}
 		for _, q := range pkgs {
-			if q.PkgPath == p.PkgPath && variantRank(q) == 1 && subset(p.Files, q.Files) {
+			if q.PkgPath == p.PkgPath && variantRank(q) == 1 && subset(p.Files, q.Files) && !illTyped(q) {
 				out[p] = true
 				break
 			}

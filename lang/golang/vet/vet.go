@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/agentverify/agentverify/crash"
 )
 
 // Package is one type-checked package, as the analyzers see it.
@@ -54,9 +56,9 @@ func Run(pkg *Package, analyzers []*analysis.Analyzer, facts *Facts) ([]Diagnost
 	}
 	diags := make([][]Diagnostic, len(order))
 	errs := make([]error, len(order))
-	var wg sync.WaitGroup
+	var g crash.Group
 	for i, a := range order {
-		wg.Go(func() {
+		g.Go(func() {
 			defer close(finished[a])
 			for _, req := range a.Requires {
 				<-finished[req]
@@ -64,8 +66,7 @@ func Run(pkg *Package, analyzers []*analysis.Analyzer, facts *Facts) ([]Diagnost
 			diags[i], errs[i] = r.run(a, slices.Contains(analyzers, a))
 		})
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := errors.Join(append(errs, g.Wait())...); err != nil {
 		return nil, err
 	}
 	return slices.Concat(diags...), nil
