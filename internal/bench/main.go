@@ -182,6 +182,7 @@ func scenarios(t *table, repo, av string, env, files []string, hooks int, hooksO
 		if err := mcpRuns(t, repo, av, env, files[0], hooks); err != nil {
 			return err
 		}
+		pythonShare(t)
 	}
 	return hookSeries(t, repo, av, env, files[0], hooks)
 }
