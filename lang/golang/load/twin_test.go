@@ -121,3 +121,14 @@ func distinct(res *Result) []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// TestSortFiles: a re-check lists a package's files as go list does, the package's own
+// before its tests', each by name, whatever the names.
+func TestSortFiles(t *testing.T) {
+	t.Parallel()
+	files := []string{"/m/p/x_test.go", "/m/p/b.go", "/m/p/a_test.go", "/m/p/z.go"}
+	sortFiles(files)
+	if want := []string{"/m/p/b.go", "/m/p/z.go", "/m/p/a_test.go", "/m/p/x_test.go"}; !slices.Equal(files, want) {
+		t.Fatalf("order %v, want %v", files, want)
+	}
+}

@@ -521,8 +521,21 @@ func (s *snapshot) viewFiles(st *pkgState, overlay map[string][]byte) ([]string,
 			return nil, false // a file that vanished from the disk needs go list
 		}
 	}
-	sort.Strings(files)
+	sortFiles(files)
 	return files, len(files) > 0 // with no file left, let go list say what it is now
+}
+
+// sortFiles puts files in go list's order: a package's files, then its tests' (a test
+// variant's CompiledGoFiles), each by name. The order is go/types' too: which of two
+// declarations of a name is reported as redeclared.
+func sortFiles(files []string) {
+	sort.Slice(files, func(i, j int) bool {
+		ti, tj := strings.HasSuffix(files[i], "_test.go"), strings.HasSuffix(files[j], "_test.go")
+		if ti != tj {
+			return tj
+		}
+		return files[i] < files[j]
+	})
 }
 
 // keptFiles returns st's files at load time that are still in it: not marked absent, and
