@@ -125,15 +125,15 @@ func (l *localFacts) exportPackage(fact analysis.Fact) {
 	}
 }
 
-// allObjects returns the object facts of types (an analyzer's FactTypes, as
+// allObjects returns the object facts of the types in want (an analyzer's FactTypes, as
 // analysis.Pass.AllObjectFacts promises: no other analyzer's, which may still be in the
 // making) of the package and of the packages it imports, directly or not, that resolve
 // to objects they declare.
-func (l *localFacts) allObjects(types map[reflect.Type]bool) []analysis.ObjectFact {
+func (l *localFacts) allObjects(want map[reflect.Type]bool) []analysis.ObjectFact {
 	var out []analysis.ObjectFact
 	l.mu.Lock()
 	for k, v := range l.objs {
-		if types[k.typ] {
+		if want[k.typ] {
 			out = append(out, analysis.ObjectFact{Object: k.obj, Fact: v})
 		}
 	}
@@ -142,7 +142,7 @@ func (l *localFacts) allObjects(types map[reflect.Type]bool) []analysis.ObjectFa
 		deps := imported(l.pkg)
 		l.shared.mu.Lock()
 		for k, v := range l.shared.objs {
-			if p := deps[k.pkg]; p != nil && types[k.typ] {
+			if p := deps[k.pkg]; p != nil && want[k.typ] {
 				if obj, err := objectpath.Object(p, k.path); err == nil {
 					out = append(out, analysis.ObjectFact{Object: obj, Fact: v})
 				}
@@ -154,12 +154,13 @@ func (l *localFacts) allObjects(types map[reflect.Type]bool) []analysis.ObjectFa
 	return out
 }
 
-// allPackages returns the package facts of types of the package and of those it imports.
-func (l *localFacts) allPackages(types map[reflect.Type]bool) []analysis.PackageFact {
+// allPackages returns the package facts of the types in want, of the package and of
+// those it imports.
+func (l *localFacts) allPackages(want map[reflect.Type]bool) []analysis.PackageFact {
 	var out []analysis.PackageFact
 	l.mu.Lock()
 	for typ, v := range l.own {
-		if types[typ] {
+		if want[typ] {
 			out = append(out, analysis.PackageFact{Package: l.pkg, Fact: v})
 		}
 	}
@@ -168,7 +169,7 @@ func (l *localFacts) allPackages(types map[reflect.Type]bool) []analysis.Package
 		deps := imported(l.pkg)
 		l.shared.mu.Lock()
 		for k, v := range l.shared.pkgs {
-			if p := deps[k.pkg]; p != nil && types[k.typ] {
+			if p := deps[k.pkg]; p != nil && want[k.typ] {
 				out = append(out, analysis.PackageFact{Package: p, Fact: v})
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"go/token"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,5 +72,26 @@ func TestAllObjectFactsOwnTypes(t *testing.T) {
 	}
 	if len(seen) != 1 || seen[0] != "factB" {
 		t.Fatalf("reader saw facts %v, want only its own factB", seen)
+	}
+}
+
+// TestRequiresCycleFails: analyzers that require each other fail the run with an error
+// naming the cycle; each waiting for the other would hang it.
+func TestRequiresCycleFails(t *testing.T) {
+	t.Parallel()
+	pkg := check(t, token.NewFileSet(), "example.com/p", "package p\n", nil)
+	noop := func(*analysis.Pass) (any, error) { return nil, nil }
+	a := &analysis.Analyzer{Name: "a", Doc: "requires b", Run: noop}
+	b := &analysis.Analyzer{Name: "b", Doc: "requires a", Run: noop, Requires: []*analysis.Analyzer{a}}
+	a.Requires = []*analysis.Analyzer{b}
+	done := make(chan error, 1)
+	go func() { _, err := Run(pkg, []*analysis.Analyzer{a}, nil); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "cycle") {
+			t.Fatalf("Run = %v, want an error naming the cycle", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run hung on a cycle of Requires")
 	}
 }

@@ -48,6 +48,10 @@ type Diagnostic struct {
 // analyzer runs once everything it requires has, side by side with the others. An
 // analyzer's error or panic is returned: nothing fails silently.
 func Run(pkg *Package, analyzers []*analysis.Analyzer, facts *Facts) ([]Diagnostic, error) {
+	// An analyzer waits for those it requires: a cycle among them would wait forever.
+	if err := analysis.Validate(analyzers); err != nil {
+		return nil, fmt.Errorf("vet analyzers: %w", err)
+	}
 	order := closure(analyzers)
 	r := &runner{pkg: pkg, facts: facts.local(pkg.Types), results: map[*analysis.Analyzer]any{}, done: map[*analysis.Analyzer]bool{}}
 	finished := make(map[*analysis.Analyzer]chan struct{}, len(order))
