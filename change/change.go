@@ -140,6 +140,10 @@ type Set struct {
 	Ignored func(ctx context.Context, paths []string) ([]string, error)
 }
 
+// SameOnDisk reports whether the disk holds the file at path as the tree being read has
+// it: when OnDisk, every file but the change's, so a reader need not read nor compare it.
+func (s *Set) SameOnDisk(path string) bool { return s.OnDisk && s.File(path) == nil }
+
 // File returns the file with the given head or base path, or nil.
 func (s *Set) File(path string) *File {
 	i := sort.Search(len(s.Files), func(i int) bool { return s.Files[i].Path >= path })

@@ -85,9 +85,7 @@ func headRequest(set *change.Set, modDir string) (req load.Request, read map[str
 		}
 	}
 	for dir := range pkgDirs {
-		if !set.OnDisk { // on disk, the disk is the head but for the files above
-			r.packageFiles(dir)
-		}
+		r.packageFiles(dir)
 	}
 	sort.Strings(r.req.Files)
 	return r.req, r.read
@@ -120,8 +118,8 @@ func (r *request) packageFiles(dir string) {
 	ents, _ := fs.ReadDir(r.set.HeadFS, dir)
 	for _, e := range ents {
 		rel := path.Join(dir, e.Name())
-		if _, done := r.req.Overlay[r.abs(rel)]; done || e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
-			continue
+		if _, done := r.req.Overlay[r.abs(rel)]; done || e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || r.set.SameOnDisk(rel) {
+			continue // the change's files are above; the disk has the others as the head does
 		}
 		if b, err := fs.ReadFile(r.set.HeadFS, rel); err == nil {
 			r.overlay(rel, b)

@@ -361,7 +361,7 @@ func newRequest(p *lang.Request, head fs.FS, u *unit) (load.Request, error) {
 		return load.Request{}, err
 	}
 	for _, dir := range dirs {
-		viewDir(&req, root, head, dir, u.inModule, overlay, ignored, sameOnDisk(p.Changes))
+		viewDir(&req, root, head, dir, u.inModule, overlay, ignored, p.Changes.SameOnDisk)
 	}
 	req.Files = uniq(req.Files)
 	req.Absent = uniq(req.Absent)
@@ -406,7 +406,7 @@ func loadView(p *lang.Request, loader *load.Loader, head fs.FS, u *unit, req loa
 		}
 		more := false
 		for _, dir := range dirs {
-			more = viewDir(&req, root, head, dir, false, overlay, ignored, sameOnDisk(p.Changes)) || more
+			more = viewDir(&req, root, head, dir, false, overlay, ignored, p.Changes.SameOnDisk) || more
 		}
 		if !more {
 			return res, nil
@@ -496,12 +496,6 @@ func viewDir(req *load.Request, root string, head fs.FS, dir string, inModule bo
 		}
 	}
 	return len(req.Overlay)+len(req.Absent) != before
-}
-
-// sameOnDisk returns whether a file of the head tree is on the disk as the head has it:
-// every file but the change's when the head is the disk (change.Set.OnDisk).
-func sameOnDisk(set *change.Set) func(rel string) bool {
-	return func(rel string) bool { return set.OnDisk && set.File(rel) == nil }
 }
 
 // loadFailure turns a loader error into a finding when the change touched go.mod or
