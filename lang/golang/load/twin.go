@@ -86,9 +86,18 @@ func splitFiles(t *Package, own []string) (ownFiles, testFiles []*ast.File) {
 
 // usesTestName reports whether a name in the package's own files (inOwn) resolves to a
 // declaration of a test file: undefined without it.
+// A local object (declared in a function, so in the file of its uses) is passed over
+// without looking up where its uses are: most uses are of locals.
 func usesTestName(t *Package, inOwn func(token.Pos) bool) bool {
+	pkgScope := t.Types.Scope()
 	for id, obj := range t.Info.Uses {
-		if obj.Pkg() == t.Types && inOwn(id.Pos()) && !inOwn(obj.Pos()) {
+		if obj.Pkg() != t.Types {
+			continue
+		}
+		if parent := obj.Parent(); parent != nil && parent != pkgScope {
+			continue // a local
+		}
+		if inOwn(id.Pos()) && !inOwn(obj.Pos()) {
 			return true
 		}
 	}
